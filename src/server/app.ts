@@ -1,0 +1,134 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Fastify, { type FastifyInstance } from 'fastify';
+import helmet from '@fastify/helmet';
+import type { Config } from './config.ts';
+import { openDatabase, type Db } from './db/database.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { SecretBox, deriveKey, resolveSecretKey } from './secrets.ts';
+import { createMailer } from './mail/mailer.ts';
+import { createAuth, type Auth } from './auth/auth.ts';
+import { registerAuthRoutes } from './auth/auth-routes.ts';
+import { registerSessionGuard } from './auth/session-guard.ts';
+import { EventHub } from './realtime/event-hub.ts';
+import { registerEventsRoute } from './realtime/events-route.ts';
+import { ClientRepository } from './features/clients/client-repository.ts';
+import { registerClientRoutes } from './features/clients/client-routes.ts';
+import { DeployTokens } from './features/account/deploy-tokens.ts';
+import { registerAccountRoutes } from './features/account/account-routes.ts';
+import { registerErrorHandling } from './http/error-handler.ts';
+import { registerCsrfCheck } from './http/csrf.ts';
+import { loggerOptions } from './http/logger.ts';
+import { registerStaticFiles } from './http/static-files.ts';
+import { sql } from 'kysely';
+
+const DEFAULT_CLIENT_DIR = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../dist/client',
+);
+
+export interface AppParts {
+  db: Db;
+  auth: Auth;
+  hub: EventHub;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    parts: AppParts;
+  }
+}
+
+/**
+ * Builds the whole server without listening: tests use it as it is. The database is opened
+ * and migrated here, and closed with the app.
+ */
+export async function buildApp(
+  config: Config,
+  options: { clientDir?: string; logger?: boolean } = {},
+): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger === false ? false : loggerOptions(config.logLevel),
+    bodyLimit: 1024 * 1024,
+    trustProxy: false,
+    // Streams are ended by the hub on close; idle keep-alive sockets need not hold shutdown.
+    forceCloseConnections: 'idle',
+  });
+
+  const db = openDatabase(config.database);
+  app.addHook('onClose', async () => db.close());
+  const applied = await migrateToLatest(db);
+  if (applied.length > 0) app.log.info({ migrations: applied }, 'database migrated');
+
+  const secretKey = resolveSecretKey(config.secretKey, config.dataDir);
+  const box = new SecretBox(secretKey);
+  const mailer = createMailer({
+    smtpUrl: config.smtpUrl,
+    from: config.mailFrom,
+    outboxDir: path.join(config.dataDir, 'outbox'),
+    log: app.log,
+  });
+  app.addHook('onClose', async () => mailer.close());
+
+  const auth = createAuth({
+    db,
+    publicUrl: config.publicUrl,
+    secret: deriveKey(secretKey, 'clients-manager/better-auth/v1').toString('hex'),
+    mailer,
+  });
+
+  const hub = new EventHub(db.kysely, app.log);
+  await hub.start();
+  app.addHook('preClose', async () => hub.close());
+
+  app.decorate('parts', { db, auth, hub });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Mantine writes its CSS variables into a <style> element at run time.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'https:'],
+        connectSrc: ["'self'"],
+        frameAncestors: ["'none'"],
+        formAction: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'none'"],
+        upgradeInsecureRequests: config.publicUrl.startsWith('https:') ? [] : null,
+      },
+    },
+    hsts: config.publicUrl.startsWith('https:'),
+    crossOriginEmbedderPolicy: false,
+  });
+
+  const spa = await registerStaticFiles(app, options.clientDir ?? DEFAULT_CLIENT_DIR);
+  if (!spa) app.log.warn('web app not built (run npm run build): serving the API only');
+  registerErrorHandling(app, { spa });
+  registerCsrfCheck(app, config.publicUrl);
+  registerSessionGuard(app, auth);
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (_request, reply) => {
+    try {
+      await sql`select 1`.execute(db.kysely);
+      return { status: 'ready' };
+    } catch {
+      return reply.status(503).send({ error: 'The database is not reachable' });
+    }
+  });
+
+  registerAuthRoutes(app, auth, config.publicUrl);
+  const tokens = new DeployTokens(db.kysely, box);
+  const clients = new ClientRepository(db.kysely, box, () => void hub.wake());
+  registerAccountRoutes(app, { tokens, publicConfig: { providers: [] } });
+  registerClientRoutes(app, {
+    clients,
+    tokens,
+    deployCommandTemplate: config.deployCommandTemplate,
+  });
+  registerEventsRoute(app, hub);
+
+  return app;
+}

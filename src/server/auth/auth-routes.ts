@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+import type { Auth } from './auth.ts';
+
+/**
+ * Forwards /api/auth/* to Better Auth as a Fetch Request. The URL is built on PUBLIC_URL,
+ * never on the Host header a client sends.
+ */
+export function registerAuthRoutes(app: FastifyInstance, auth: Auth, publicUrl: string): void {
+  app.route({
+    method: ['GET', 'POST'],
+    url: '/api/auth/*',
+    async handler(request, reply) {
+      const headers = new Headers();
+      for (const [key, value] of Object.entries(request.headers)) {
+        if (value === undefined) continue;
+        for (const v of Array.isArray(value) ? value : [value]) headers.append(key, v);
+      }
+      const hasBody =
+        request.method !== 'GET' && request.body !== undefined && request.body !== null;
+      const response = await auth.handler(
+        new Request(new URL(request.url, publicUrl), {
+          method: request.method,
+          headers,
+          ...(hasBody ? { body: JSON.stringify(request.body) } : {}),
+        }),
+      );
+      reply.status(response.status);
+      response.headers.forEach((value, key) => {
+        if (key !== 'set-cookie') reply.header(key, value);
+      });
+      const cookies = response.headers.getSetCookie();
+      if (cookies.length > 0) reply.header('set-cookie', cookies);
+      return reply.send(response.body ? await response.text() : null);
+    },
+  });
+}

@@ -1,0 +1,24 @@
+import { Migrator, type Migration } from 'kysely/migration';
+import type { Db } from './database.ts';
+import { initial } from './migrations/0001-initial.ts';
+
+/** Every migration, in order. Listed in code so the build carries them and nothing is scanned. */
+function migrations(db: Db): Record<string, Migration> {
+  return {
+    '0001-initial': initial(db.dialect),
+  };
+}
+
+/**
+ * Brings the schema up to date. Kysely's migrator holds a lock while it runs, so instances
+ * that start together migrate once.
+ */
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  const migrator = new Migrator({
+    db: db.kysely,
+    provider: { getMigrations: async () => migrations(db) },
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,108 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/**
+ * Row types as the drivers hand them back. Timestamps and booleans differ by dialect
+ * (SQLite: ISO text and 0/1; PostgreSQL: Date and boolean), so they are typed loosely here
+ * and normalised in one place: db/codec.ts.
+ */
+type Timestamp = ColumnType<string | Date, string | Date, string | Date>;
+type Bool = ColumnType<number | boolean, number | boolean, number | boolean>;
+
+export interface ClientTable {
+  id: string;
+  name: string;
+  code: string;
+  description: string;
+  /** JSON array of strings. */
+  tags: string;
+  startDate: string;
+  serverHost: string;
+  serverPort: number;
+  serverUsername: string;
+  /** AES-256-GCM sealed (secrets.ts); null when no password is stored. */
+  serverPassword: string | null;
+  serverPrivate: Bool;
+  serverUiDir: string;
+  /** JSON array of URLs. */
+  domains: string;
+  createdAt: Timestamp;
+  createdBy: string | null;
+  updatedAt: Timestamp;
+  updatedBy: string | null;
+  version: number;
+}
+
+export interface EventTable {
+  seq: Generated<number>;
+  kind: string;
+  clientId: string;
+  actorId: string | null;
+  actorName: string;
+  at: Timestamp;
+  /** JSON array of the changed field names (never values). */
+  fields: string;
+}
+
+export interface DeployTokenTable {
+  userId: string;
+  /** AES-256-GCM sealed access token. */
+  token: string;
+  updatedAt: Timestamp;
+}
+
+/** Better Auth's core tables, as its Kysely adapter reads and writes them. */
+export interface UserTable {
+  id: string;
+  name: string;
+  email: string;
+  emailVerified: Bool;
+  image: string | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface SessionTable {
+  id: string;
+  expiresAt: Timestamp;
+  token: string;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+  ipAddress: string | null;
+  userAgent: string | null;
+  userId: string;
+}
+
+export interface AccountTable {
+  id: string;
+  accountId: string;
+  providerId: string;
+  userId: string;
+  accessToken: string | null;
+  refreshToken: string | null;
+  idToken: string | null;
+  accessTokenExpiresAt: Timestamp | null;
+  refreshTokenExpiresAt: Timestamp | null;
+  scope: string | null;
+  password: string | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface VerificationTable {
+  id: string;
+  identifier: string;
+  value: string;
+  expiresAt: Timestamp;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface Database {
+  client: ClientTable;
+  event: EventTable;
+  deployToken: DeployTokenTable;
+  user: UserTable;
+  session: SessionTable;
+  account: AccountTable;
+  verification: VerificationTable;
+}

@@ -1,0 +1,239 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import { CLONE_SUFFIX, type Client, type ClientValues } from '#shared/clients.ts';
+import type { ClientEventKind } from '#shared/events.ts';
+import type { ClientTable, Database } from '../../db/schema.ts';
+import { toBool, toIso, toStringList } from '../../db/codec.ts';
+import type { SecretBox } from '../../secrets.ts';
+import type { Actor } from '../../auth/session-guard.ts';
+import { appendEvent } from '../../realtime/event-log.ts';
+import { changedFields } from './changed-fields.ts';
+
+type ClientRow = Selectable<ClientTable> & {
+  createdByName: string | null;
+  updatedByName: string | null;
+};
+
+export type UpdateResult =
+  | { status: 'updated'; client: Client }
+  | { status: 'not_found' }
+  | { status: 'conflict'; current: Client };
+
+/** URL-safe random id, 16 characters (96 bits). */
+export function newClientId(): string {
+  return randomBytes(12).toString('base64url');
+}
+
+function today(): string {
+  return new Date().toISOString().slice(0, 10);
+}
+
+/** The stored row turned into what the API presents; the password only as `hasPassword`. */
+function present(row: ClientRow): Client {
+  return {
+    id: row.id,
+    name: row.name,
+    code: row.code,
+    description: row.description,
+    tags: toStringList(row.tags),
+    startDate: row.startDate,
+    server: {
+      host: row.serverHost,
+      port: row.serverPort,
+      username: row.serverUsername,
+      private: toBool(row.serverPrivate),
+      uiDir: row.serverUiDir,
+      hasPassword: row.serverPassword !== null,
+    },
+    domains: toStringList(row.domains),
+    createdAt: toIso(row.createdAt),
+    createdBy: row.createdByName,
+    updatedAt: toIso(row.updatedAt),
+    updatedBy: row.updatedByName,
+    version: row.version,
+  };
+}
+
+/**
+ * Clients in the database. Every write and the event that records it commit in one
+ * transaction; `onCommitted` then wakes the live feed.
+ */
+export class ClientRepository {
+  readonly #db: Kysely<Database>;
+  readonly #box: SecretBox;
+  readonly #onCommitted: () => void;
+
+  constructor(db: Kysely<Database>, box: SecretBox, onCommitted: () => void) {
+    this.#db = db;
+    this.#box = box;
+    this.#onCommitted = onCommitted;
+  }
+
+  #select(db: Kysely<Database> | Transaction<Database>) {
+    return db
+      .selectFrom('client')
+      .leftJoin('user as creator', 'creator.id', 'client.createdBy')
+      .leftJoin('user as updater', 'updater.id', 'client.updatedBy')
+      .selectAll('client')
+      .select(['creator.name as createdByName', 'updater.name as updatedByName']);
+  }
+
+  async list(): Promise<Client[]> {
+    const rows = await this.#select(this.#db)
+      .orderBy('client.createdAt')
+      .orderBy('client.id')
+      .execute();
+    return rows.map(present);
+  }
+
+  async get(
+    id: string,
+    db: Kysely<Database> | Transaction<Database> = this.#db,
+  ): Promise<Client | undefined> {
+    const row = await this.#select(db).where('client.id', '=', id).executeTakeFirst();
+    return row ? present(row) : undefined;
+  }
+
+  async #write<T>(work: (trx: Transaction<Database>, at: string) => Promise<T>): Promise<T> {
+    const result = await this.#db
+      .transaction()
+      .execute((trx) => work(trx, new Date().toISOString()));
+    this.#onCommitted();
+    return result;
+  }
+
+  async #event(
+    trx: Transaction<Database>,
+    kind: ClientEventKind,
+    clientId: string,
+    actor: Actor,
+    at: string,
+    fields: readonly string[] = [],
+  ) {
+    await appendEvent(trx, { kind, clientId, actor, at, fields });
+  }
+
+  create(values: ClientValues, actor: Actor): Promise<Client> {
+    return this.#write(async (trx, at) => {
+      const id = newClientId();
+      await trx
+        .insertInto('client')
+        .values({
+          id,
+          ...this.#columns(values, today()),
+          serverPassword: values.server.password ? this.#box.seal(values.server.password) : null,
+          createdAt: at,
+          createdBy: actor.id,
+          updatedAt: at,
+          updatedBy: actor.id,
+          version: 1,
+        })
+        .execute();
+      await this.#event(trx, 'client.created', id, actor, at);
+      return (await this.get(id, trx))!;
+    });
+  }
+
+  update(
+    id: string,
+    values: ClientValues,
+    readVersion: number,
+    actor: Actor,
+  ): Promise<UpdateResult> {
+    return this.#write(async (trx, at) => {
+      const before = await this.get(id, trx);
+      if (!before) return { status: 'not_found' };
+      if (before.version !== readVersion) return { status: 'conflict', current: before };
+      const password = values.server.password;
+      const fields = changedFields(before, values);
+      const result = await trx
+        .updateTable('client')
+        .set({
+          ...this.#columns(values, before.startDate),
+          // Omitted: keep the stored password. Empty: remove it.
+          ...(password === undefined
+            ? {}
+            : { serverPassword: password === '' ? null : this.#box.seal(password) }),
+          updatedAt: at,
+          updatedBy: actor.id,
+          version: before.version + 1,
+        })
+        .where('id', '=', id)
+        .where('version', '=', readVersion)
+        .executeTakeFirst();
+      // A writer on another instance may have won between the read and this update.
+      if (Number(result.numUpdatedRows) === 0) {
+        const current = await this.get(id, trx);
+        return current ? { status: 'conflict', current } : { status: 'not_found' };
+      }
+      await this.#event(trx, 'client.updated', id, actor, at, fields);
+      return { status: 'updated', client: (await this.get(id, trx))! };
+    });
+  }
+
+  duplicate(id: string, actor: Actor): Promise<Client | undefined> {
+    return this.#write(async (trx, at) => {
+      const source = await trx
+        .selectFrom('client')
+        .selectAll()
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (!source) return undefined;
+      const copyId = newClientId();
+      await trx
+        .insertInto('client')
+        .values({
+          ...source,
+          id: copyId,
+          name: `${source.name}${CLONE_SUFFIX}`,
+          createdAt: at,
+          createdBy: actor.id,
+          updatedAt: at,
+          updatedBy: actor.id,
+          version: 1,
+        })
+        .execute();
+      await this.#event(trx, 'client.duplicated', copyId, actor, at, [`from:${id}`]);
+      return (await this.get(copyId, trx))!;
+    });
+  }
+
+  delete(id: string, actor: Actor): Promise<boolean> {
+    return this.#write(async (trx, at) => {
+      const result = await trx.deleteFrom('client').where('id', '=', id).executeTakeFirst();
+      if (Number(result.numDeletedRows) === 0) return false;
+      await this.#event(trx, 'client.deleted', id, actor, at);
+      return true;
+    });
+  }
+
+  /** The stored password in clear, recorded in the event log as read by `actor`. */
+  readPassword(id: string, actor: Actor): Promise<{ password: string } | undefined> {
+    return this.#write(async (trx, at) => {
+      const row = await trx
+        .selectFrom('client')
+        .select('serverPassword')
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (!row) return undefined;
+      await this.#event(trx, 'client.password_read', id, actor, at);
+      return { password: row.serverPassword === null ? '' : this.#box.open(row.serverPassword) };
+    });
+  }
+
+  #columns(values: ClientValues, defaultStartDate: string) {
+    return {
+      name: values.name,
+      code: values.code,
+      description: values.description,
+      tags: JSON.stringify(values.tags),
+      startDate: values.startDate ?? defaultStartDate,
+      serverHost: values.server.host,
+      serverPort: values.server.port,
+      serverUsername: values.server.username,
+      serverPrivate: values.server.private ? 1 : 0,
+      serverUiDir: values.server.uiDir,
+      domains: JSON.stringify(values.domains),
+    };
+  }
+}

@@ -1,0 +1,94 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  clientIdSchema,
+  clientInputSchema,
+  clientUpdateSchema,
+  type Client,
+  type ClientList,
+} from '#shared/clients.ts';
+import { HttpError, parseInput } from '../../http/http-error.ts';
+import { actorOf, requireUser } from '../../auth/session-guard.ts';
+import type { ClientRepository } from './client-repository.ts';
+import { buildCommands } from './deploy-command.ts';
+import type { DeployTokens } from '../account/deploy-tokens.ts';
+
+function clientId(params: unknown): string {
+  return parseInput(clientIdSchema, (params as { id?: unknown }).id, 'id');
+}
+
+function notFound(): HttpError {
+  return new HttpError(404, 'No client with that id: it may have been deleted');
+}
+
+export function registerClientRoutes(
+  app: FastifyInstance,
+  deps: { clients: ClientRepository; tokens: DeployTokens; deployCommandTemplate: string },
+): void {
+  const { clients, tokens, deployCommandTemplate } = deps;
+
+  app.get('/api/clients', async (): Promise<ClientList> => ({ clients: await clients.list() }));
+
+  app.get('/api/clients/:id', async (request): Promise<Client> => {
+    const client = await clients.get(clientId(request.params));
+    if (!client) throw notFound();
+    return client;
+  });
+
+  app.post('/api/clients', async (request, reply) => {
+    const actor = actorOf(requireUser(request));
+    const values = parseInput(clientInputSchema, request.body);
+    const client = await clients.create(values, actor);
+    return reply.status(201).header('location', `/api/clients/${client.id}`).send(client);
+  });
+
+  app.put('/api/clients/:id', async (request): Promise<Client> => {
+    const actor = actorOf(requireUser(request));
+    const id = clientId(request.params);
+    const { version, ...values } = parseInput(clientUpdateSchema, request.body);
+    const result = await clients.update(id, values, version, actor);
+    if (result.status === 'not_found') throw notFound();
+    if (result.status === 'conflict') {
+      const by = result.current.updatedBy ? ` by ${result.current.updatedBy}` : '';
+      throw new HttpError(
+        409,
+        `This client was changed${by} after you opened it. Your changes were not saved: reload it and edit again.`,
+      );
+    }
+    return result.client;
+  });
+
+  app.post('/api/clients/:id/duplicate', async (request, reply) => {
+    const actor = actorOf(requireUser(request));
+    const copy = await clients.duplicate(clientId(request.params), actor);
+    if (!copy) throw notFound();
+    return reply.status(201).header('location', `/api/clients/${copy.id}`).send(copy);
+  });
+
+  app.delete('/api/clients/:id', async (request, reply) => {
+    const actor = actorOf(requireUser(request));
+    const deleted = await clients.delete(clientId(request.params), actor);
+    if (!deleted) throw notFound();
+    return reply.status(204).send();
+  });
+
+  // Separate from the client on purpose: reading a password is an explicit, recorded act.
+  app.get('/api/clients/:id/password', async (request, reply) => {
+    const actor = actorOf(requireUser(request));
+    const secret = await clients.readPassword(clientId(request.params), actor);
+    if (!secret) throw notFound();
+    return reply.header('cache-control', 'no-store').send(secret);
+  });
+
+  app.get('/api/clients/:id/commands', async (request, reply) => {
+    const user = requireUser(request);
+    const client = await clients.get(clientId(request.params));
+    if (!client) throw notFound();
+    const commands = buildCommands(deployCommandTemplate, {
+      accessToken: await tokens.read(user.id),
+      tags: client.tags,
+      server: client.server,
+      code: client.code,
+    });
+    return reply.header('cache-control', 'no-store').send({ commands });
+  });
+}

@@ -1,0 +1,26 @@
+import type { FastifyInstance } from 'fastify';
+import { HttpError } from './http-error.ts';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Refuses state-changing API calls that a browser marks as coming from another site. Cookies
+ * are SameSite=Lax already; this closes the same-site subdomain and older-browser gaps.
+ * Better Auth checks its own routes the same way.
+ */
+export function registerCsrfCheck(app: FastifyInstance, publicUrl: string): void {
+  const allowed = new URL(publicUrl).origin;
+  app.addHook('onRequest', async (request) => {
+    if (SAFE_METHODS.has(request.method) || !request.url.startsWith('/api/')) return;
+    if (request.url.startsWith('/api/auth/')) return;
+    const origin = request.headers.origin;
+    const site = request.headers['sec-fetch-site'];
+    if (
+      (origin !== undefined && origin !== allowed) ||
+      site === 'cross-site' ||
+      site === 'same-site'
+    ) {
+      throw new HttpError(403, 'Cross-site request refused');
+    }
+  });
+}

@@ -1,0 +1,49 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { HttpError } from './http-error.ts';
+import { wantsSpaFallback } from './static-files.ts';
+
+/**
+ * One JSON error shape for everything: our own HttpErrors, Fastify's parsing and size errors
+ * (malformed JSON, unsupported media type, body over the limit), and unexpected failures,
+ * which are logged and answered without their details.
+ */
+export function registerErrorHandling(app: FastifyInstance, options: { spa: boolean }): void {
+  app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
+    if (error instanceof HttpError) {
+      return reply
+        .status(error.statusCode)
+        .send(
+          error.fields ? { error: error.message, fields: error.fields } : { error: error.message },
+        );
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 500) {
+      request.log.error({ err: error }, 'request failed');
+      return reply.status(status).send({ error: 'Something went wrong on the server. Try again.' });
+    }
+    return reply.status(status).send({ error: clientErrorMessage(error) });
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    if (options.spa && wantsSpaFallback(request.method, request.url, request.headers.accept)) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return reply
+      .status(404)
+      .send({ error: `No route ${request.method} ${request.url.split('?')[0]}` });
+  });
+}
+
+function clientErrorMessage(error: FastifyError): string {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return 'Malformed JSON body: send a valid JSON object';
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return 'Request body is too large: the limit is 1 MB';
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return 'Unsupported Content-Type: send application/json';
+    default:
+      return error.message;
+  }
+}

@@ -1,0 +1,75 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+import type { FastifyBaseLogger } from 'fastify';
+
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** The one link the mail is about, logged when there is no SMTP server. */
+  link: string;
+}
+
+export interface Mailer {
+  send(mail: Mail): Promise<void>;
+  close(): void;
+}
+
+/**
+ * Sends through SMTP_URL. Without it, each mail is written to DATA_DIR/outbox as a .eml file
+ * and its link to the server log, so the first user of a fresh install can still verify.
+ */
+export function createMailer(options: {
+  smtpUrl: string | undefined;
+  from: string;
+  outboxDir: string;
+  log: FastifyBaseLogger;
+}): Mailer {
+  const { smtpUrl, from, outboxDir, log } = options;
+  if (smtpUrl) {
+    const transport = nodemailer.createTransport(smtpUrl);
+    return {
+      async send(mail) {
+        await transport.sendMail({
+          from,
+          to: mail.to,
+          subject: mail.subject,
+          text: mail.text,
+          html: mail.html,
+        });
+        log.info({ to: mail.to, subject: mail.subject }, 'mail sent');
+      },
+      close: () => transport.close(),
+    };
+  }
+  const transport = nodemailer.createTransport({
+    streamTransport: true,
+    buffer: true,
+    newline: 'unix',
+  });
+  return {
+    async send(mail) {
+      const info = await transport.sendMail({
+        from,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+      });
+      await fs.mkdir(outboxDir, { recursive: true, mode: 0o700 });
+      const safeTo = mail.to.replace(/[^A-Za-z0-9@._-]/g, '_');
+      const file = path.join(
+        outboxDir,
+        `${new Date().toISOString().replace(/[:.]/g, '-')}-${safeTo}.eml`,
+      );
+      await fs.writeFile(file, info.message as Buffer, { mode: 0o600 });
+      log.warn(
+        { to: mail.to, subject: mail.subject, link: mail.link, file },
+        'SMTP_URL is not set: mail written to the outbox instead of sent',
+      );
+    },
+    close: () => transport.close(),
+  };
+}

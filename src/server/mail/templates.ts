@@ -1,0 +1,42 @@
+import type { Mail } from './mailer.ts';
+
+const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function linkMail(
+  to: string,
+  subject: string,
+  intro: string,
+  action: string,
+  link: string,
+  outro: string,
+): Mail {
+  return {
+    to,
+    subject,
+    link,
+    text: `${intro}\n\n${action}:\n${link}\n\n${outro}\n`,
+    html: `<p>${escape(intro)}</p><p><a href="${escape(link)}">${escape(action)}</a></p><p>${escape(outro)}</p>`,
+  };
+}
+
+export function verifyEmailMail(to: string, link: string): Mail {
+  return linkMail(
+    to,
+    'Verify your email for Clients Manager',
+    'Welcome to Clients Manager. Confirm this is your email address to finish signing up.',
+    'Verify email address',
+    link,
+    'If you did not sign up, you can ignore this mail.',
+  );
+}
+
+export function resetPasswordMail(to: string, link: string): Mail {
+  return linkMail(
+    to,
+    'Reset your Clients Manager password',
+    'Someone asked to reset the password of your Clients Manager account.',
+    'Choose a new password',
+    link,
+    'If it was not you, ignore this mail: your password stays as it is.',
+  );
+}

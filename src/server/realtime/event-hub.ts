@@ -1,0 +1,169 @@
+import type { Kysely } from 'kysely';
+import type { FastifyBaseLogger } from 'fastify';
+import { STREAM_READY_EVENT, STREAM_RESET_EVENT, type ClientEvent } from '#shared/events.ts';
+import type { Database } from '../db/schema.ts';
+import { latestSeq, readEventsAfter } from './event-log.ts';
+
+/** A live stream as the hub sees it: something that takes SSE text. */
+export interface StreamSink {
+  userId: string;
+  write(chunk: string): void;
+  /** Bytes queued in the socket and not yet sent; a reader this far behind is cut off. */
+  pending(): number;
+  end(): void;
+}
+
+interface Subscriber {
+  sink: StreamSink;
+  lastSent: number;
+}
+
+const RING_SIZE = 4096;
+const PAGE = 500;
+const MAX_PENDING_BYTES = 4 * 1024 * 1024;
+
+export function eventFrame(event: ClientEvent): string {
+  return `id: ${event.seq}\nevent: ${event.kind}\ndata: ${JSON.stringify(event)}\n\n`;
+}
+
+/**
+ * Fans the event log out to live streams. The log table is the only source: a wake-up (a
+ * local write, a timer, or later another instance's notification) makes the hub read what is
+ * new by sequence number, serialise each event once and write it to every subscriber. A
+ * subscriber that resumes from an id is replayed from the recent ring, or from the table when
+ * it is further behind, so no event is missed around a reconnect.
+ */
+export class EventHub {
+  readonly #db: Kysely<Database>;
+  readonly #log: FastifyBaseLogger;
+  readonly #subscribers = new Set<Subscriber>();
+  readonly #ring: { seq: number; frame: string }[] = [];
+  #cursor = 0;
+  #reading: Promise<void> | null = null;
+  #readAgain = false;
+  #timer: NodeJS.Timeout | undefined;
+  #heartbeat: NodeJS.Timeout | undefined;
+
+  constructor(db: Kysely<Database>, log: FastifyBaseLogger) {
+    this.#db = db;
+    this.#log = log;
+  }
+
+  get cursor(): number {
+    return this.#cursor;
+  }
+
+  get size(): number {
+    return this.#subscribers.size;
+  }
+
+  async start(pollMs = 1000): Promise<void> {
+    this.#cursor = await latestSeq(this.#db);
+    // The poll is a safety net for writers the hub is not told about (another process on the
+    // same SQLite file); local writes wake it at once.
+    this.#timer = setInterval(() => void this.wake(), pollMs).unref();
+    this.#heartbeat = setInterval(() => this.#broadcast(': keep-alive\n\n'), 25_000).unref();
+  }
+
+  /** Reads and sends whatever is new. Calls made while a read runs fold into one more read. */
+  wake(): Promise<void> {
+    if (this.#reading) {
+      this.#readAgain = true;
+      return this.#reading;
+    }
+    this.#reading = (async () => {
+      try {
+        do {
+          this.#readAgain = false;
+          await this.#readNew();
+        } while (this.#readAgain);
+      } catch (error) {
+        this.#log.error({ err: error }, 'event hub could not read the event log');
+      } finally {
+        this.#reading = null;
+      }
+    })();
+    return this.#reading;
+  }
+
+  async #readNew(): Promise<void> {
+    for (;;) {
+      const events = await readEventsAfter(this.#db, this.#cursor, PAGE);
+      for (const event of events) {
+        const frame = eventFrame(event);
+        this.#ring.push({ seq: event.seq, frame });
+        if (this.#ring.length > RING_SIZE) this.#ring.shift();
+        this.#cursor = event.seq;
+        for (const sub of this.#subscribers) {
+          if (sub.lastSent < event.seq) this.#send(sub, frame, event.seq);
+        }
+      }
+      if (events.length < PAGE) return;
+    }
+  }
+
+  #send(sub: Subscriber, frame: string, seq: number): void {
+    if (sub.sink.pending() > MAX_PENDING_BYTES) {
+      // Too slow to keep up: cut it off; the browser reconnects with its Last-Event-ID and
+      // catches up from the table instead of holding memory here.
+      this.#drop(sub);
+      return;
+    }
+    sub.sink.write(frame);
+    sub.lastSent = seq;
+  }
+
+  #broadcast(chunk: string): void {
+    for (const sub of this.#subscribers) sub.sink.write(chunk);
+  }
+
+  #drop(sub: Subscriber): void {
+    this.#subscribers.delete(sub);
+    sub.sink.end();
+  }
+
+  /**
+   * Adds a stream. With `lastEventId` it first receives every event after that id, in order;
+   * an id the server does not know (ahead of its log) gets a reset signal instead.
+   */
+  async subscribe(sink: StreamSink, lastEventId: number | null): Promise<() => void> {
+    let from = lastEventId ?? this.#cursor;
+    if (from > this.#cursor) await this.wake();
+    if (from > this.#cursor) {
+      sink.write(`event: ${STREAM_RESET_EVENT}\ndata: {}\n\n`);
+      from = this.#cursor;
+    }
+    // Further behind than the ring reaches: page through the table until the ring takes over.
+    while (from < this.#ringStart() - 1) {
+      const events = await readEventsAfter(this.#db, from, PAGE);
+      const last = events.at(-1);
+      if (!last) break;
+      for (const event of events) sink.write(eventFrame(event));
+      from = last.seq;
+    }
+    // From here on everything is synchronous, so no broadcast can slip in between.
+    for (const { seq, frame } of this.#ring) if (seq > from) sink.write(frame);
+    const sub: Subscriber = { sink, lastSent: Math.max(from, this.#cursor) };
+    sink.write(`event: ${STREAM_READY_EVENT}\ndata: ${JSON.stringify({ seq: sub.lastSent })}\n\n`);
+    this.#subscribers.add(sub);
+    return () => {
+      this.#subscribers.delete(sub);
+    };
+  }
+
+  #ringStart(): number {
+    return this.#ring[0]?.seq ?? this.#cursor + 1;
+  }
+
+  /** Ends the streams of one user, e.g. when they are signed out everywhere. */
+  disconnectUser(userId: string): void {
+    for (const sub of this.#subscribers) if (sub.sink.userId === userId) this.#drop(sub);
+  }
+
+  /** Ends every stream (on shutdown), so the server can close without waiting for them. */
+  close(): void {
+    clearInterval(this.#timer);
+    clearInterval(this.#heartbeat);
+    for (const sub of this.#subscribers) this.#drop(sub);
+  }
+}

@@ -1,0 +1,56 @@
+import type { FastifyInstance } from 'fastify';
+import type { EventHub } from './event-hub.ts';
+import { requireUser } from '../auth/session-guard.ts';
+import { HttpError } from '../http/http-error.ts';
+
+function parseLastEventId(value: unknown): number | null {
+  if (value === undefined || value === null || value === '') return null;
+  const text = String(value);
+  if (!/^\d{1,15}$/.test(text))
+    throw new HttpError(400, 'Invalid Last-Event-ID: must be a sequence number');
+  return Number(text);
+}
+
+/**
+ * GET /api/events: the event log as Server-Sent Events. Event ids are sequence numbers; the
+ * browser's EventSource sends the last one back as Last-Event-ID when it reconnects.
+ */
+export function registerEventsRoute(app: FastifyInstance, hub: EventHub): void {
+  app.get('/api/events', async (request, reply) => {
+    const user = requireUser(request);
+    const query = request.query as { lastEventId?: string };
+    const lastEventId = parseLastEventId(request.headers['last-event-id'] ?? query.lastEventId);
+
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    res.write('retry: 2000\n\n');
+    let closed = false;
+    const subscription: { unsubscribe?: () => void } = {};
+    request.raw.on('close', () => {
+      closed = true;
+      subscription.unsubscribe?.();
+    });
+    const unsubscribe = await hub.subscribe(
+      {
+        userId: user.id,
+        write: (chunk) => {
+          if (!closed) res.write(chunk);
+        },
+        pending: () => res.writableLength,
+        end: () => {
+          closed = true;
+          res.end();
+        },
+      },
+      lastEventId,
+    );
+    if (closed) unsubscribe();
+    else subscription.unsubscribe = unsubscribe;
+  });
+}

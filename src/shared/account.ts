@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+/** The signed-in user as the app shows them (the original's User document). */
+export const meSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  displayName: z.string().nullable(),
+  photoURL: z.string().nullable(),
+  emailVerified: z.boolean(),
+  accessToken: z.object({ isSet: z.boolean(), masked: z.string().nullable() }),
+});
+export type Me = z.infer<typeof meSchema>;
+
+export const accessTokenInputSchema = z.object({
+  accessToken: z
+    .string()
+    .trim()
+    .max(4096, 'Must be at most 4096 characters')
+    .refine((v) => !/[\r\n]/.test(v), 'Must be a single line'),
+});
+export type AccessTokenInput = z.infer<typeof accessTokenInputSchema>;
+
+/** Public configuration the sign-in screen needs before anyone is signed in. */
+export const publicConfigSchema = z.object({
+  providers: z.array(z.object({ id: z.string(), name: z.string() })),
+});
+export type PublicConfig = z.infer<typeof publicConfigSchema>;
+
+export const passwordSchema = z
+  .string()
+  .min(8, 'Must be at least 8 characters')
+  .max(128, 'Must be at most 128 characters');

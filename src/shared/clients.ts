@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import { parseTags } from './tags.ts';
+
+export const DEFAULT_SERVER_PORT = 22;
+export const CLONE_SUFFIX = ' (Clone)';
+
+const text = (max: number) => z.string().trim().max(max, `Must be at most ${max} characters`);
+
+/** A calendar date, `YYYY-MM-DD`. A full ISO timestamp is accepted and cut to its date. */
+export const startDateSchema = z
+  .string()
+  .trim()
+  .transform((value) => value.slice(0, 10))
+  .pipe(z.iso.date('Must be a date such as 2026-11-21'));
+
+export const domainSchema = z
+  .string()
+  .trim()
+  .max(2048, 'Must be at most 2048 characters')
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return url.protocol === 'http:' || url.protocol === 'https:';
+    } catch {
+      return false;
+    }
+  }, 'Must be an http:// or https:// URL');
+
+export const tagsSchema = z
+  .union([z.string().max(2000, 'Must be at most 2000 characters'), z.array(text(100)).max(50)])
+  .transform((value) => parseTags(value))
+  .pipe(
+    z
+      .array(z.string().max(100, 'Each tag must be at most 100 characters'))
+      .max(50, 'At most 50 tags'),
+  );
+
+export const serverInputSchema = z.object({
+  // A leading '-' would turn the value into an option of ssh; spaces would split it.
+  host: text(255)
+    .regex(/^(?!-)[A-Za-z0-9._:[\]-]*$/, 'Must be a host name or IP address')
+    .default(''),
+  port: z
+    .number('Must be a number')
+    .int('Must be a whole number')
+    .min(1, 'Must be between 1 and 65535')
+    .max(65535, 'Must be between 1 and 65535')
+    .default(DEFAULT_SERVER_PORT),
+  username: text(255)
+    .regex(/^(?!-)[^\s@]*$/, 'Must be a user name without spaces or @')
+    .default(''),
+  /** Omitted on update: keep the stored password. An empty string removes it. */
+  password: z.string().max(1024, 'Must be at most 1024 characters').optional(),
+  private: z.boolean('Must be true or false').default(true),
+  uiDir: text(1024).default(''),
+});
+
+/** What the Add Client and Edit forms send. Every field is optional, as in the original. */
+export const clientInputSchema = z.object({
+  name: text(200).default(''),
+  code: text(100).default(''),
+  description: text(5000).default(''),
+  tags: tagsSchema.default([]),
+  startDate: startDateSchema.optional(),
+  server: serverInputSchema.default({
+    host: '',
+    port: DEFAULT_SERVER_PORT,
+    username: '',
+    private: true,
+    uiDir: '',
+  }),
+  domains: z.array(domainSchema).max(50, 'At most 50 domains').default([]),
+});
+export type ClientInput = z.input<typeof clientInputSchema>;
+export type ClientValues = z.output<typeof clientInputSchema>;
+
+/** An update carries the version it was read at, so a save over a newer change is refused. */
+export const clientUpdateSchema = clientInputSchema.extend({
+  version: z.number('Must be a number').int().min(1),
+});
+export type ClientUpdate = z.input<typeof clientUpdateSchema>;
+
+export const clientIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Must be a client id');
+
+/** A client as the API presents it: the password never leaves except through its own route. */
+export const clientSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  code: z.string(),
+  description: z.string(),
+  tags: z.array(z.string()),
+  startDate: z.string(),
+  server: z.object({
+    host: z.string(),
+    port: z.number(),
+    username: z.string(),
+    private: z.boolean(),
+    uiDir: z.string(),
+    hasPassword: z.boolean(),
+  }),
+  domains: z.array(z.string()),
+  createdAt: z.string(),
+  createdBy: z.string().nullable(),
+  updatedAt: z.string(),
+  updatedBy: z.string().nullable(),
+  version: z.number(),
+});
+export type Client = z.infer<typeof clientSchema>;
+
+export const clientListSchema = z.object({ clients: z.array(clientSchema) });
+export type ClientList = z.infer<typeof clientListSchema>;
+
+export const clientPasswordSchema = z.object({ password: z.string() });
+
+/** A ready command for the selected client; `missing` says why it cannot be built. */
+export const clientCommandSchema = z.object({
+  id: z.enum(['deploy', 'ssh']),
+  label: z.string(),
+  command: z.string().nullable(),
+  /** The command as shown on screen: secrets in it are masked. */
+  display: z.string().nullable(),
+  missing: z.string().nullable(),
+});
+export type ClientCommand = z.infer<typeof clientCommandSchema>;
+export const clientCommandsSchema = z.object({ commands: z.array(clientCommandSchema) });

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+/** Kinds of change recorded in the event log, named `entity.verb` as on the wire. */
+export const CLIENT_EVENT_KINDS = [
+  'client.created',
+  'client.updated',
+  'client.duplicated',
+  'client.deleted',
+  'client.password_read',
+] as const;
+export const clientEventKindSchema = z.enum(CLIENT_EVENT_KINDS);
+export type ClientEventKind = z.infer<typeof clientEventKindSchema>;
+
+/**
+ * One event of the live feed. It names the fields that changed, never their values, so a
+ * secret cannot leak through the feed. `seq` is also the SSE event id.
+ */
+export const clientEventSchema = z.object({
+  seq: z.number(),
+  kind: clientEventKindSchema,
+  clientId: z.string(),
+  actor: z.object({ id: z.string().nullable(), name: z.string() }),
+  at: z.string(),
+  fields: z.array(z.string()),
+});
+export type ClientEvent = z.infer<typeof clientEventSchema>;
+
+/** Sent first on every stream: the newest sequence number the server holds. */
+export const STREAM_READY_EVENT = 'stream.ready';
+/** The resume point is unknown to the server (history gone or restored): reload everything. */
+export const STREAM_RESET_EVENT = 'stream.reset';
+export const streamReadySchema = z.object({ seq: z.number() });

@@ -1,0 +1,25 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+export default defineConfig({
+  root: 'src/client',
+  publicDir: 'public',
+  plugins: [react()],
+  build: {
+    outDir: '../../dist/client',
+    emptyOutDir: true,
+    sourcemap: true,
+    rollupOptions: {
+      onwarn(warning, warn) {
+        // Mantine ships "use client" directives for React Server Components; meaningless here.
+        if (warning.code === 'MODULE_LEVEL_DIRECTIVE' && warning.message.includes('use client'))
+          return;
+        warn(warning);
+      },
+    },
+  },
+  server: {
+    port: 5173,
+    proxy: { '/api': { target: 'http://127.0.0.1:3000', changeOrigin: false } },
+  },
+});
