@@ -18,7 +18,7 @@ interface Subscriber {
   lastSent: number;
 }
 
-const RING_SIZE = 4096;
+const DEFAULT_RING_SIZE = 4096;
 const PAGE = 500;
 const MAX_PENDING_BYTES = 4 * 1024 * 1024;
 
@@ -38,15 +38,17 @@ export class EventHub {
   readonly #log: FastifyBaseLogger;
   readonly #subscribers = new Set<Subscriber>();
   readonly #ring: { seq: number; frame: string }[] = [];
+  readonly #ringSize: number;
   #cursor = 0;
   #reading: Promise<void> | null = null;
   #readAgain = false;
   #timer: NodeJS.Timeout | undefined;
   #heartbeat: NodeJS.Timeout | undefined;
 
-  constructor(db: Kysely<Database>, log: FastifyBaseLogger) {
+  constructor(db: Kysely<Database>, log: FastifyBaseLogger, options: { ringSize?: number } = {}) {
     this.#db = db;
     this.#log = log;
+    this.#ringSize = options.ringSize ?? DEFAULT_RING_SIZE;
   }
 
   get cursor(): number {
@@ -92,7 +94,7 @@ export class EventHub {
       for (const event of events) {
         const frame = eventFrame(event);
         this.#ring.push({ seq: event.seq, frame });
-        if (this.#ring.length > RING_SIZE) this.#ring.shift();
+        if (this.#ring.length > this.#ringSize) this.#ring.shift();
         this.#cursor = event.seq;
         for (const sub of this.#subscribers) {
           if (sub.lastSent < event.seq) this.#send(sub, frame, event.seq);

@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  Session,
+  signUpVerified,
+  startTestServer,
+  uniqueEmail,
+  type TestServer,
+} from '../testing/test-server.ts';
+import { linkIn } from '../testing/mail-catcher.ts';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => server.close());
+
+describe('email + password accounts', () => {
+  it('signs up, verifies through the mailed link, and is signed in', async () => {
+    const email = uniqueEmail();
+    const session = await signUpVerified(server, { email, name: 'Ada Staff' });
+    const me = await session.json<{ email: string; displayName: string; emailVerified: boolean }>(
+      'GET',
+      '/api/me',
+    );
+    expect(me.status).toBe(200);
+    expect(me.body).toMatchObject({ email, displayName: 'Ada Staff', emailVerified: true });
+  });
+
+  it('keeps an unverified user out and resends the mail when they try to sign in', async () => {
+    const email = uniqueEmail('unverified');
+    const session = new Session(server);
+    const signUp = await session.request('POST', '/api/auth/sign-up/email', {
+      email,
+      password: 'long enough pw',
+      name: '',
+    });
+    expect(signUp.status).toBe(200);
+    expect(session.cookies.size).toBe(0);
+    expect((await session.json('GET', '/api/me')).status).toBe(401);
+
+    const before = server.mail.mails.length;
+    const signIn = await session.json<{ code: string }>('POST', '/api/auth/sign-in/email', {
+      email,
+      password: 'long enough pw',
+    });
+    expect(signIn.status).toBe(403);
+    expect(signIn.body.code).toBe('EMAIL_NOT_VERIFIED');
+    await server.mail.waitFor(email, 'Verify your email', before);
+
+    const resend = await session.request('POST', '/api/auth/send-verification-email', {
+      email,
+      callbackURL: '/',
+    });
+    expect(resend.status).toBe(200);
+  });
+
+  it('resets a forgotten password through the mailed link', async () => {
+    const email = uniqueEmail('forgetful');
+    await signUpVerified(server, { email, password: 'old password 1' });
+    const anon = new Session(server);
+    const before = server.mail.mails.length;
+    const ask = await anon.request('POST', '/api/auth/request-password-reset', {
+      email,
+      redirectTo: '/reset-password',
+    });
+    expect(ask.status).toBe(200);
+    const mail = await server.mail.waitFor(email, 'Reset your Clients Manager password', before);
+    const landing = await anon.request('GET', linkIn(mail));
+    expect(landing.status).toBe(302);
+    const location = new URL(landing.headers.get('location')!, server.url);
+    expect(location.pathname).toBe('/reset-password');
+    const token = location.searchParams.get('token');
+    expect(token).toBeTruthy();
+
+    const reset = await anon.request('POST', '/api/auth/reset-password', {
+      newPassword: 'new password 2',
+      token,
+    });
+    expect(reset.status).toBe(200);
+    const oldSignIn = await anon.request('POST', '/api/auth/sign-in/email', {
+      email,
+      password: 'old password 1',
+    });
+    expect(oldSignIn.status).toBe(401);
+    const newSignIn = await anon.request('POST', '/api/auth/sign-in/email', {
+      email,
+      password: 'new password 2',
+    });
+    expect(newSignIn.status).toBe(200);
+    expect((await anon.json('GET', '/api/me')).status).toBe(200);
+  });
+
+  it('signs out: the session cookie stops working', async () => {
+    const session = await signUpVerified(server);
+    const cookie = session.cookieHeader;
+    expect((await session.request('POST', '/api/auth/sign-out', {})).status).toBe(200);
+    const reused = await fetch(`${server.url}/api/me`, { headers: { cookie } });
+    expect(reused.status).toBe(401);
+  });
+
+  it('sets the session cookie HttpOnly and SameSite=Lax', async () => {
+    const email = uniqueEmail();
+    await signUpVerified(server, { email, password: 'cookie check pw' });
+    const response = await fetch(`${server.url}/api/auth/sign-in/email`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: server.url },
+      body: JSON.stringify({ email, password: 'cookie check pw' }),
+    });
+    const cookie = response.headers.getSetCookie().find((c) => c.startsWith('cm.session_token='));
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Lax/i);
+  });
+});

@@ -1,0 +1,62 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './config.ts';
+
+describe('loadConfig', () => {
+  it('has the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      publicUrl: 'http://localhost:3000',
+      logLevel: 'info',
+    });
+    expect(config.dataDir).toBe(path.resolve('data'));
+    expect(config.database).toEqual({
+      kind: 'sqlite',
+      file: path.resolve('data/clients-manager.db'),
+    });
+    expect(config.deployCommandTemplate).toBe(
+      'pro-deploy run --token {accessToken} --server {serverTag}',
+    );
+  });
+
+  it('chooses the dialect from DATABASE_URL', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://u:p@db/cm' }).database).toEqual({
+      kind: 'postgres',
+      url: 'postgres://u:p@db/cm',
+    });
+    expect(loadConfig({ DATABASE_URL: 'sqlite:/var/lib/cm.db' }).database).toEqual({
+      kind: 'sqlite',
+      file: '/var/lib/cm.db',
+    });
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, /^Invalid setting PORT: /],
+    [
+      { DATABASE_URL: 'mysql://x' },
+      /^Invalid setting DATABASE_URL: must start with sqlite:, file: or postgres:\/\/$/,
+    ],
+    [{ PUBLIC_URL: 'ftp://x' }, /^Invalid setting PUBLIC_URL: /],
+    [{ SECRET_KEY: 'short' }, /^Invalid setting SECRET_KEY: must be at least 32 characters/],
+    [
+      { DEPLOY_COMMAND_TEMPLATE: 'x {bad}' },
+      /^Invalid setting DEPLOY_COMMAND_TEMPLATE: unknown placeholder/,
+    ],
+    [{ LOG_LEVEL: 'loud' }, /^Invalid setting LOG_LEVEL: /],
+  ])('refuses %j with one line naming the variable', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(message);
+    try {
+      loadConfig(env);
+    } catch (error) {
+      expect((error as Error).message.split('\n')).toHaveLength(1);
+    }
+  });
+
+  it('never echoes a secret value', () => {
+    expect(() => loadConfig({ SECRET_KEY: 'hunter2' })).toThrow(
+      expect.objectContaining({ message: expect.not.stringContaining('hunter2') }),
+    );
+  });
+});

@@ -1,0 +1,317 @@
+import Database from 'better-sqlite3';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Client } from '#shared/clients.ts';
+import {
+  Session,
+  signUpVerified,
+  startTestServer,
+  type TestServer,
+} from '../../testing/test-server.ts';
+
+let server: TestServer;
+let alice: Session;
+let bob: Session;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  alice = await signUpVerified(server, { name: 'Alice' });
+  bob = await signUpVerified(server, { name: 'Bob' });
+});
+afterAll(async () => server.close());
+
+function counts() {
+  const db = new Database(path.join(server.dataDir, 'clients-manager.db'), { readonly: true });
+  try {
+    const clients = (db.prepare('select count(*) n from client').get() as { n: number }).n;
+    const events = (db.prepare('select count(*) n from event').get() as { n: number }).n;
+    return { clients, events };
+  } finally {
+    db.close();
+  }
+}
+
+describe('without a session', () => {
+  const anon = () => new Session(server);
+  it.each([
+    ['GET', '/api/clients'],
+    ['POST', '/api/clients'],
+    ['GET', '/api/clients/abc'],
+    ['PUT', '/api/clients/abc'],
+    ['DELETE', '/api/clients/abc'],
+    ['POST', '/api/clients/abc/duplicate'],
+    ['GET', '/api/clients/abc/password'],
+    ['GET', '/api/clients/abc/commands'],
+    ['GET', '/api/events'],
+    ['GET', '/api/me'],
+    ['PUT', '/api/me/access-token'],
+  ])('%s %s answers 401 JSON', async (method, url) => {
+    const response = await anon().json<{ error: string }>(
+      method,
+      url,
+      method === 'GET' || method === 'DELETE' ? undefined : {},
+    );
+    expect(response.status).toBe(401);
+    expect(response.body.error).toBe('Sign in to continue');
+  });
+
+  it('public config and health answer without one', async () => {
+    expect((await anon().json('GET', '/api/config')).status).toBe(200);
+    expect((await anon().json('GET', '/healthz')).body).toEqual({ status: 'ok' });
+    expect((await anon().json('GET', '/readyz')).status).toBe(200);
+  });
+});
+
+describe('clients', () => {
+  it('creates with the defaults of the original: port 22, private, started today', async () => {
+    const { status, body } = await alice.json<Client>('POST', '/api/clients', {
+      name: 'Acme',
+      code: 'ACM',
+    });
+    expect(status).toBe(201);
+    expect(body).toMatchObject({
+      name: 'Acme',
+      code: 'ACM',
+      description: '',
+      tags: [],
+      domains: [],
+      server: { port: 22, private: true, host: '', username: '', uiDir: '', hasPassword: false },
+      startDate: new Date().toISOString().slice(0, 10),
+      createdBy: 'Alice',
+      version: 1,
+    });
+    expect(body.id).toMatch(/^[A-Za-z0-9_-]{16}$/);
+  });
+
+  it('stores comma-separated tags as a trimmed list without empty entries', async () => {
+    const { body } = await alice.json<Client>('POST', '/api/clients', {
+      name: 'Tagged',
+      tags: ' prod-1 , eu,, ,web ',
+    });
+    expect(body.tags).toEqual(['prod-1', 'eu', 'web']);
+  });
+
+  it('lists, gets, updates and deletes; every write lands in the event log', async () => {
+    const start = counts();
+    const created = (
+      await alice.json<Client>('POST', '/api/clients', {
+        name: 'Globex',
+        code: 'GLX',
+        description: 'Hosting',
+        tags: 'prod',
+        startDate: '2024-02-29',
+        server: {
+          host: 'globex.example.com',
+          port: 2222,
+          username: 'deploy',
+          password: 's3cret!',
+          uiDir: '/srv/ui',
+          private: false,
+        },
+        domains: ['https://globex.example.com'],
+      })
+    ).body;
+    expect(created.server).toEqual({
+      host: 'globex.example.com',
+      port: 2222,
+      username: 'deploy',
+      private: false,
+      uiDir: '/srv/ui',
+      hasPassword: true,
+    });
+    expect(JSON.stringify(created)).not.toContain('s3cret!');
+
+    const list = await bob.json<{ clients: Client[] }>('GET', '/api/clients');
+    expect(list.body.clients.map((c) => c.id)).toContain(created.id);
+    expect(JSON.stringify(list.body)).not.toContain('s3cret!');
+    expect((await bob.json<Client>('GET', `/api/clients/${created.id}`)).body).toEqual(created);
+
+    const updated = await bob.json<Client>('PUT', `/api/clients/${created.id}`, {
+      ...created,
+      tags: created.tags,
+      name: 'Globex Corp',
+      version: created.version,
+      server: { ...created.server },
+    });
+    expect(updated.status).toBe(200);
+    expect(updated.body).toMatchObject({
+      name: 'Globex Corp',
+      version: 2,
+      updatedBy: 'Bob',
+      createdBy: 'Alice',
+    });
+    // The password was omitted, so it is kept.
+    expect(updated.body.server.hasPassword).toBe(true);
+    expect(
+      (await alice.json<{ password: string }>('GET', `/api/clients/${created.id}/password`)).body,
+    ).toEqual({ password: 's3cret!' });
+
+    expect((await alice.request('DELETE', `/api/clients/${created.id}`)).status).toBe(204);
+    expect((await alice.json('GET', `/api/clients/${created.id}`)).status).toBe(404);
+    expect((await alice.json('DELETE', `/api/clients/${created.id}`)).status).toBe(404);
+    // created, updated, password_read, deleted
+    expect(counts()).toEqual({ clients: start.clients, events: start.events + 4 });
+  });
+
+  it('duplicates with a new id and the name plus " (Clone)", keeping the password', async () => {
+    const source = (
+      await alice.json<Client>('POST', '/api/clients', {
+        name: 'Initech',
+        code: 'INI',
+        server: { password: 'pw' },
+      })
+    ).body;
+    const copy = await alice.json<Client>('POST', `/api/clients/${source.id}/duplicate`);
+    expect(copy.status).toBe(201);
+    expect(copy.body.id).not.toBe(source.id);
+    expect(copy.body).toMatchObject({ name: 'Initech (Clone)', code: 'INI', version: 1 });
+    expect(copy.body.server.hasPassword).toBe(true);
+    expect((await alice.json('POST', '/api/clients/nope-nope/duplicate')).status).toBe(404);
+  });
+
+  it('refuses a save over a newer version with 409 and changes nothing', async () => {
+    const created = (await alice.json<Client>('POST', '/api/clients', { name: 'Umbrella' })).body;
+    const first = await bob.json<Client>('PUT', `/api/clients/${created.id}`, {
+      name: 'Umbrella (Bob)',
+      version: 1,
+    });
+    expect(first.status).toBe(200);
+    const before = counts();
+    const stale = await alice.json<{ error: string }>('PUT', `/api/clients/${created.id}`, {
+      name: 'Umbrella (Alice)',
+      version: 1,
+    });
+    expect(stale.status).toBe(409);
+    expect(stale.body.error).toMatch(/changed by Bob after you opened it/);
+    expect(counts()).toEqual(before);
+    expect((await alice.json<Client>('GET', `/api/clients/${created.id}`)).body.name).toBe(
+      'Umbrella (Bob)',
+    );
+  });
+
+  it('removes a password when it is saved as empty', async () => {
+    const created = (
+      await alice.json<Client>('POST', '/api/clients', { server: { password: 'x' } })
+    ).body;
+    const cleared = await alice.json<Client>('PUT', `/api/clients/${created.id}`, {
+      server: { password: '' },
+      version: 1,
+    });
+    expect(cleared.body.server.hasPassword).toBe(false);
+  });
+});
+
+describe('bad input', () => {
+  const post = (body: unknown) =>
+    alice.json<{ error: string; fields?: Record<string, string> }>('POST', '/api/clients', body);
+
+  it('names the field for wrong types and out-of-range values, and writes nothing', async () => {
+    const before = counts();
+    const cases: [unknown, string, RegExp][] = [
+      [{ name: 42 }, 'name', /string/i],
+      [{ server: { port: 0 } }, 'server.port', /between 1 and 65535/],
+      [{ server: { port: 70000 } }, 'server.port', /between 1 and 65535/],
+      [{ server: { port: '22' } }, 'server.port', /number/i],
+      [{ server: { private: 'yes' } }, 'server.private', /true or false/],
+      [{ domains: ['https://ok.example', 'javascript:alert(1)'] }, 'domains.1', /http/],
+      [{ domains: ['ftp://files.example'] }, 'domains.0', /http/],
+      [{ startDate: 'yesterday' }, 'startDate', /date/],
+      [{ server: { host: '-oProxyCommand=evil' } }, 'server.host', /host/],
+      [{ name: 'x'.repeat(201) }, 'name', /at most 200/],
+    ];
+    for (const [body, field, message] of cases) {
+      const response = await post(body);
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      expect(response.body.fields?.[field], JSON.stringify(response.body)).toMatch(message);
+      expect(response.body.error).toContain(field);
+    }
+    expect(counts()).toEqual(before);
+  });
+
+  it('answers malformed JSON with 400', async () => {
+    const response = await alice.request('POST', '/api/clients', '{"name": ', {
+      'content-type': 'application/json',
+    });
+    expect(response.status).toBe(400);
+    expect((await response.json()).error).toMatch(/Malformed JSON/);
+  });
+
+  it('answers a body over 1 MB with 413', async () => {
+    const response = await post({ description: 'x'.repeat(1024 * 1024 + 10) });
+    expect(response.status).toBe(413);
+    expect(response.body.error).toMatch(/1 MB/);
+  });
+
+  it('answers an unknown or malformed id with 404 or 400', async () => {
+    expect((await alice.json('GET', '/api/clients/unknownid123')).status).toBe(404);
+    expect((await alice.json('PUT', '/api/clients/unknownid123', { version: 1 })).status).toBe(404);
+    const bad = await alice.json<{ fields: Record<string, string> }>(
+      'GET',
+      `/api/clients/${encodeURIComponent('../../etc')}`,
+    );
+    expect(bad.status).toBe(400);
+    expect(bad.body.fields).toHaveProperty('id');
+  });
+
+  it('requires the version on update', async () => {
+    const created = (await post({ name: 'Versionless' })).body as unknown as Client;
+    const response = await alice.json<{ fields: Record<string, string> }>(
+      'PUT',
+      `/api/clients/${created.id}`,
+      { name: 'x' },
+    );
+    expect(response.status).toBe(400);
+    expect(response.body.fields).toHaveProperty('version');
+  });
+
+  it('refuses cross-site writes', async () => {
+    const response = await alice.request(
+      'POST',
+      '/api/clients',
+      { name: 'csrf' },
+      { origin: 'https://evil.example' },
+    );
+    expect(response.status).toBe(403);
+  });
+
+  it('keeps markup as plain data', async () => {
+    const xss = '<img src=x onerror=alert(1)>';
+    const { body } = await post({ name: xss, description: xss, tags: xss });
+    expect(body).toMatchObject({ name: xss, description: xss });
+  });
+});
+
+describe('commands', () => {
+  it('builds the deploy command from the access token and first tag, shell-quoted', async () => {
+    const client = (
+      await alice.json<Client>('POST', '/api/clients', {
+        name: 'Cmd',
+        tags: 'x; rm -rf ~, second',
+        server: { host: 'h.example', username: 'root', port: 2200 },
+      })
+    ).body;
+    const missing = await alice.json<{
+      commands: { id: string; command: string | null; missing: string | null }[];
+    }>('GET', `/api/clients/${client.id}/commands`);
+    expect(missing.body.commands[0]).toMatchObject({ id: 'deploy', command: null });
+    expect(missing.body.commands[0]!.missing).toMatch(/access token/);
+
+    expect(
+      (await alice.json('PUT', '/api/me/access-token', { accessToken: "tok'en-SECRET" })).status,
+    ).toBe(200);
+    const ready = await alice.json<{
+      commands: { id: string; command: string; display: string }[];
+    }>('GET', `/api/clients/${client.id}/commands`);
+    expect(ready.body.commands[0]!.command).toBe(
+      `pro-deploy run --token 'tok'\\''en-SECRET' --server 'x; rm -rf ~'`,
+    );
+    expect(ready.body.commands[0]!.display).not.toContain('SECRET');
+    expect(ready.body.commands[1]!.command).toBe('ssh -p 2200 root@h.example');
+
+    const me = await alice.json<{ accessToken: { isSet: boolean; masked: string } }>(
+      'GET',
+      '/api/me',
+    );
+    expect(me.body.accessToken).toEqual({ isSet: true, masked: '••••••••CRET' });
+  });
+});

@@ -1,0 +1,31 @@
+import { execFileSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { shellQuote } from './shell-quote.ts';
+
+/** What a real POSIX shell makes of the quoted value: it must come back as one word, intact. */
+function throughShell(value: string): string[] {
+  const out = execFileSync('sh', ['-c', `printf '%s\\0' ${shellQuote(value)}`]);
+  return out.toString('utf8').split('\0').slice(0, -1);
+}
+
+describe('shellQuote', () => {
+  it('leaves plain words alone', () => {
+    expect(shellQuote('prod-eu.1')).toBe('prod-eu.1');
+  });
+
+  it.each([
+    'x; rm -rf ~',
+    "it's",
+    '$(touch /tmp/pwned)',
+    '`id`',
+    'a && b || c',
+    '"double" \'single\' \\back',
+    'line\nbreak',
+    '*',
+    '',
+    '--server=evil ; echo',
+    '~root',
+  ])('keeps %j one inert word', (value) => {
+    expect(throughShell(value)).toEqual([value]);
+  });
+});

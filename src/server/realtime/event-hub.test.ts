@@ -1,0 +1,95 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openDatabase, type Db } from '../db/database.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+import { appendEvent } from './event-log.ts';
+import { EventHub, type StreamSink } from './event-hub.ts';
+
+let dir: string;
+let db: Db;
+
+beforeEach(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-hub-'));
+  db = openDatabase({ kind: 'sqlite', file: path.join(dir, 'hub.db') });
+  await migrateToLatest(db);
+});
+afterEach(async () => {
+  await db.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function write(n: number): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    await db.kysely.transaction().execute((trx) =>
+      appendEvent(trx, {
+        kind: 'client.created',
+        clientId: `c${i}`,
+        actor: { id: 'u1', name: 'Tester' },
+        fields: [],
+        at: new Date().toISOString(),
+      }),
+    );
+  }
+}
+
+function collector(): StreamSink & { ids(): number[]; text: string } {
+  const sink = {
+    userId: 'u1',
+    text: '',
+    write(chunk: string) {
+      sink.text += chunk;
+    },
+    pending: () => 0,
+    end() {},
+    ids: () => [...sink.text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1])),
+  };
+  return sink;
+}
+
+const silent = pino({ level: 'silent' });
+
+describe('EventHub', () => {
+  it('pages a far-behind subscriber through the table, then hands over to the ring without gaps', async () => {
+    await write(30);
+    const hub = new EventHub(db.kysely, silent, { ringSize: 5 });
+    await hub.start(60_000);
+    await write(12);
+    await hub.wake(); // the ring now holds only the last 5 of 42
+    const sink = collector();
+    await hub.subscribe(sink, 3);
+    await write(2);
+    await hub.wake();
+    expect(sink.ids()).toEqual(Array.from({ length: 41 }, (_, i) => i + 4));
+    hub.close();
+  });
+
+  it('folds wake-ups that arrive during a read into one more read', async () => {
+    const hub = new EventHub(db.kysely, silent);
+    await hub.start(60_000);
+    const sink = collector();
+    await hub.subscribe(sink, null);
+    await write(3);
+    await Promise.all([hub.wake(), hub.wake(), hub.wake()]);
+    expect(sink.ids()).toEqual([1, 2, 3]);
+    hub.close();
+  });
+
+  it('cuts off a subscriber that cannot keep up', async () => {
+    const hub = new EventHub(db.kysely, silent);
+    await hub.start(60_000);
+    let ended = false;
+    await hub.subscribe(
+      { userId: 'u', write() {}, pending: () => 64 * 1024 * 1024, end: () => (ended = true) },
+      null,
+    );
+    expect(hub.size).toBe(1);
+    await write(1);
+    await hub.wake();
+    expect(ended).toBe(true);
+    expect(hub.size).toBe(0);
+    hub.close();
+  });
+});

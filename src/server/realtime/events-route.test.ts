@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Client } from '#shared/clients.ts';
+import type { ClientEvent } from '#shared/events.ts';
+import {
+  signUpVerified,
+  startTestServer,
+  type Session,
+  type TestServer,
+} from '../testing/test-server.ts';
+import { openEventStream } from '../testing/sse-reader.ts';
+
+let server: TestServer;
+let staff: Session;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  staff = await signUpVerified(server, { name: 'Live Staff' });
+});
+afterAll(async () => server.close());
+
+const create = async (name: string, extra: object = {}) =>
+  (await staff.json<Client>('POST', '/api/clients', { name, ...extra })).body;
+
+describe('GET /api/events', () => {
+  it('sends every write as an event whose id is its sequence number', async () => {
+    const stream = await openEventStream(server.url, staff.cookieHeader);
+    const ready = await stream.next();
+    expect(ready.event).toBe('stream.ready');
+    const head = (JSON.parse(ready.data) as { seq: number }).seq;
+
+    const client = await create('Live one', { server: { password: 'never-in-events' } });
+    await staff.json('PUT', `/api/clients/${client.id}`, { name: 'Live one, renamed', version: 1 });
+    await staff.json('POST', `/api/clients/${client.id}/duplicate`);
+    await staff.request('DELETE', `/api/clients/${client.id}`);
+
+    const events = [
+      await stream.next(),
+      await stream.next(),
+      await stream.next(),
+      await stream.next(),
+    ];
+    expect(events.map((e) => e.event)).toEqual([
+      'client.created',
+      'client.updated',
+      'client.duplicated',
+      'client.deleted',
+    ]);
+    expect(events.map((e) => Number(e.id))).toEqual([head + 1, head + 2, head + 3, head + 4]);
+    const updated = JSON.parse(events[1]!.data) as ClientEvent;
+    expect(updated).toMatchObject({
+      seq: head + 2,
+      clientId: client.id,
+      actor: { name: 'Live Staff' },
+      fields: ['name'],
+    });
+    for (const e of events) expect(e.data).not.toContain('never-in-events');
+    stream.close();
+  });
+
+  it('replays everything missed, in order, when a client resumes with Last-Event-ID', async () => {
+    const first = await openEventStream(server.url, staff.cookieHeader);
+    const ready = await first.next();
+    const lastSeen = (JSON.parse(ready.data) as { seq: number }).seq;
+    first.close();
+
+    const missed = [await create('Missed 1'), await create('Missed 2'), await create('Missed 3')];
+
+    const resumed = await openEventStream(server.url, staff.cookieHeader, String(lastSeen));
+    const replay = await resumed.until('stream.ready');
+    const replayed = replay
+      .filter((m) => m.event === 'client.created')
+      .map((m) => JSON.parse(m.data) as ClientEvent);
+    expect(replayed.map((e) => e.clientId)).toEqual(missed.map((c) => c.id));
+    expect(replayed.map((e) => e.seq)).toEqual([lastSeen + 1, lastSeen + 2, lastSeen + 3]);
+    resumed.close();
+  });
+
+  it('replays from the table when the client is further behind than the recent buffer', async () => {
+    const resumed = await openEventStream(server.url, staff.cookieHeader, '0');
+    const replay = await resumed.until('stream.ready');
+    const seqs = replay.filter((m) => m.id !== undefined).map((m) => Number(m.id));
+    expect(seqs[0]).toBe(1);
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+    expect(new Set(seqs).size).toBe(seqs.length);
+    resumed.close();
+  });
+
+  it('tells a client whose resume point is unknown to reload', async () => {
+    const stream = await openEventStream(server.url, staff.cookieHeader, '999999');
+    expect((await stream.next()).event).toBe('stream.reset');
+    expect((await stream.next()).event).toBe('stream.ready');
+    stream.close();
+  });
+
+  it('refuses a malformed Last-Event-ID', async () => {
+    const response = await fetch(`${server.url}/api/events`, {
+      headers: { cookie: staff.cookieHeader, 'last-event-id': 'abc' },
+    });
+    expect(response.status).toBe(400);
+  });
+
+  it('ends live streams cleanly when the server shuts down', async () => {
+    const own = await startTestServer();
+    const session = await signUpVerified(own);
+    const stream = await openEventStream(own.url, session.cookieHeader);
+    await stream.next();
+    const started = Date.now();
+    await own.close();
+    expect(Date.now() - started).toBeLessThan(3000);
+    await expect(stream.next(2000)).rejects.toThrow('stream ended');
+  });
+});

@@ -1,0 +1,154 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../app.ts';
+import { loadConfig, type Config } from '../config.ts';
+import { MailCatcher, linkIn } from './mail-catcher.ts';
+
+process.env.BETTER_AUTH_TELEMETRY = '0';
+
+export interface TestServer {
+  url: string;
+  app: FastifyInstance;
+  config: Config;
+  mail: MailCatcher;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The real server on a real SQLite file in a fresh temp folder, listening on a free loopback
+ * port, with a real SMTP server catching its mail.
+ */
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const mail = await new MailCatcher().start();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-test-'));
+  // The port is only known after listening, but PUBLIC_URL must be known before: take a free
+  // port first.
+  const port = await freePort();
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    SMTP_URL: mail.url,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    ...env,
+  });
+  const app = await buildApp(config, { clientDir: path.join(dataDir, 'no-web-app') });
+  await app.listen({ port, host: '127.0.0.1' });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    app,
+    config,
+    mail,
+    dataDir,
+    async close() {
+      await app.close();
+      await mail.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function freePort(): Promise<number> {
+  const net = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A signed-in user's HTTP client: a cookie jar and JSON helpers over fetch. */
+export class Session {
+  readonly server: TestServer;
+  readonly cookies = new Map<string, string>();
+
+  constructor(server: TestServer) {
+    this.server = server;
+  }
+
+  get cookieHeader(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
+  #keep(response: Response): void {
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const eq = pair!.indexOf('=');
+      const name = pair!.slice(0, eq).trim();
+      const value = pair!.slice(eq + 1).trim();
+      if (value === '' || /max-age=0/i.test(line)) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+
+  async request(
+    method: string,
+    url: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Response> {
+    const response = await fetch(new URL(url, this.server.url), {
+      method,
+      redirect: 'manual',
+      headers: {
+        origin: this.server.url,
+        ...(this.cookies.size > 0 ? { cookie: this.cookieHeader } : {}),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...headers,
+      },
+      ...(body === undefined
+        ? {}
+        : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+    });
+    this.#keep(response);
+    return response;
+  }
+
+  async json<T = unknown>(
+    method: string,
+    url: string,
+    body?: unknown,
+  ): Promise<{ status: number; body: T }> {
+    const response = await this.request(method, url, body);
+    const text = await response.text();
+    return { status: response.status, body: (text ? JSON.parse(text) : null) as T };
+  }
+}
+
+let counter = 0;
+export function uniqueEmail(prefix = 'staff'): string {
+  counter += 1;
+  return `${prefix}-${process.pid}-${counter}@example.test`;
+}
+
+/** Signs up by email, follows the verification link from the mail, and returns the session. */
+export async function signUpVerified(
+  server: TestServer,
+  options: { email?: string; password?: string; name?: string } = {},
+): Promise<Session> {
+  const email = options.email ?? uniqueEmail();
+  const password = options.password ?? 'correct horse battery';
+  const session = new Session(server);
+  const before = server.mail.mails.length;
+  const signUp = await session.request('POST', '/api/auth/sign-up/email', {
+    email,
+    password,
+    name: options.name ?? 'Test Staff',
+    callbackURL: '/',
+  });
+  if (signUp.status !== 200)
+    throw new Error(`sign-up failed: ${signUp.status} ${await signUp.text()}`);
+  const mail = await server.mail.waitFor(email, 'Verify your email', before);
+  const verify = await session.request('GET', linkIn(mail));
+  if (verify.status !== 302)
+    throw new Error(`verification failed: ${verify.status} ${await verify.text()}`);
+  return session;
+}
