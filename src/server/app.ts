@@ -75,6 +75,7 @@ export async function buildApp(
     publicUrl: config.publicUrl,
     secret: deriveKey(secretKey, 'clients-manager/better-auth/v1').toString('hex'),
     mailer,
+    log: app.log,
   });
 
   const hub = new EventHub(db.kysely, app.log);

@@ -1,4 +1,5 @@
 import { betterAuth } from 'better-auth';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/database.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { resetPasswordMail, verifyEmailMail } from '../mail/templates.ts';
@@ -8,6 +9,7 @@ export interface AuthOptions {
   publicUrl: string;
   secret: string;
   mailer: Mailer;
+  log: FastifyBaseLogger;
 }
 
 /**
@@ -15,8 +17,15 @@ export interface AuthOptions {
  * sessions in http-only cookies. Social and OpenID providers are added to `socialProviders`
  * and `plugins` here when configured, so there is one place that decides who may sign in.
  */
-export function createAuth({ db, publicUrl, secret, mailer }: AuthOptions) {
+export function createAuth({ db, publicUrl, secret, mailer, log }: AuthOptions) {
   return betterAuth({
+    // Into our pino log (with its redaction) instead of the console. Better Auth passes only
+    // a message and context objects, never a password.
+    logger: {
+      level: 'warn',
+      log: (level, message, ...args) =>
+        log[level]({ auth: args.length > 0 ? args : undefined }, message),
+    },
     appName: 'Clients Manager',
     baseURL: publicUrl,
     basePath: '/api/auth',

@@ -24,8 +24,11 @@ export class SseReader {
   async #pump(body: ReadableStream<Uint8Array>): Promise<void> {
     const decoder = new TextDecoder();
     try {
-      for await (const chunk of body) {
-        this.#buffer += decoder.decode(chunk, { stream: true });
+      const reader = body.getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        this.#buffer += decoder.decode(value, { stream: true });
         let end: number;
         while ((end = this.#buffer.indexOf('\n\n')) >= 0) {
           const frame = this.#buffer.slice(0, end);

@@ -22,7 +22,10 @@ export interface TestServer {
  * The real server on a real SQLite file in a fresh temp folder, listening on a free loopback
  * port, with a real SMTP server catching its mail.
  */
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(
+  env: Record<string, string> = {},
+  options: { clientDir?: string } = {},
+): Promise<TestServer> {
   const mail = await new MailCatcher().start();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-test-'));
   // The port is only known after listening, but PUBLIC_URL must be known before: take a free
@@ -36,7 +39,9 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     ...env,
   });
-  const app = await buildApp(config, { clientDir: path.join(dataDir, 'no-web-app') });
+  const app = await buildApp(config, {
+    clientDir: options.clientDir ?? path.join(dataDir, 'no-web-app'),
+  });
   await app.listen({ port, host: '127.0.0.1' });
   return {
     url: `http://127.0.0.1:${port}`,

@@ -1,0 +1,94 @@
+import { test, expect, signUpThroughUi } from './fixtures.ts';
+import { linkIn } from '../src/server/testing/mail-catcher.ts';
+import { uniqueEmail } from '../src/server/testing/test-server.ts';
+
+test('sign up, verify by the mailed link, land on the dashboard, sign out and back in', async ({
+  page,
+  server,
+}) => {
+  const { email, password } = await signUpThroughUi(page, server, { name: 'Margaret' });
+  await expect(page.getByText('Margaret', { exact: true })).toBeVisible();
+  await expect(page.getByText('No client selected')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page).toHaveURL(/\/sign-in$/);
+  await expect(page.getByRole('heading', { name: 'Clients Manager' })).toBeVisible();
+  // Signed out means signed out: the app sends us back.
+  await page.goto('/');
+  await expect(page).toHaveURL(/\/sign-in$/);
+
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(`${server.url}/`);
+  await expect(page.getByText('Margaret', { exact: true })).toBeVisible();
+  // A signed-in user opening the sign-in screen goes to '/'.
+  await page.goto('/sign-in');
+  await expect(page).toHaveURL(`${server.url}/`);
+});
+
+test('sign-in screen: title, form and links; no Google button until Google is configured', async ({
+  page,
+}) => {
+  await page.goto('/sign-in');
+  await expect(page.getByRole('heading', { name: 'Clients Manager' })).toBeVisible();
+  await expect(page.getByLabel('Email')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Create an account' })).toHaveAttribute(
+    'href',
+    '/sign-up',
+  );
+  await expect(page.getByRole('link', { name: 'Forgot password?' })).toHaveAttribute(
+    'href',
+    '/forgot-password',
+  );
+  await expect(page.getByRole('button', { name: 'Log in with Google' })).toHaveCount(0);
+});
+
+test('an unverified user is sent to verify and can resend the mail', async ({ page, server }) => {
+  const email = uniqueEmail('late');
+  await page.goto('/sign-up');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill('a long pass phrase');
+  await page.getByRole('button', { name: 'Sign up' }).click();
+  await expect(page.getByText(`We sent a verification link to ${email}`)).toBeVisible();
+
+  await page.goto('/sign-in');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill('a long pass phrase');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('heading', { name: 'Verify your email address' })).toBeVisible();
+
+  const before = server.mail.mails.length;
+  await page.getByRole('button', { name: 'Resend verification email' }).click();
+  await expect(page.getByText('Verification email sent.')).toBeVisible();
+  const mail = await server.mail.waitFor(email, 'Verify your email', before);
+  await page.goto(linkIn(mail));
+  await expect(page).toHaveURL(`${server.url}/`);
+});
+
+test('forgot password: mail, reset page, the new password works', async ({ page, server }) => {
+  const { email } = await signUpThroughUi(page, server);
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page).toHaveURL(/\/sign-in$/);
+
+  await page.getByRole('link', { name: 'Forgot password?' }).click();
+  await expect(page.getByRole('heading', { name: 'Reset your password' })).toBeVisible();
+  await page.getByLabel('Email').fill(email);
+  const before = server.mail.mails.length;
+  await page.getByRole('button', { name: 'Send reset link' }).click();
+  await expect(
+    page.getByText('Password reset email sent, check your inbox.').first(),
+  ).toBeVisible();
+
+  const mail = await server.mail.waitFor(email, 'Reset your Clients Manager password', before);
+  await page.goto(linkIn(mail));
+  await expect(page.getByRole('heading', { name: 'Choose a new password' })).toBeVisible();
+  await page.getByLabel('New password').fill('a brand new phrase');
+  await page.getByRole('button', { name: 'Save new password' }).click();
+  await expect(page).toHaveURL(/\/sign-in$/);
+
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill('a brand new phrase');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(`${server.url}/`);
+});

@@ -1,0 +1,158 @@
+import { test, expect, seedClient } from './fixtures.ts';
+import type { Page } from '@playwright/test';
+
+const panel = (page: Page) => page.getByRole('region', { name: 'Selected Client' });
+
+test('add a client through the form and see every part of the panel', async ({
+  page,
+  staff,
+  context,
+}) => {
+  void staff;
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.goto('/settings');
+  await page.getByLabel('Access token').fill('tok-XYZ-123');
+  await page.getByRole('button', { name: 'Save token' }).click();
+  await expect(page.getByText('Access token saved.')).toBeVisible();
+
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Add client' }).click();
+  await expect(page.getByRole('heading', { name: 'Add Client' })).toBeVisible();
+  await expect(page.getByLabel('Port')).toHaveValue('22');
+  await expect(page.getByLabel('Private')).toBeChecked();
+  await page.getByLabel('Name').fill('Acme Hosting');
+  await page.getByLabel('Code').fill('ACME');
+  await page.getByLabel('Description').fill('Main web shop');
+  await page.getByLabel('Tags').fill('eu-west-1, shop');
+  await page.getByLabel('Start date').fill('2026-11-21');
+  await page.getByLabel('Host').fill('acme.example.com');
+  await page.getByLabel('Port').fill('2222');
+  await page.getByLabel('Username').fill('deploy');
+  await page.getByLabel('Password', { exact: true }).fill('hunter2-secret');
+  await page.getByLabel('uiDir').fill('/srv/acme/ui');
+  await page.getByLabel('Domains').fill('https://acme.example.com\nhttps://shop.acme.example.com');
+  await page.getByRole('button', { name: 'Save' }).click();
+
+  await expect(page.getByText('Client Saved!')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Add Client' })).toHaveCount(0);
+  await expect(page).toHaveURL(/\/clients\/[A-Za-z0-9_-]+$/);
+
+  const list = page
+    .getByRole('navigation', { name: 'Clients' })
+    .or(page.getByRole('list', { name: 'Clients' }));
+  const row = list.getByRole('link', { name: /Acme Hosting \(ACME\)/ });
+  await expect(row).toContainText('1');
+  await expect(row).toContainText('Main web shop');
+  await expect(row).toHaveAttribute('aria-current', 'true');
+
+  const p = panel(page);
+  await expect(p.getByRole('heading', { name: 'Acme Hosting (ACME)' })).toBeVisible();
+  await expect(p.getByText('Main web shop')).toBeVisible();
+  await expect(p.getByText('eu-west-1')).toBeVisible();
+  await expect(p.getByText('shop', { exact: true })).toBeVisible();
+  const json = p.locator('pre').first();
+  await expect(json).toContainText('"host": "acme.example.com"');
+  await expect(json).toContainText('"port": 2222');
+  await expect(json).toContainText('"password": "••••••••"');
+  await expect(json).not.toContainText('hunter2-secret');
+  await p.getByRole('button', { name: 'Reveal password' }).click();
+  await expect(json).toContainText('"password": "hunter2-secret"');
+
+  const domain = p.getByRole('link', { name: 'https://shop.acme.example.com' });
+  await expect(domain).toHaveAttribute('target', '_blank');
+  await expect(domain).toHaveAttribute('rel', /noopener/);
+  await expect(p.getByText('Client since: Nov 21, 2026')).toBeVisible();
+  const box = await p.boundingBox();
+  expect(Math.round(box!.width)).toBe(610);
+
+  await p.getByRole('button', { name: 'Copy Deploy command' }).click();
+  await expect(page.getByText('Command Copied to clipboard!')).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+    'pro-deploy run --token tok-XYZ-123 --server eu-west-1',
+  );
+  await p.getByRole('button', { name: 'Copy SSH command' }).click();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+    'ssh -p 2222 deploy@acme.example.com',
+  );
+});
+
+test('edit opens the same form prefilled and saves', async ({ page, staff }) => {
+  const client = await seedClient(staff, {
+    name: 'Globex',
+    code: 'GLX',
+    tags: 'one, two',
+    server: { host: 'g.example', password: 'keep-me' },
+  });
+  await page.goto(`/clients/${client.id}`);
+  await panel(page).getByRole('button', { name: 'Client actions' }).click();
+  await page.getByRole('menuitem', { name: 'Edit' }).click();
+  await expect(page.getByRole('heading', { name: 'Edit Client' })).toBeVisible();
+  await expect(page.getByLabel('Name')).toHaveValue('Globex');
+  await expect(page.getByLabel('Tags')).toHaveValue('one, two');
+  await expect(page.getByLabel('Host')).toHaveValue('g.example');
+  await page.getByLabel('Name').fill('Globex Corporation');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Client Saved!')).toBeVisible();
+  await expect(
+    panel(page).getByRole('heading', { name: 'Globex Corporation (GLX)' }),
+  ).toBeVisible();
+  // The untouched password is kept.
+  await expect(panel(page).locator('pre').first()).toContainText('"password": "••••••••"');
+});
+
+test('bad input is shown at the field and nothing is saved', async ({ page, staff }) => {
+  void staff;
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Add client' }).click();
+  await page.getByLabel('Name').fill('Invalid');
+  await page.getByLabel('Port').fill('70000');
+  await page.getByLabel('Domains').fill('javascript:alert(1)');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Must be between 1 and 65535')).toBeVisible();
+  await expect(page.getByText('Must be an http:// or https:// URL')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Add Client' })).toBeVisible();
+  await expect(page.getByText('No clients yet. Add the first with +.')).toBeVisible();
+});
+
+test('duplicate and delete ask first, then clear the selection', async ({ page, staff }) => {
+  const client = await seedClient(staff, { name: 'Initech', code: 'INI' });
+  await page.goto(`/clients/${client.id}`);
+
+  await panel(page).getByRole('button', { name: 'Client actions' }).click();
+  await page.getByRole('menuitem', { name: 'Duplicate' }).click();
+  const cloneDialog = page.getByRole('dialog');
+  await expect(cloneDialog.getByText('Are you sure you want to clone this client?')).toBeVisible();
+  await cloneDialog.getByRole('button', { name: 'Duplicate' }).click();
+  await expect(page.getByText('No client selected')).toBeVisible();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole('link', { name: /Initech \(Clone\) \(INI\)/ })).toBeVisible();
+
+  await page.getByRole('link', { name: /^1\.?\s*Initech \(INI\)/ }).click();
+  await panel(page).getByRole('button', { name: 'Client actions' }).click();
+  await page.getByRole('menuitem', { name: 'Delete' }).click();
+  const deleteDialog = page.getByRole('dialog');
+  await expect(
+    deleteDialog.getByText('Are you sure you want to delete this client?'),
+  ).toBeVisible();
+  await deleteDialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(panel(page).getByRole('heading', { name: 'Initech (INI)' })).toBeVisible();
+
+  await panel(page).getByRole('button', { name: 'Client actions' }).click();
+  await page.getByRole('menuitem', { name: 'Delete' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByText('No client selected')).toBeVisible();
+  await expect(page.getByRole('link', { name: /^1\.?\s*Initech \(INI\)/ })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: /Initech \(Clone\)/ })).toBeVisible();
+});
+
+test('the command row says what is missing instead of a broken command', async ({
+  page,
+  staff,
+}) => {
+  const client = await seedClient(staff, { name: 'Untagged', code: 'UNT' });
+  await page.goto(`/clients/${client.id}`);
+  await expect(
+    panel(page).getByText(/No deploy command yet: set your access token in Settings and add a tag/),
+  ).toBeVisible();
+  await expect(panel(page).getByText('No SSH command yet: add a server host.')).toBeVisible();
+});

@@ -1,0 +1,77 @@
+import path from 'node:path';
+import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
+import {
+  signUpVerified,
+  startTestServer,
+  uniqueEmail,
+  type Session,
+  type TestServer,
+} from '../src/server/testing/test-server.ts';
+import { linkIn } from '../src/server/testing/mail-catcher.ts';
+import type { Client, ClientInput } from '../src/shared/clients.ts';
+
+const WEB_APP = path.resolve(import.meta.dirname, '../dist/client');
+
+interface WorkerFixtures {
+  server: TestServer;
+}
+
+interface TestFixtures {
+  /** A verified staff member, signed in in the page's browser context. */
+  staff: Session;
+}
+
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  server: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright requires the destructuring form
+    async ({}, use) => {
+      const server = await startTestServer({}, { clientDir: WEB_APP });
+      await use(server);
+      await server.close();
+    },
+    { scope: 'worker' },
+  ],
+  baseURL: async ({ server }, use) => use(server.url),
+  staff: async ({ server, context }, use) => {
+    const session = await signUpVerified(server, { name: 'Grace Staff' });
+    await signInContext(context, session);
+    await use(session);
+  },
+});
+
+export { expect };
+
+/** Puts a session's cookies into a browser context, as if that person had signed in there. */
+export async function signInContext(context: BrowserContext, session: Session): Promise<void> {
+  await context.addCookies(
+    [...session.cookies].map(([name, value]) => ({ name, value, url: session.server.url })),
+  );
+}
+
+/** Creates a client through the API, as a colleague would. */
+export async function seedClient(session: Session, input: ClientInput): Promise<Client> {
+  const response = await session.json<Client>('POST', '/api/clients', input);
+  if (response.status !== 201) throw new Error(`seedClient: ${response.status}`);
+  return response.body;
+}
+
+/** Signs up through the screens and follows the mailed link; ends signed in on '/'. */
+export async function signUpThroughUi(
+  page: Page,
+  server: TestServer,
+  options: { name?: string; email?: string; password?: string } = {},
+): Promise<{ email: string; password: string }> {
+  const email = options.email ?? uniqueEmail('ui');
+  const password = options.password ?? 'a long pass phrase';
+  const before = server.mail.mails.length;
+  await page.goto('/sign-up');
+  if (options.name) await page.getByLabel('Name').fill(options.name);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign up' }).click();
+  await expect(page.getByRole('heading', { name: 'Verify your email address' })).toBeVisible();
+  const mail = await server.mail.waitFor(email, 'Verify your email', before);
+  await page.goto(linkIn(mail));
+  await expect(page).toHaveURL(`${server.url}/`);
+  return { email, password };
+}

@@ -1,0 +1,47 @@
+import { test, expect, seedClient, signInContext } from './fixtures.ts';
+import { signUpVerified } from '../src/server/testing/test-server.ts';
+
+test('a second browser sees adds, edits, duplicates and deletes within a second', async ({
+  page,
+  staff,
+  browser,
+  server,
+}) => {
+  const colleague = await signUpVerified(server, { name: 'Colleague' });
+  const otherContext = await browser.newContext();
+  await signInContext(otherContext, colleague);
+  const other = await otherContext.newPage();
+
+  await page.goto('/');
+  await other.goto('/');
+  await expect(other.getByText('No client selected')).toBeVisible();
+
+  const live = { timeout: 1000 };
+  const client = await seedClient(staff, { name: 'Live Co', code: 'LIVE' });
+  await expect(other.getByRole('link', { name: /Live Co \(LIVE\)/ })).toBeVisible(live);
+
+  await other.getByRole('link', { name: /Live Co \(LIVE\)/ }).click();
+  await expect(other.getByRole('heading', { name: 'Live Co (LIVE)' })).toBeVisible();
+  await staff.json('PUT', `/api/clients/${client.id}`, {
+    name: 'Live Company',
+    code: 'LIVE',
+    version: client.version,
+  });
+  await expect(other.getByRole('heading', { name: 'Live Company (LIVE)' })).toBeVisible(live);
+
+  await staff.json('POST', `/api/clients/${client.id}/duplicate`);
+  await expect(other.getByRole('link', { name: /Live Company \(Clone\)/ })).toBeVisible(live);
+
+  await staff.request('DELETE', `/api/clients/${client.id}`);
+  await expect(other.getByRole('link', { name: /^1\.?\s*Live Company \(LIVE\)/ })).toHaveCount(
+    0,
+    live,
+  );
+  await expect(
+    other.getByText('No client selected').or(other.getByText('Client not found')),
+  ).toBeVisible(live);
+
+  // And the first browser, which did nothing, followed along too.
+  await expect(page.getByRole('link', { name: /Live Company \(Clone\)/ })).toBeVisible(live);
+  await otherContext.close();
+});

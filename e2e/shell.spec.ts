@@ -1,0 +1,65 @@
+import { test, expect, seedClient } from './fixtures.ts';
+
+test('navigation: the four other sections say they are not available yet', async ({
+  page,
+  staff,
+}) => {
+  void staff;
+  await page.goto('/');
+  for (const name of ['Issues', 'Servers', 'Credentials', 'Apps']) {
+    await page.getByRole('link', { name, exact: true }).click();
+    await expect(page).toHaveURL(new RegExp(`/${name.toLowerCase()}$`));
+    await expect(page.getByRole('heading', { name })).toBeVisible();
+    await expect(page.getByText(`${name} is not available yet.`)).toBeVisible();
+  }
+  await page.getByRole('link', { name: 'Clients Manager' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByText('No client selected')).toBeVisible();
+});
+
+test('/dashboard goes to /, and the user area shows the name, an avatar and Sign out', async ({
+  page,
+  staff,
+}) => {
+  void staff;
+  await page.goto('/dashboard');
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByText('Grace Staff', { exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+});
+
+test('not signed in: the app sends you to sign-in', async ({ page }) => {
+  await page.goto('/clients/abc');
+  await expect(page).toHaveURL(/\/sign-in$/);
+});
+
+test('the URL names the selected client, so a reload keeps it', async ({ page, staff }) => {
+  const client = await seedClient(staff, { name: 'Reloadable', code: 'RLD' });
+  await page.goto(`/clients/${client.id}`);
+  await expect(page.getByRole('heading', { name: 'Reloadable (RLD)' })).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Reloadable (RLD)' })).toBeVisible();
+  await page.goto('/clients/doesnotexist1');
+  await expect(page.getByText('Client not found')).toBeVisible();
+});
+
+test('markup in any field renders as text and never runs', async ({ page, staff }) => {
+  const xss = '<img src=x onerror="window.__pwned=1">';
+  const client = await seedClient(staff, {
+    name: xss,
+    code: xss,
+    description: xss,
+    tags: 'safe-tag',
+    server: { uiDir: xss },
+  });
+  let dialog = false;
+  page.on('dialog', () => (dialog = true));
+  await page.goto(`/clients/${client.id}`);
+  await expect(page.getByRole('heading', { name: `${xss} (${xss})` })).toBeVisible();
+  await expect(page.getByText(xss).first()).toBeVisible();
+  expect(
+    await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned),
+  ).toBeUndefined();
+  expect(await page.locator('img[src="x"]').count()).toBe(0);
+  expect(dialog).toBe(false);
+});
