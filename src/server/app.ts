@@ -45,10 +45,17 @@ declare module 'fastify' {
  */
 export async function buildApp(
   config: Config,
-  options: { clientDir?: string; logger?: boolean } = {},
+  options: {
+    clientDir?: string;
+    /** Where log lines go instead of stdout (tests read them). */
+    logStream?: { write(line: string): void };
+  } = {},
 ): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger === false ? false : loggerOptions(config.logLevel),
+    logger: {
+      ...loggerOptions(config.logLevel),
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    },
     bodyLimit: 1024 * 1024,
     trustProxy: false,
     // Streams are ended by the hub on close; idle keep-alive sockets need not hold shutdown.

@@ -1,4 +1,5 @@
-import type { FastifyServerOptions } from 'fastify';
+import type { FastifyLoggerOptions } from 'fastify';
+import type { LoggerOptions } from 'pino';
 
 /** Query parameters whose values are secrets (Better Auth's verify and reset links). */
 const SECRET_QUERY = /([?&](?:token|code|state)=)[^&#]*/gi;
@@ -11,7 +12,7 @@ export function redactUrl(url: string): string {
  * pino options: request lines without query secrets, and redaction of every place a cookie,
  * password or token can sit in a logged object.
  */
-export function loggerOptions(level: string): FastifyServerOptions['logger'] {
+export function loggerOptions(level: string): FastifyLoggerOptions & LoggerOptions {
   return {
     level,
     redact: {

@@ -24,7 +24,7 @@ export interface TestServer {
  */
 export async function startTestServer(
   env: Record<string, string> = {},
-  options: { clientDir?: string } = {},
+  options: { clientDir?: string; logStream?: { write(line: string): void } } = {},
 ): Promise<TestServer> {
   const mail = await new MailCatcher().start();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-test-'));
@@ -41,6 +41,7 @@ export async function startTestServer(
   });
   const app = await buildApp(config, {
     clientDir: options.clientDir ?? path.join(dataDir, 'no-web-app'),
+    ...(options.logStream ? { logStream: options.logStream } : {}),
   });
   await app.listen({ port, host: '127.0.0.1' });
   return {
