@@ -1,0 +1,26 @@
+import type { ReactNode } from 'react';
+import { MantineProvider, localStorageColorSchemeManager } from '@mantine/core';
+import { ModalsProvider } from '@mantine/modals';
+import { Notifications } from '@mantine/notifications';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { queryClient } from './query-client.ts';
+import { theme } from './theme.ts';
+
+const colorSchemeManager = localStorageColorSchemeManager({ key: 'clients-manager-color-scheme' });
+
+export function AppProviders({ children }: { children: ReactNode }) {
+  return (
+    <MantineProvider
+      theme={theme}
+      defaultColorScheme="light"
+      colorSchemeManager={colorSchemeManager}
+    >
+      <QueryClientProvider client={queryClient}>
+        <ModalsProvider>
+          <Notifications position="top-right" autoClose={4000} />
+          {children}
+        </ModalsProvider>
+      </QueryClientProvider>
+    </MantineProvider>
+  );
+}

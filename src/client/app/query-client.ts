@@ -1,0 +1,25 @@
+import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
+import { NETWORK_ERROR_STATUS, isApiError } from '#client/lib/api-client.ts';
+import { meKey, type Session } from '#client/lib/session.ts';
+
+/** Any 401 means the session ended (signed out elsewhere, expired, revoked by a reset). */
+function onError(error: unknown): void {
+  if (isApiError(error, 401)) {
+    queryClient.setQueryData<Session>(meKey, { status: 'signed-out' });
+  }
+}
+
+export const queryClient = new QueryClient({
+  queryCache: new QueryCache({ onError }),
+  mutationCache: new MutationCache({ onError }),
+  defaultOptions: {
+    queries: {
+      staleTime: 10_000,
+      // A 4xx will not change by asking again; an unreachable server or a 5xx might.
+      retry: (failureCount, error) =>
+        failureCount < 2 &&
+        (!isApiError(error) || error.status === NETWORK_ERROR_STATUS || error.status >= 500),
+    },
+    mutations: { retry: false },
+  },
+});

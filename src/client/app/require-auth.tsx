@@ -1,0 +1,39 @@
+import type { ReactNode } from 'react';
+import { Navigate, useLocation } from 'react-router';
+import { Center, Container } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { meQuery } from '#client/lib/session.ts';
+import { ErrorAlert } from '#client/components/error-alert.tsx';
+import { FullPageLoader } from '#client/components/full-page-loader.tsx';
+
+/**
+ * Lets only signed-in, verified users through. The server enforces the same on every API
+ * call; this only decides which screen to show.
+ */
+export function RequireAuth({ children }: { children: ReactNode }) {
+  const session = useQuery(meQuery());
+  const location = useLocation();
+
+  if (session.isPending) return <FullPageLoader label="Checking your session" />;
+  if (session.isError) {
+    return (
+      <Center h="100dvh">
+        <Container size="sm">
+          <ErrorAlert
+            title="Could not check your session"
+            error={session.error}
+            onRetry={() => void session.refetch()}
+          />
+        </Container>
+      </Center>
+    );
+  }
+  if (session.data.status === 'signed-out') {
+    // A mailed link that failed lands on "/?error=…"; the sign-in screen explains it.
+    const linkError = new URLSearchParams(location.search).get('error');
+    const to = linkError ? `/sign-in?error=${encodeURIComponent(linkError)}` : '/sign-in';
+    return <Navigate to={to} replace state={{ from: location }} />;
+  }
+  if (session.data.status === 'unverified') return <Navigate to="/verify-email-address" replace />;
+  return children;
+}

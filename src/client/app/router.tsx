@@ -1,0 +1,83 @@
+import { Navigate, createBrowserRouter, type RouteObject } from 'react-router';
+import { RouterProvider } from 'react-router/dom';
+import { FullPageLoader } from '#client/components/full-page-loader.tsx';
+import { NotAvailablePage } from '#client/components/not-available-page.tsx';
+import { NotFoundPage } from '#client/components/not-found-page.tsx';
+import { RouteErrorPage } from '#client/components/route-error-page.tsx';
+
+/*
+ * Thin routes, each screen loaded on demand: the signed-out screens never download the
+ * signed-in shell or the dashboard.
+ */
+
+const signedOutRoutes: RouteObject[] = [
+  {
+    path: 'sign-in',
+    lazy: async () => ({
+      Component: (await import('../features/auth/sign-in-page.tsx')).SignInPage,
+    }),
+  },
+  {
+    path: 'sign-up',
+    lazy: async () => ({
+      Component: (await import('../features/auth/sign-up-page.tsx')).SignUpPage,
+    }),
+  },
+  {
+    path: 'verify-email-address',
+    lazy: async () => ({
+      Component: (await import('../features/auth/verify-email-page.tsx')).VerifyEmailPage,
+    }),
+  },
+  {
+    path: 'forgot-password',
+    lazy: async () => ({
+      Component: (await import('../features/auth/forgot-password-page.tsx')).ForgotPasswordPage,
+    }),
+  },
+  {
+    path: 'reset-password',
+    lazy: async () => ({
+      Component: (await import('../features/auth/reset-password-page.tsx')).ResetPasswordPage,
+    }),
+  },
+];
+
+const notAvailable = ['Issues', 'Servers', 'Credentials', 'Apps'].map((name): RouteObject => ({
+  path: name.toLowerCase(),
+  element: <NotAvailablePage name={name} />,
+}));
+
+const signedInRoutes: RouteObject = {
+  lazy: async () => ({ Component: (await import('./signed-in-layout.tsx')).SignedInLayout }),
+  children: [
+    {
+      // One route for "/" and "/clients/:clientId" so switching clients keeps the page mounted.
+      lazy: async () => ({
+        Component: (await import('../features/clients/dashboard-page.tsx')).DashboardPage,
+      }),
+      children: [{ index: true }, { path: 'clients/:clientId' }],
+    },
+    { path: 'dashboard', element: <Navigate to="/" replace /> },
+    {
+      path: 'settings',
+      lazy: async () => ({
+        Component: (await import('../features/settings/settings-page.tsx')).SettingsPage,
+      }),
+    },
+    ...notAvailable,
+  ],
+};
+
+const router = createBrowserRouter([
+  {
+    path: '/',
+    HydrateFallback: FullPageLoader,
+    ErrorBoundary: RouteErrorPage,
+    children: [...signedOutRoutes, signedInRoutes, { path: '*', Component: NotFoundPage }],
+  },
+]);
+
+export function AppRouter() {
+  return <RouterProvider router={router} />;
+}

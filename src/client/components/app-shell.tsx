@@ -1,0 +1,188 @@
+import { useState, type ReactNode } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
+import {
+  ActionIcon,
+  AppShell,
+  Avatar,
+  Burger,
+  Button,
+  Group,
+  NavLink,
+  Text,
+  Tooltip,
+  UnstyledButton,
+  useComputedColorScheme,
+  useMantineColorScheme,
+} from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { useQueryClient } from '@tanstack/react-query';
+import { authClient, authErrorMessage } from '#client/lib/auth-client.ts';
+import { stopLiveUpdates } from '#client/lib/live-updates.ts';
+import { forgetSession, useMe } from '#client/lib/session.ts';
+import { BrandMark } from './brand-mark.tsx';
+import {
+  AlertIcon,
+  AppsIcon,
+  KeyIcon,
+  LogoutIcon,
+  MoonIcon,
+  ServerIcon,
+  SettingsIcon,
+  SunIcon,
+  UsersIcon,
+} from './icons.tsx';
+
+const NAV_ITEMS = [
+  {
+    label: 'Clients',
+    to: '/',
+    icon: UsersIcon,
+    match: (path: string) => path === '/' || path.startsWith('/clients/'),
+  },
+  { label: 'Issues', to: '/issues', icon: AlertIcon },
+  { label: 'Servers', to: '/servers', icon: ServerIcon },
+  { label: 'Credentials', to: '/credentials', icon: KeyIcon },
+  { label: 'Apps', to: '/apps', icon: AppsIcon },
+];
+
+export function SignedInShell({ children }: { children: ReactNode }) {
+  const [navOpen, { toggle: toggleNav, close: closeNav }] = useDisclosure(false);
+  const { pathname } = useLocation();
+
+  return (
+    <AppShell
+      header={{ height: 60 }}
+      navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !navOpen } }}
+      padding="md"
+    >
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger
+              opened={navOpen}
+              onClick={toggleNav}
+              hiddenFrom="sm"
+              size="sm"
+              aria-label={navOpen ? 'Close navigation' : 'Open navigation'}
+            />
+            <UnstyledButton component={Link} to="/" onClick={closeNav}>
+              <Group gap={8} wrap="nowrap">
+                <BrandMark />
+                <Text fw={700} size="lg" visibleFrom="xs">
+                  Clients Manager
+                </Text>
+              </Group>
+            </UnstyledButton>
+          </Group>
+          <UserArea />
+        </Group>
+      </AppShell.Header>
+
+      <AppShell.Navbar p="sm" aria-label="Main">
+        {NAV_ITEMS.map((item) => {
+          const active = item.match ? item.match(pathname) : pathname.startsWith(item.to);
+          return (
+            <NavLink
+              key={item.to}
+              component={Link}
+              to={item.to}
+              label={item.label}
+              leftSection={<item.icon />}
+              active={active}
+              aria-current={active ? 'page' : undefined}
+              onClick={closeNav}
+            />
+          );
+        })}
+      </AppShell.Navbar>
+
+      <AppShell.Main>{children}</AppShell.Main>
+    </AppShell>
+  );
+}
+
+function UserArea() {
+  const me = useMe();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [signingOut, setSigningOut] = useState(false);
+  const name = me.displayName ?? 'User';
+
+  async function signOut() {
+    setSigningOut(true);
+    const { error } = await authClient.signOut();
+    if (error) {
+      setSigningOut(false);
+      notifications.show({ color: 'red', message: authErrorMessage(error) });
+      return;
+    }
+    stopLiveUpdates();
+    forgetSession(queryClient);
+    await navigate('/sign-in', { replace: true });
+  }
+
+  return (
+    <Group gap="sm" wrap="nowrap">
+      <ColorSchemeToggle />
+      <Group gap={8} wrap="nowrap">
+        {me.photoURL ? (
+          <Avatar src={me.photoURL} alt={name} radius="xl" size={32} />
+        ) : (
+          <Avatar name={name} color="initials" radius="xl" size={32} role="img" aria-label={name} />
+        )}
+        <Text size="sm" fw={500} visibleFrom="md" maw={180} truncate="end">
+          {name}
+        </Text>
+      </Group>
+      <Button
+        component={Link}
+        to="/settings"
+        variant="subtle"
+        size="compact-sm"
+        leftSection={<SettingsIcon size={16} />}
+        visibleFrom="sm"
+      >
+        Settings
+      </Button>
+      <ActionIcon
+        component={Link}
+        to="/settings"
+        variant="subtle"
+        size="lg"
+        hiddenFrom="sm"
+        aria-label="Settings"
+      >
+        <SettingsIcon />
+      </ActionIcon>
+      <Button
+        variant="default"
+        size="compact-sm"
+        leftSection={<LogoutIcon size={16} />}
+        loading={signingOut}
+        onClick={() => void signOut()}
+      >
+        Sign out
+      </Button>
+    </Group>
+  );
+}
+
+function ColorSchemeToggle() {
+  const { setColorScheme } = useMantineColorScheme();
+  const scheme = useComputedColorScheme('light');
+  const next = scheme === 'dark' ? 'light' : 'dark';
+  return (
+    <Tooltip label={`Switch to ${next} mode`}>
+      <ActionIcon
+        variant="subtle"
+        color="gray"
+        size="lg"
+        aria-label={`Switch to ${next} mode`}
+        onClick={() => setColorScheme(next)}
+      >
+        {scheme === 'dark' ? <SunIcon /> : <MoonIcon />}
+      </ActionIcon>
+    </Tooltip>
+  );
+}

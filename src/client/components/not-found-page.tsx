@@ -1,0 +1,22 @@
+import { Link } from 'react-router';
+import { Button, Center, Stack, Text, Title } from '@mantine/core';
+import { BrandMark } from './brand-mark.tsx';
+
+export function NotFoundPage() {
+  return (
+    <Center mih="100dvh" p="md">
+      <Stack align="center" gap="md" maw={420} ta="center">
+        <BrandMark size={40} />
+        <Title order={1} size="h2">
+          Page not found
+        </Title>
+        <Text c="dimmed">
+          There is nothing at this address. It may have moved, or the link is wrong.
+        </Text>
+        <Button component={Link} to="/">
+          Go to the home page
+        </Button>
+      </Stack>
+    </Center>
+  );
+}

@@ -1,0 +1,42 @@
+import type { ReactNode } from 'react';
+import { Box, Center, Container, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { BrandMark } from '#client/components/brand-mark.tsx';
+
+/**
+ * The frame of every signed-out screen. The sign-in screen's heading is the app's name; the
+ * others show the name as a brand line above their own heading.
+ */
+export function AuthLayout({
+  title,
+  showBrand = true,
+  children,
+}: {
+  title: string;
+  showBrand?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <Box mih="100dvh" bg="var(--mantine-color-gray-light)" py={{ base: 'lg', sm: 64 }}>
+      <Container size={440} px="md">
+        <Center mb="lg">
+          <Group gap="xs">
+            <BrandMark size={36} />
+            {showBrand && (
+              <Text fw={700} size="lg">
+                Clients Manager
+              </Text>
+            )}
+          </Group>
+        </Center>
+        <Paper withBorder shadow="sm" radius="md" p={{ base: 'lg', sm: 'xl' }}>
+          <Stack gap="lg">
+            <Title order={1} size="h2" ta="center">
+              {title}
+            </Title>
+            {children}
+          </Stack>
+        </Paper>
+      </Container>
+    </Box>
+  );
+}

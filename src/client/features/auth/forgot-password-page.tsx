@@ -1,0 +1,70 @@
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { Alert, Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import { authClient, authErrorMessage } from '#client/lib/auth-client.ts';
+import { AuthLayout } from './components/auth-layout.tsx';
+import { emailOnlySchema } from './auth-schemas.ts';
+
+const SENT_MESSAGE = 'Password reset email sent, check your inbox.';
+
+export function ForgotPasswordPage() {
+  const [error, setError] = useState<string | null>(null);
+  const [sent, setSent] = useState(false);
+  const form = useForm({
+    initialValues: { email: '' },
+    validate: schemaResolver(emailOnlySchema, { sync: true }),
+  });
+
+  const submit = form.onSubmit(async ({ email }) => {
+    setError(null);
+    setSent(false);
+    const result = await authClient.requestPasswordReset({
+      email: email.trim(),
+      redirectTo: '/reset-password',
+    });
+    if (result.error) {
+      setError(authErrorMessage(result.error));
+      return;
+    }
+    setSent(true);
+    notifications.show({ color: 'green', message: SENT_MESSAGE });
+  });
+
+  return (
+    <AuthLayout title="Reset your password">
+      <form onSubmit={submit} noValidate>
+        <Stack gap="md">
+          <Text size="sm" c="dimmed">
+            Enter the email address of your account and we will send you a link to choose a new
+            password.
+          </Text>
+          {error && (
+            <Alert color="red" title="Could not send the link" role="alert">
+              {error}
+            </Alert>
+          )}
+          {sent && (
+            <Alert color="green" role="status">
+              {SENT_MESSAGE}
+            </Alert>
+          )}
+          <TextInput
+            label="Email"
+            type="email"
+            autoComplete="email"
+            required
+            {...form.getInputProps('email')}
+          />
+          <Button type="submit" fullWidth loading={form.submitting}>
+            Send reset link
+          </Button>
+          <Anchor component={Link} to="/sign-in" ta="center" size="sm">
+            Back to sign in
+          </Anchor>
+        </Stack>
+      </form>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,104 @@
+import { useState } from 'react';
+import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { Alert, Anchor, Button, Group, Stack, TextInput } from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
+import { useQuery } from '@tanstack/react-query';
+import { authClient, authErrorMessage } from '#client/lib/auth-client.ts';
+import { meQuery } from '#client/lib/session.ts';
+import { AuthLayout } from './components/auth-layout.tsx';
+import { SocialSignIn } from './components/social-sign-in.tsx';
+import { safeReturnPath, signInSchema } from './auth-schemas.ts';
+import { PasswordField } from '#client/components/password-field.tsx';
+
+/** Errors Better Auth appends to a callback URL when a mailed link did not work. */
+const LINK_ERRORS: Record<string, string> = {
+  TOKEN_EXPIRED: 'That verification link has expired. Sign in to get a new one.',
+  INVALID_TOKEN: 'That verification link is not valid. Sign in to get a new one.',
+  USER_NOT_FOUND: 'That link belongs to an account that no longer exists.',
+};
+
+function returnPath(state: unknown): string {
+  const from = (state as { from?: { pathname?: unknown; search?: unknown } } | null)?.from;
+  if (!from || typeof from.pathname !== 'string') return '/';
+  return safeReturnPath(from.pathname + (typeof from.search === 'string' ? from.search : ''));
+}
+
+export function SignInPage() {
+  const session = useQuery(meQuery());
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
+  const linkError = LINK_ERRORS[searchParams.get('error') ?? ''];
+  const target = returnPath(location.state);
+  const [error, setError] = useState<string | null>(null);
+  const form = useForm({
+    initialValues: { email: '', password: '' },
+    validate: schemaResolver(signInSchema, { sync: true }),
+  });
+
+  if (session.data?.status === 'signed-in') return <Navigate to={target} replace />;
+
+  const submit = form.onSubmit(async ({ email, password }) => {
+    setError(null);
+    const result = await authClient.signIn.email({
+      email: email.trim(),
+      password,
+      callbackURL: target,
+    });
+    if (result.error) {
+      if (result.error.status === 403 && result.error.code === 'EMAIL_NOT_VERIFIED') {
+        await navigate(`/verify-email-address?email=${encodeURIComponent(email.trim())}`);
+        return;
+      }
+      setError(authErrorMessage(result.error));
+      return;
+    }
+    // Better Auth's client loads the callback URL itself; this covers it not doing so. A
+    // full load also starts the signed-in app with nothing cached from before.
+    window.location.assign(target);
+  });
+
+  return (
+    <AuthLayout title="Clients Manager" showBrand={false}>
+      {linkError && !error && (
+        <Alert color="yellow" role="alert">
+          {linkError}
+        </Alert>
+      )}
+      <SocialSignIn callbackURL={target} onError={setError} />
+      <form onSubmit={submit} noValidate>
+        <Stack gap="md">
+          {error && (
+            <Alert color="red" title="Could not sign in" role="alert">
+              {error}
+            </Alert>
+          )}
+          <TextInput
+            label="Email"
+            type="email"
+            autoComplete="email"
+            required
+            {...form.getInputProps('email')}
+          />
+          <PasswordField
+            label="Password"
+            autoComplete="current-password"
+            required
+            {...form.getInputProps('password')}
+          />
+          <Group justify="flex-end" mt={-8}>
+            <Anchor component={Link} to="/forgot-password" size="sm">
+              Forgot password?
+            </Anchor>
+          </Group>
+          <Button type="submit" fullWidth loading={form.submitting}>
+            Sign in
+          </Button>
+          <Anchor component={Link} to="/sign-up" ta="center" size="sm">
+            Create an account
+          </Anchor>
+        </Stack>
+      </form>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,49 @@
+import { queryOptions } from '@tanstack/react-query';
+
+import {
+  clientCommandsSchema,
+  clientListSchema,
+  clientPasswordSchema,
+  clientSchema,
+} from '#shared/clients.ts';
+import { apiRequest } from '#client/lib/api-client.ts';
+import { clientKeys } from '#client/lib/query-keys.ts';
+
+export function clientsQuery() {
+  return queryOptions({
+    queryKey: clientKeys.list(),
+    queryFn: ({ signal }) => apiRequest('/api/clients', clientListSchema, { signal }),
+    select: (data) => data.clients,
+  });
+}
+
+export function clientQuery(id: string) {
+  return queryOptions({
+    queryKey: clientKeys.detail(id),
+    queryFn: ({ signal }) =>
+      apiRequest(`/api/clients/${encodeURIComponent(id)}`, clientSchema, { signal }),
+  });
+}
+
+export function commandsQuery(id: string) {
+  return queryOptions({
+    queryKey: clientKeys.commands(id),
+    queryFn: ({ signal }) =>
+      apiRequest(`/api/clients/${encodeURIComponent(id)}/commands`, clientCommandsSchema, {
+        signal,
+      }),
+    select: (data) => data.commands,
+  });
+}
+
+/**
+ * Not a cached query on purpose: each read is recorded in the audit log, so it happens only
+ * when the user asks and is never refetched behind their back.
+ */
+export async function fetchClientPassword(id: string): Promise<string> {
+  const { password } = await apiRequest(
+    `/api/clients/${encodeURIComponent(id)}/password`,
+    clientPasswordSchema,
+  );
+  return password;
+}

@@ -1,0 +1,280 @@
+import type { ReactNode } from 'react';
+import { Link, useNavigate } from 'react-router';
+import {
+  ActionIcon,
+  Anchor,
+  Badge,
+  Group,
+  Menu,
+  Paper,
+  Skeleton,
+  Stack,
+  Text,
+  Title,
+  Tooltip,
+} from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { notifications } from '@mantine/notifications';
+import { useQuery } from '@tanstack/react-query';
+import type { Client } from '#shared/clients.ts';
+import { errorMessage, isApiError } from '#client/lib/api-client.ts';
+import { formatDate } from '#client/lib/format-date.ts';
+import { ErrorAlert } from '#client/components/error-alert.tsx';
+import { CopyIcon, DotsIcon, EditIcon, TrashIcon } from '#client/components/icons.tsx';
+import { clientQuery } from '../api/client-queries.ts';
+import { useDeleteClient, useDuplicateClient } from '../api/client-mutations.ts';
+import { clientTitle } from '../client-title.ts';
+import { CommandList } from './command-list.tsx';
+import { Section } from './section.tsx';
+import { ServerJson } from './server-json.tsx';
+
+export function ClientPanel({
+  clientId,
+  onEdit,
+}: {
+  clientId: string;
+  onEdit: (client: Client) => void;
+}) {
+  const client = useQuery(clientQuery(clientId));
+
+  if (client.isPending) {
+    return (
+      <PanelFrame>
+        <Stack gap="sm" role="status" aria-label="Loading client">
+          <Skeleton height={14} width="30%" />
+          <Skeleton height={28} width="70%" />
+          <Skeleton height={16} />
+          <Skeleton height={140} />
+          <Skeleton height={60} />
+        </Stack>
+      </PanelFrame>
+    );
+  }
+  if (client.isError) {
+    if (isApiError(client.error, 404)) {
+      return (
+        <PanelFrame>
+          <Title order={2} size="h3">
+            Client not found
+          </Title>
+          <Text c="dimmed">
+            There is no client at this address. It may have been deleted, or the link is wrong.
+          </Text>
+          <Anchor component={Link} to="/">
+            Back to all clients
+          </Anchor>
+        </PanelFrame>
+      );
+    }
+    return (
+      <PanelFrame>
+        <ErrorAlert
+          title="Could not load this client"
+          error={client.error}
+          onRetry={() => void client.refetch()}
+        />
+      </PanelFrame>
+    );
+  }
+  return <ClientDetails client={client.data} onEdit={onEdit} />;
+}
+
+function PanelFrame({ children }: { children: ReactNode }) {
+  return (
+    <Paper withBorder p="lg" radius="md">
+      <Stack gap="md">{children}</Stack>
+    </Paper>
+  );
+}
+
+function ClientDetails({ client, onEdit }: { client: Client; onEdit: (client: Client) => void }) {
+  return (
+    <Paper
+      withBorder
+      p="lg"
+      radius="md"
+      component="article"
+      aria-labelledby="selected-client-title"
+    >
+      <Stack gap="lg">
+        <Group justify="space-between" align="flex-start" wrap="nowrap">
+          <Stack gap={2} miw={0}>
+            <Title order={2} size="xs" c="dimmed" fw={600}>
+              Selected Client
+            </Title>
+            <Title
+              order={3}
+              size="h3"
+              id="selected-client-title"
+              style={{ overflowWrap: 'anywhere' }}
+            >
+              {clientTitle(client)}
+            </Title>
+          </Stack>
+          <ClientActions client={client} onEdit={onEdit} />
+        </Group>
+
+        {client.description && (
+          <Text style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+            {client.description}
+          </Text>
+        )}
+
+        <Section title="Tags">
+          {client.tags.length === 0 ? (
+            <Text size="sm" c="dimmed">
+              No tags
+            </Text>
+          ) : (
+            <Group gap={6}>
+              {client.tags.map((tag, index) =>
+                index === 0 ? (
+                  <Tooltip key={tag} label="The first tag selects the deploy server">
+                    <Group gap={6} wrap="nowrap">
+                      <Badge variant="filled" style={{ textTransform: 'none' }}>
+                        {tag}
+                      </Badge>
+                      <Text size="xs" c="dimmed">
+                        deploy server
+                      </Text>
+                    </Group>
+                  </Tooltip>
+                ) : (
+                  <Badge key={tag} variant="light" style={{ textTransform: 'none' }}>
+                    {tag}
+                  </Badge>
+                ),
+              )}
+            </Group>
+          )}
+        </Section>
+
+        <Section title="Server">
+          <ServerJson client={client} />
+        </Section>
+
+        <Section title="Commands">
+          <CommandList clientId={client.id} />
+        </Section>
+
+        <Section title="Domains">
+          {client.domains.length === 0 ? (
+            <Text size="sm" c="dimmed">
+              No domains
+            </Text>
+          ) : (
+            <Stack gap={4} component="ul" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
+              {client.domains.map((domain) => (
+                <li key={domain}>
+                  <Anchor
+                    href={domain}
+                    target="_blank"
+                    rel="noopener noreferrer"
+                    size="sm"
+                    style={{ overflowWrap: 'anywhere' }}
+                  >
+                    {domain}
+                  </Anchor>
+                </li>
+              ))}
+            </Stack>
+          )}
+        </Section>
+
+        <Text size="sm" c="dimmed">
+          {`Client since: ${formatDate(client.startDate)}`}
+        </Text>
+      </Stack>
+    </Paper>
+  );
+}
+
+function ClientActions({ client, onEdit }: { client: Client; onEdit: (client: Client) => void }) {
+  const navigate = useNavigate();
+  const duplicate = useDuplicateClient();
+  const remove = useDeleteClient();
+
+  function confirmDuplicate() {
+    modals.openConfirmModal({
+      title: 'Duplicate client',
+      children: <Text size="sm">Are you sure you want to clone this client?</Text>,
+      labels: { confirm: 'Duplicate', cancel: 'Cancel' },
+      onConfirm: () =>
+        duplicate.mutate(client.id, {
+          onSuccess: () => {
+            notifications.show({ color: 'green', message: 'Client duplicated.' });
+            void navigate('/');
+          },
+          onError: (error) =>
+            notifications.show({
+              color: 'red',
+              title: 'Could not duplicate the client',
+              message: errorMessage(error),
+            }),
+        }),
+    });
+  }
+
+  function confirmDelete() {
+    modals.openConfirmModal({
+      title: 'Delete client',
+      children: <Text size="sm">Are you sure you want to delete this client?</Text>,
+      labels: { confirm: 'Delete', cancel: 'Cancel' },
+      confirmProps: { color: 'red' },
+      onConfirm: () =>
+        remove.mutate(client.id, {
+          onSuccess: () => {
+            notifications.show({ color: 'green', message: 'Client deleted.' });
+            void navigate('/');
+          },
+          onError: (error) =>
+            notifications.show({
+              color: 'red',
+              title: 'Could not delete the client',
+              message: errorMessage(error),
+            }),
+        }),
+    });
+  }
+
+  return (
+    <Menu position="bottom-end" shadow="md" width={180}>
+      <Menu.Target>
+        <ActionIcon
+          variant="subtle"
+          color="gray"
+          size="lg"
+          aria-label="Client actions"
+          loading={duplicate.isPending || remove.isPending}
+        >
+          <DotsIcon />
+        </ActionIcon>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Item leftSection={<EditIcon size={16} />} onClick={() => onEdit(client)}>
+          Edit
+        </Menu.Item>
+        <Menu.Item leftSection={<CopyIcon size={16} />} onClick={confirmDuplicate}>
+          Duplicate
+        </Menu.Item>
+        <Menu.Divider />
+        <Menu.Item color="red" leftSection={<TrashIcon size={16} />} onClick={confirmDelete}>
+          Delete
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
+
+export function NoClientSelected() {
+  return (
+    <Paper withBorder p="xl" radius="md">
+      <Stack gap={4} align="center" ta="center" py="lg">
+        <Text fw={600}>No client selected</Text>
+        <Text size="sm" c="dimmed">
+          Pick a client from the list to see its server details and commands.
+        </Text>
+      </Stack>
+    </Paper>
+  );
+}

@@ -1,0 +1,80 @@
+import { Link } from 'react-router';
+import { Anchor, Code, Group, Skeleton, Stack, Text, UnstyledButton } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useQuery } from '@tanstack/react-query';
+import type { ClientCommand } from '#shared/clients.ts';
+import { copyText } from '#client/lib/clipboard.ts';
+import { ErrorAlert } from '#client/components/error-alert.tsx';
+import { CopyIcon } from '#client/components/icons.tsx';
+import { commandsQuery } from '../api/client-queries.ts';
+import classes from './command-list.module.css';
+
+export function CommandList({ clientId }: { clientId: string }) {
+  const commands = useQuery(commandsQuery(clientId));
+
+  if (commands.isPending) {
+    return (
+      <Stack gap="xs" role="status" aria-label="Loading commands">
+        <Skeleton height={40} />
+        <Skeleton height={40} />
+      </Stack>
+    );
+  }
+  if (commands.isError) {
+    return (
+      <ErrorAlert
+        title="Could not load the commands"
+        error={commands.error}
+        onRetry={() => void commands.refetch()}
+      />
+    );
+  }
+  return (
+    <Stack gap="sm">
+      {commands.data.map((command) => (
+        <CommandItem key={command.id} command={command} />
+      ))}
+    </Stack>
+  );
+}
+
+function CommandItem({ command }: { command: ClientCommand }) {
+  async function copy(text: string) {
+    // A failed copy is only logged (by copyText): the command is on screen to copy by hand.
+    if (await copyText(text)) {
+      notifications.show({ color: 'green', message: 'Command Copied to clipboard!' });
+    }
+  }
+
+  return (
+    <Stack gap={4}>
+      <Text size="sm" fw={500}>
+        {command.label}
+      </Text>
+      {command.command !== null ? (
+        <UnstyledButton
+          className={classes.command}
+          aria-label={`Copy ${command.label} command`}
+          onClick={() => void copy(command.command ?? '')}
+        >
+          <Group gap="sm" wrap="nowrap" align="flex-start">
+            <Code className={classes.code}>{command.display ?? command.command}</Code>
+            <CopyIcon size={16} className={classes.icon} />
+          </Group>
+        </UnstyledButton>
+      ) : (
+        <Text size="sm" c="dimmed">
+          {command.missing}
+          {command.missing?.includes('Settings') && (
+            <>
+              {' '}
+              <Anchor component={Link} to="/settings" size="sm">
+                Open Settings
+              </Anchor>
+            </>
+          )}
+        </Text>
+      )}
+    </Stack>
+  );
+}

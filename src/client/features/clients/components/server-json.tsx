@@ -1,0 +1,98 @@
+import { useState } from 'react';
+import { Button, Code, Group } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import type { Client } from '#shared/clients.ts';
+import { errorMessage } from '#client/lib/api-client.ts';
+import { copyText } from '#client/lib/clipboard.ts';
+import { CopyIcon, EyeIcon, EyeOffIcon } from '#client/components/icons.tsx';
+import { fetchClientPassword } from '../api/client-queries.ts';
+
+const MASK = '••••••••';
+
+/** The server details as the original showed them: a JSON document, keys in its order. */
+export function serverJson(server: Client['server'], password: string | null): string {
+  const shown = {
+    username: server.username,
+    private: server.private,
+    password: password ?? (server.hasPassword ? MASK : ''),
+    port: server.port,
+    host: server.host,
+    uiDir: server.uiDir,
+  };
+  return JSON.stringify(shown, null, 2);
+}
+
+export function ServerJson({ client }: { client: Client }) {
+  // Tied to the version it was read at, so an edit elsewhere hides a revealed password again.
+  const [revealed, setRevealed] = useState<{ version: number; password: string } | null>(null);
+  const [busy, setBusy] = useState<'reveal' | 'copy' | null>(null);
+  const password =
+    client.server.hasPassword && revealed?.version === client.version ? revealed.password : null;
+
+  async function reveal() {
+    if (password !== null) {
+      setRevealed(null);
+      return;
+    }
+    setBusy('reveal');
+    try {
+      setRevealed({ version: client.version, password: await fetchClientPassword(client.id) });
+    } catch (error) {
+      notifications.show({
+        color: 'red',
+        title: 'Could not read the password',
+        message: errorMessage(error),
+      });
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  async function copy() {
+    setBusy('copy');
+    try {
+      const value = password ?? (await fetchClientPassword(client.id));
+      if (await copyText(value)) {
+        notifications.show({ color: 'green', message: 'Password copied to clipboard.' });
+      }
+    } catch (error) {
+      notifications.show({
+        color: 'red',
+        title: 'Could not read the password',
+        message: errorMessage(error),
+      });
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  return (
+    <>
+      <Code block style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+        {serverJson(client.server, password)}
+      </Code>
+      {client.server.hasPassword && (
+        <Group gap="xs">
+          <Button
+            size="compact-sm"
+            variant="light"
+            leftSection={password === null ? <EyeIcon size={16} /> : <EyeOffIcon size={16} />}
+            loading={busy === 'reveal'}
+            onClick={() => void reveal()}
+          >
+            {password === null ? 'Reveal password' : 'Hide password'}
+          </Button>
+          <Button
+            size="compact-sm"
+            variant="light"
+            leftSection={<CopyIcon size={16} />}
+            loading={busy === 'copy'}
+            onClick={() => void copy()}
+          >
+            Copy password
+          </Button>
+        </Group>
+      )}
+    </>
+  );
+}

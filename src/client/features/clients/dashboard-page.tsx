@@ -1,0 +1,91 @@
+import { useEffect, useRef, useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { useMediaQuery } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { useQueryClient } from '@tanstack/react-query';
+import type { Client } from '#shared/clients.ts';
+import { onClientEvent } from '#client/lib/live-updates.ts';
+import { clientKeys } from '#client/lib/query-keys.ts';
+import { wasDeletedHere } from './api/client-mutations.ts';
+import { ClientForm } from './components/client-form.tsx';
+import { ClientList } from './components/client-list.tsx';
+import { ClientPanel, NoClientSelected } from './components/client-panel.tsx';
+import classes from './dashboard-page.module.css';
+
+/** What the right-hand side shows instead of the selected client, if anything. */
+type FormState = { kind: 'add'; key: number } | { kind: 'edit'; key: number; client: Client };
+
+/** Matches the stylesheet: below this the panel stacks under the list. */
+const STACKED = '(max-width: 74.99em)';
+
+export function DashboardPage() {
+  const { clientId } = useParams();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [form, setForm] = useState<FormState | null>(null);
+  const stacked = useMediaQuery(STACKED) ?? false;
+  const sideRef = useRef<HTMLDivElement>(null);
+
+  // A client deleted elsewhere while open here: leave it with a word, not a broken panel.
+  useEffect(
+    () =>
+      onClientEvent((event) => {
+        if (event.kind !== 'client.deleted' || wasDeletedHere(event.clientId)) return;
+        const editing = form?.kind === 'edit' && form.client.id === event.clientId;
+        if (event.clientId !== clientId && !editing) return;
+        queryClient.removeQueries({ queryKey: clientKeys.detail(event.clientId) });
+        if (editing) setForm(null);
+        notifications.show({
+          color: 'yellow',
+          message: `This client was deleted by ${event.actor.name}.`,
+        });
+        void navigate('/', { replace: true });
+      }),
+    [clientId, form, navigate, queryClient],
+  );
+
+  // On a phone the panel sits under the list; bring it into view when it changes.
+  const showing = form ? `form-${form.key}` : (clientId ?? null);
+  useEffect(() => {
+    if (stacked && showing !== null) {
+      sideRef.current?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+    }
+  }, [stacked, showing]);
+
+  function openForm(next: { kind: 'add' } | { kind: 'edit'; client: Client }) {
+    setForm({ ...next, key: Date.now() });
+  }
+
+  return (
+    <div className={classes.layout}>
+      <div className={classes.list}>
+        <ClientList
+          selectedId={clientId}
+          onAdd={() => openForm({ kind: 'add' })}
+          onSelect={() => setForm(null)}
+        />
+      </div>
+      <div className={classes.side} ref={sideRef}>
+        {form ? (
+          <ClientForm
+            key={form.key}
+            client={form.kind === 'edit' ? form.client : undefined}
+            onCancel={() => setForm(null)}
+            onSaved={(saved) => {
+              setForm(null);
+              void navigate(`/clients/${encodeURIComponent(saved.id)}`);
+            }}
+          />
+        ) : clientId ? (
+          <ClientPanel
+            key={clientId}
+            clientId={clientId}
+            onEdit={(client) => openForm({ kind: 'edit', client })}
+          />
+        ) : (
+          <NoClientSelected />
+        )}
+      </div>
+    </div>
+  );
+}

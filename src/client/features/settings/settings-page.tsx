@@ -1,0 +1,135 @@
+import { useState } from 'react';
+import { Alert, Button, Code, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import { accessTokenInputSchema } from '#shared/account.ts';
+import { errorMessage, isApiError } from '#client/lib/api-client.ts';
+import { useMe } from '#client/lib/session.ts';
+import { useSaveAccessToken } from './api/access-token.ts';
+import { PasswordField } from '#client/components/password-field.tsx';
+
+export function SettingsPage() {
+  return (
+    <Stack gap="lg" maw={720}>
+      <Title order={1} size="h2">
+        Settings
+      </Title>
+      <AccountSection />
+      <AccessTokenSection />
+    </Stack>
+  );
+}
+
+function AccountSection() {
+  const me = useMe();
+  return (
+    <Paper withBorder p="lg" radius="md" component="section" aria-labelledby="account-title">
+      <Stack gap="xs">
+        <Title order={2} size="h4" id="account-title">
+          Account
+        </Title>
+        <Text size="sm">
+          <Text span c="dimmed" size="sm">
+            Name:{' '}
+          </Text>
+          {me.displayName ?? 'Not set'}
+        </Text>
+        <Text size="sm">
+          <Text span c="dimmed" size="sm">
+            Email:{' '}
+          </Text>
+          {me.email}
+        </Text>
+      </Stack>
+    </Paper>
+  );
+}
+
+function AccessTokenSection() {
+  const me = useMe();
+  const save = useSaveAccessToken();
+  const [problem, setProblem] = useState<string | null>(null);
+  const form = useForm({
+    initialValues: { accessToken: '' },
+    validate: (values) => {
+      if (values.accessToken.trim() === '') return { accessToken: 'Enter the token to save' };
+      const result = accessTokenInputSchema.safeParse(values);
+      if (result.success) return {};
+      return { accessToken: result.error.issues[0]?.message ?? 'Invalid token' };
+    },
+  });
+
+  async function store(accessToken: string, done: string) {
+    setProblem(null);
+    try {
+      await save.mutateAsync(accessToken);
+      form.reset();
+      notifications.show({ color: 'green', message: done });
+    } catch (error) {
+      const field = isApiError(error, 400) ? error.fields.accessToken : undefined;
+      if (field) form.setFieldError('accessToken', field);
+      else setProblem(errorMessage(error));
+    }
+  }
+
+  const submit = form.onSubmit(({ accessToken }) =>
+    store(accessToken.trim(), 'Access token saved.'),
+  );
+
+  return (
+    <Paper withBorder p="lg" radius="md" component="section" aria-labelledby="token-title">
+      <form onSubmit={submit} noValidate>
+        <Stack gap="md">
+          <Title order={2} size="h4" id="token-title">
+            Deploy access token
+          </Title>
+          <Text size="sm" c="dimmed">
+            Your personal token for the deploy tool. It is put into the deploy command shown for
+            each client, so the command you copy runs as you. It is stored encrypted and shown here
+            only masked.
+          </Text>
+          <Group gap="xs">
+            <Text size="sm" fw={500}>
+              Current token:
+            </Text>
+            {me.accessToken.isSet ? (
+              <Code>{me.accessToken.masked ?? 'Set'}</Code>
+            ) : (
+              <Text size="sm" c="dimmed">
+                Not set
+              </Text>
+            )}
+          </Group>
+          {problem && (
+            <Alert color="red" title="The token was not saved" role="alert">
+              {problem}
+            </Alert>
+          )}
+          <PasswordField
+            label="Access token"
+            autoComplete="off"
+            description={
+              me.accessToken.isSet ? 'Saving a new token replaces the current one.' : undefined
+            }
+            {...form.getInputProps('accessToken')}
+          />
+          <Group gap="sm">
+            <Button type="submit" loading={form.submitting}>
+              Save token
+            </Button>
+            {me.accessToken.isSet && (
+              <Button
+                variant="default"
+                color="red"
+                onClick={() => void store('', 'Access token removed.')}
+                disabled={save.isPending}
+              >
+                Remove token
+              </Button>
+            )}
+          </Group>
+        </Stack>
+      </form>
+    </Paper>
+  );
+}

@@ -1,0 +1,86 @@
+import type { QueryClient } from '@tanstack/react-query';
+import {
+  CLIENT_EVENT_KINDS,
+  STREAM_READY_EVENT,
+  STREAM_RESET_EVENT,
+  clientEventSchema,
+  type ClientEvent,
+} from '#shared/events.ts';
+import { clientKeys } from './query-keys.ts';
+import { meKey } from './session.ts';
+
+type Listener = (event: ClientEvent) => void;
+
+const RECONNECT_DELAY_MS = 5_000;
+
+let source: EventSource | null = null;
+let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
+const listeners = new Set<Listener>();
+
+/**
+ * Keeps the cache in step with changes made anywhere: one EventSource on /api/events for the
+ * whole signed-in app. Each client event invalidates the list and that client; `stream.ready`
+ * (after every connect, including the browser's own reconnects) and `stream.reset` invalidate
+ * everything, because whatever happened while disconnected may not have reached us.
+ * Returns the function that stops it.
+ */
+export function startLiveUpdates(queryClient: QueryClient): () => void {
+  stopLiveUpdates();
+  connect(queryClient);
+  return stopLiveUpdates;
+}
+
+export function stopLiveUpdates(): void {
+  clearTimeout(reconnectTimer);
+  reconnectTimer = undefined;
+  source?.close();
+  source = null;
+}
+
+/** Lets a screen react to a change itself, e.g. leave a client that was deleted elsewhere. */
+export function onClientEvent(listener: Listener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+function connect(queryClient: QueryClient): void {
+  const events = new EventSource('/api/events');
+  source = events;
+
+  for (const kind of CLIENT_EVENT_KINDS) {
+    events.addEventListener(kind, (message) => {
+      const parsed = clientEventSchema.safeParse(safeJson(message.data));
+      if (!parsed.success) {
+        console.error('Ignoring a malformed live event', kind, parsed.error);
+        return;
+      }
+      const event = parsed.data;
+      for (const listener of listeners) listener(event);
+      // Reading a password changes nothing that is shown.
+      if (event.kind === 'client.password_read') return;
+      void queryClient.invalidateQueries({ queryKey: clientKeys.list() });
+      void queryClient.invalidateQueries({ queryKey: clientKeys.detail(event.clientId) });
+    });
+  }
+  const reloadEverything = () => void queryClient.invalidateQueries();
+  events.addEventListener(STREAM_READY_EVENT, reloadEverything);
+  events.addEventListener(STREAM_RESET_EVENT, reloadEverything);
+
+  events.addEventListener('error', () => {
+    // EventSource retries network failures by itself; an HTTP error (401 after the session
+    // ended, 5xx from a proxy) closes it for good. Check the session, then try again later.
+    if (events.readyState !== EventSource.CLOSED || source !== events) return;
+    void queryClient.invalidateQueries({ queryKey: meKey });
+    reconnectTimer = setTimeout(() => {
+      if (source === events) connect(queryClient);
+    }, RECONNECT_DELAY_MS);
+  });
+}
+
+function safeJson(text: unknown): unknown {
+  try {
+    return typeof text === 'string' ? JSON.parse(text) : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,10 @@
+/**
+ * Query keys in one place: the live feed invalidates the same keys the features read, and a
+ * prefix (e.g. `clientKeys.detail(id)`) covers everything under it.
+ */
+export const clientKeys = {
+  all: ['clients'] as const,
+  list: () => ['clients', 'list'] as const,
+  detail: (id: string) => ['clients', 'detail', id] as const,
+  commands: (id: string) => ['clients', 'detail', id, 'commands'] as const,
+};

@@ -1,0 +1,41 @@
+import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
+import { meSchema, type Me } from '#shared/account.ts';
+import { apiRequest, isApiError } from './api-client.ts';
+
+/**
+ * Who is using the app, as the API sees it. A missing or unverified session is an answer,
+ * not an error, so the guard can route on it without retries or error screens.
+ */
+export type Session =
+  { status: 'signed-in'; me: Me } | { status: 'signed-out' } | { status: 'unverified' };
+
+export const meKey = ['me'] as const;
+
+export function meQuery() {
+  return queryOptions({
+    queryKey: meKey,
+    queryFn: async ({ signal }): Promise<Session> => {
+      try {
+        return { status: 'signed-in', me: await apiRequest('/api/me', meSchema, { signal }) };
+      } catch (error) {
+        if (isApiError(error, 401)) return { status: 'signed-out' };
+        if (isApiError(error, 403)) return { status: 'unverified' };
+        throw error;
+      }
+    },
+    staleTime: 60_000,
+  });
+}
+
+/** Forgets everything cached for the previous user and records that nobody is signed in. */
+export function forgetSession(queryClient: QueryClient): void {
+  queryClient.clear();
+  queryClient.setQueryData<Session>(meKey, { status: 'signed-out' });
+}
+
+/** The signed-in user; only for screens behind the auth guard, which waits for it. */
+export function useMe(): Me {
+  const { data } = useQuery(meQuery());
+  if (data?.status !== 'signed-in') throw new Error('useMe() used outside the auth guard');
+  return data.me;
+}
