@@ -16,8 +16,9 @@ export function AppProviders({ children }: { children: ReactNode }) {
       colorSchemeManager={colorSchemeManager}
     >
       <QueryClientProvider client={queryClient}>
-        <ModalsProvider>
-          <Notifications position="top-right" autoClose={4000} />
+        <ModalsProvider modalProps={{ centered: true }}>
+          {/* Bottom right: the top right is where the user menu and Sign out are. */}
+          <Notifications position="bottom-right" autoClose={4000} />
           {children}
         </ModalsProvider>
       </QueryClientProvider>

@@ -66,7 +66,7 @@ export function SignedInShell({ children }: { children: ReactNode }) {
               size="sm"
               aria-label={navOpen ? 'Close navigation' : 'Open navigation'}
             />
-            <UnstyledButton component={Link} to="/" onClick={closeNav}>
+            <UnstyledButton component={Link} to="/" onClick={closeNav} aria-label="Clients Manager">
               <Group gap={8} wrap="nowrap">
                 <BrandMark />
                 <Text fw={700} size="lg" visibleFrom="xs">

@@ -59,7 +59,12 @@ function connect(queryClient: QueryClient): void {
       // Reading a password changes nothing that is shown.
       if (event.kind === 'client.password_read') return;
       void queryClient.invalidateQueries({ queryKey: clientKeys.list() });
-      void queryClient.invalidateQueries({ queryKey: clientKeys.detail(event.clientId) });
+      void queryClient.invalidateQueries({
+        queryKey: clientKeys.detail(event.clientId),
+        // A deleted client is only marked stale: refetching it would just be a 404 while the
+        // screen showing it moves away.
+        refetchType: event.kind === 'client.deleted' ? 'none' : 'active',
+      });
     });
   }
   const reloadEverything = () => void queryClient.invalidateQueries();

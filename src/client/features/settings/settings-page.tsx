@@ -23,9 +23,9 @@ export function SettingsPage() {
 function AccountSection() {
   const me = useMe();
   return (
-    <Paper withBorder p="lg" radius="md" component="section" aria-labelledby="account-title">
+    <Paper withBorder p="lg" radius="md">
       <Stack gap="xs">
-        <Title order={2} size="h4" id="account-title">
+        <Title order={2} size="h4">
           Account
         </Title>
         <Text size="sm">
@@ -77,10 +77,10 @@ function AccessTokenSection() {
   );
 
   return (
-    <Paper withBorder p="lg" radius="md" component="section" aria-labelledby="token-title">
+    <Paper withBorder p="lg" radius="md">
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
-          <Title order={2} size="h4" id="token-title">
+          <Title order={2} size="h4">
             Deploy access token
           </Title>
           <Text size="sm" c="dimmed">

@@ -17,7 +17,7 @@ export function AuthLayout({
 }) {
   return (
     <Box mih="100dvh" bg="var(--mantine-color-gray-light)" py={{ base: 'lg', sm: 64 }}>
-      <Container size={440} px="md">
+      <Container size={460} px="md">
         <Center mb="lg">
           <Group gap="xs">
             <BrandMark size={36} />
@@ -30,7 +30,7 @@ export function AuthLayout({
         </Center>
         <Paper withBorder shadow="sm" radius="md" p={{ base: 'lg', sm: 'xl' }}>
           <Stack gap="lg">
-            <Title order={1} size="h2" ta="center">
+            <Title order={1} size={showBrand ? 'h3' : 'h2'} ta="center">
               {title}
             </Title>
             {children}

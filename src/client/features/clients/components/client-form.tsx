@@ -71,9 +71,9 @@ export function ClientForm({
 
   return (
     <Paper withBorder p="lg" radius="md">
-      <form onSubmit={submit} noValidate aria-labelledby="client-form-title">
+      <form onSubmit={submit} noValidate>
         <Stack gap="md">
-          <Title order={2} size="h3" id="client-form-title">
+          <Title order={2} size="h3">
             {client ? 'Edit Client' : 'Add Client'}
           </Title>
           {problem && (

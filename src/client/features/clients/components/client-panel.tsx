@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useId } from 'react';
 import { Link, useNavigate } from 'react-router';
 import {
   ActionIcon,
@@ -36,156 +36,133 @@ export function ClientPanel({
   onEdit: (client: Client) => void;
 }) {
   const client = useQuery(clientQuery(clientId));
+  const headingId = useId();
 
-  if (client.isPending) {
-    return (
-      <PanelFrame>
-        <Stack gap="sm" role="status" aria-label="Loading client">
-          <Skeleton height={14} width="30%" />
-          <Skeleton height={28} width="70%" />
-          <Skeleton height={16} />
-          <Skeleton height={140} />
-          <Skeleton height={60} />
-        </Stack>
-      </PanelFrame>
-    );
-  }
-  if (client.isError) {
-    if (isApiError(client.error, 404)) {
-      return (
-        <PanelFrame>
-          <Title order={2} size="h3">
-            Client not found
-          </Title>
-          <Text c="dimmed">
-            There is no client at this address. It may have been deleted, or the link is wrong.
-          </Text>
-          <Anchor component={Link} to="/">
-            Back to all clients
-          </Anchor>
-        </PanelFrame>
-      );
-    }
-    return (
-      <PanelFrame>
-        <ErrorAlert
-          title="Could not load this client"
-          error={client.error}
-          onRetry={() => void client.refetch()}
-        />
-      </PanelFrame>
-    );
-  }
-  return <ClientDetails client={client.data} onEdit={onEdit} />;
-}
-
-function PanelFrame({ children }: { children: ReactNode }) {
   return (
-    <Paper withBorder p="lg" radius="md">
-      <Stack gap="md">{children}</Stack>
+    <Paper withBorder p="lg" radius="md" component="section" aria-labelledby={headingId}>
+      <Stack gap="lg">
+        <Group justify="space-between" align="flex-start" wrap="nowrap">
+          <Stack gap={2} miw={0}>
+            <Title order={2} size="xs" c="dimmed" fw={600} id={headingId}>
+              Selected Client
+            </Title>
+            {client.isSuccess && (
+              <Title order={3} size="h3" style={{ overflowWrap: 'anywhere' }}>
+                {clientTitle(client.data)}
+              </Title>
+            )}
+          </Stack>
+          {client.isSuccess && <ClientActions client={client.data} onEdit={onEdit} />}
+        </Group>
+        {client.isPending ? (
+          <Stack gap="sm" role="status" aria-label="Loading client">
+            <Skeleton height={28} width="60%" />
+            <Skeleton height={16} />
+            <Skeleton height={140} />
+            <Skeleton height={60} />
+          </Stack>
+        ) : client.isError ? (
+          isApiError(client.error, 404) ? (
+            <Stack gap="xs">
+              <Title order={3} size="h3">
+                Client not found
+              </Title>
+              <Text c="dimmed">
+                There is no client at this address. It may have been deleted, or the link is wrong.
+              </Text>
+              <Anchor component={Link} to="/">
+                Back to all clients
+              </Anchor>
+            </Stack>
+          ) : (
+            <ErrorAlert
+              title="Could not load this client"
+              error={client.error}
+              onRetry={() => void client.refetch()}
+            />
+          )
+        ) : (
+          <ClientDetails client={client.data} />
+        )}
+      </Stack>
     </Paper>
   );
 }
 
-function ClientDetails({ client, onEdit }: { client: Client; onEdit: (client: Client) => void }) {
+function ClientDetails({ client }: { client: Client }) {
   return (
-    <Paper
-      withBorder
-      p="lg"
-      radius="md"
-      component="article"
-      aria-labelledby="selected-client-title"
-    >
-      <Stack gap="lg">
-        <Group justify="space-between" align="flex-start" wrap="nowrap">
-          <Stack gap={2} miw={0}>
-            <Title order={2} size="xs" c="dimmed" fw={600}>
-              Selected Client
-            </Title>
-            <Title
-              order={3}
-              size="h3"
-              id="selected-client-title"
-              style={{ overflowWrap: 'anywhere' }}
-            >
-              {clientTitle(client)}
-            </Title>
-          </Stack>
-          <ClientActions client={client} onEdit={onEdit} />
-        </Group>
-
-        {client.description && (
-          <Text style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-            {client.description}
-          </Text>
-        )}
-
-        <Section title="Tags">
-          {client.tags.length === 0 ? (
-            <Text size="sm" c="dimmed">
-              No tags
-            </Text>
-          ) : (
-            <Group gap={6}>
-              {client.tags.map((tag, index) =>
-                index === 0 ? (
-                  <Tooltip key={tag} label="The first tag selects the deploy server">
-                    <Group gap={6} wrap="nowrap">
-                      <Badge variant="filled" style={{ textTransform: 'none' }}>
-                        {tag}
-                      </Badge>
-                      <Text size="xs" c="dimmed">
-                        deploy server
-                      </Text>
-                    </Group>
-                  </Tooltip>
-                ) : (
-                  <Badge key={tag} variant="light" style={{ textTransform: 'none' }}>
-                    {tag}
-                  </Badge>
-                ),
-              )}
-            </Group>
-          )}
-        </Section>
-
-        <Section title="Server">
-          <ServerJson client={client} />
-        </Section>
-
-        <Section title="Commands">
-          <CommandList clientId={client.id} />
-        </Section>
-
-        <Section title="Domains">
-          {client.domains.length === 0 ? (
-            <Text size="sm" c="dimmed">
-              No domains
-            </Text>
-          ) : (
-            <Stack gap={4} component="ul" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
-              {client.domains.map((domain) => (
-                <li key={domain}>
-                  <Anchor
-                    href={domain}
-                    target="_blank"
-                    rel="noopener noreferrer"
-                    size="sm"
-                    style={{ overflowWrap: 'anywhere' }}
-                  >
-                    {domain}
-                  </Anchor>
-                </li>
-              ))}
-            </Stack>
-          )}
-        </Section>
-
-        <Text size="sm" c="dimmed">
-          {`Client since: ${formatDate(client.startDate)}`}
+    <>
+      {client.description && (
+        <Text style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+          {client.description}
         </Text>
-      </Stack>
-    </Paper>
+      )}
+
+      <Section title="Tags">
+        {client.tags.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            No tags
+          </Text>
+        ) : (
+          <Group gap={6}>
+            {client.tags.map((tag, index) =>
+              index === 0 ? (
+                <Tooltip key={tag} label="The first tag selects the deploy server">
+                  <Group gap={6} wrap="nowrap">
+                    <Badge variant="filled" style={{ textTransform: 'none' }}>
+                      {tag}
+                    </Badge>
+                    <Text size="xs" c="dimmed">
+                      deploy server
+                    </Text>
+                  </Group>
+                </Tooltip>
+              ) : (
+                <Badge key={tag} variant="light" style={{ textTransform: 'none' }}>
+                  {tag}
+                </Badge>
+              ),
+            )}
+          </Group>
+        )}
+      </Section>
+
+      <Section title="Server">
+        <ServerJson client={client} />
+      </Section>
+
+      <Section title="Commands">
+        <CommandList clientId={client.id} />
+      </Section>
+
+      <Section title="Domains">
+        {client.domains.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            No domains
+          </Text>
+        ) : (
+          <Stack gap={4} component="ul" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
+            {client.domains.map((domain) => (
+              <li key={domain}>
+                <Anchor
+                  href={domain}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  size="sm"
+                  style={{ overflowWrap: 'anywhere' }}
+                >
+                  {domain}
+                </Anchor>
+              </li>
+            ))}
+          </Stack>
+        )}
+      </Section>
+
+      <Text size="sm" c="dimmed">
+        {`Client since: ${formatDate(client.startDate)}`}
+      </Text>
+    </>
   );
 }
 
