@@ -87,7 +87,14 @@ export async function buildApp(
 
   const hub = new EventHub(db.kysely, app.log);
   await hub.start();
-  app.addHook('preClose', async () => hub.close());
+  app.addHook('preClose', async () => {
+    hub.close();
+    // server.close() reaps idle sockets once. A request still in flight at that moment leaves
+    // a kept-alive socket behind when it finishes, which would hold shutdown for the whole
+    // keep-alive timeout: keep reaping until the server has closed.
+    const reaper = setInterval(() => app.server.closeIdleConnections(), 50);
+    app.server.once('close', () => clearInterval(reaper));
+  });
 
   app.decorate('parts', { db, auth, hub });
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Auth } from './auth.ts';
+import { CLIENT_IP_HEADER, type Auth } from './auth.ts';
 
 /**
  * Forwards /api/auth/* to Better Auth as a Fetch Request. The URL is built on PUBLIC_URL,
@@ -15,6 +15,7 @@ export function registerAuthRoutes(app: FastifyInstance, auth: Auth, publicUrl: 
         if (value === undefined) continue;
         for (const v of Array.isArray(value) ? value : [value]) headers.append(key, v);
       }
+      headers.set(CLIENT_IP_HEADER, request.ip);
       const hasBody =
         request.method !== 'GET' && request.body !== undefined && request.body !== null;
       const response = await auth.handler(
@@ -28,6 +29,10 @@ export function registerAuthRoutes(app: FastifyInstance, auth: Auth, publicUrl: 
       response.headers.forEach((value, key) => {
         if (key !== 'set-cookie') reply.header(key, value);
       });
+      // Better Auth says when to retry in a header of its own; the standard one is what
+      // browsers, proxies and HTTP clients understand.
+      const retryAfter = response.headers.get('x-retry-after');
+      if (response.status === 429 && retryAfter) reply.header('retry-after', retryAfter);
       const cookies = response.headers.getSetCookie();
       if (cookies.length > 0) reply.header('set-cookie', cookies);
       return reply.send(response.body ? await response.text() : null);

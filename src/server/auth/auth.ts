@@ -2,6 +2,13 @@ import { betterAuth } from 'better-auth';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/database.ts';
 import type { Mailer } from '../mail/mailer.ts';
+
+/**
+ * The bridge (auth-routes.ts) sets this header from the socket's address, replacing anything a
+ * client sent, so rate limits and session records see the real address and cannot be dodged
+ * by a forged X-Forwarded-For.
+ */
+export const CLIENT_IP_HEADER = 'x-clients-manager-client-ip';
 import { resetPasswordMail, verifyEmailMail } from '../mail/templates.ts';
 
 export interface AuthOptions {
@@ -64,12 +71,13 @@ export function createAuth({ db, publicUrl, secret, mailer, log }: AuthOptions) 
       max: 100,
       customRules: {
         '/sign-in/email': { window: 60, max: 10 },
-        '/sign-up/email': { window: 60, max: 5 },
+        '/sign-up/email': { window: 60, max: 10 },
         '/request-password-reset': { window: 60, max: 5 },
         '/send-verification-email': { window: 60, max: 5 },
       },
     },
     advanced: {
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
       useSecureCookies: publicUrl.startsWith('https:'),
       cookiePrefix: 'cm',
       defaultCookieAttributes: { httpOnly: true, sameSite: 'lax' },
