@@ -20,7 +20,7 @@ test('add a client through the form and see every part of the panel', async ({
   await expect(page.getByRole('heading', { name: 'Add Client' })).toBeVisible();
   await expect(page.getByLabel('Port')).toHaveValue('22');
   await expect(page.getByLabel('Private')).toBeChecked();
-  await page.getByLabel('Name').fill('Acme Hosting');
+  await page.getByLabel('Name', { exact: true }).fill('Acme Hosting');
   await page.getByLabel('Code').fill('ACME');
   await page.getByLabel('Description').fill('Main web shop');
   await page.getByLabel('Tags').fill('eu-west-1, shop');
@@ -28,7 +28,7 @@ test('add a client through the form and see every part of the panel', async ({
   await page.getByLabel('Host').fill('acme.example.com');
   await page.getByLabel('Port').fill('2222');
   await page.getByLabel('Username').fill('deploy');
-  await page.getByLabel('Password', { exact: true }).fill('hunter2-secret');
+  await page.getByLabel('Password').fill('hunter2-secret');
   await page.getByLabel('uiDir').fill('/srv/acme/ui');
   await page.getByLabel('Domains').fill('https://acme.example.com\nhttps://shop.acme.example.com');
   await page.getByRole('button', { name: 'Save' }).click();
@@ -48,7 +48,7 @@ test('add a client through the form and see every part of the panel', async ({
   const p = panel(page);
   await expect(p.getByRole('heading', { name: 'Acme Hosting (ACME)' })).toBeVisible();
   await expect(p.getByText('Main web shop')).toBeVisible();
-  await expect(p.getByText('eu-west-1')).toBeVisible();
+  await expect(p.getByText('eu-west-1', { exact: true })).toBeVisible();
   await expect(p.getByText('shop', { exact: true })).toBeVisible();
   const json = p.locator('pre').first();
   await expect(json).toContainText('"host": "acme.example.com"');
@@ -87,10 +87,10 @@ test('edit opens the same form prefilled and saves', async ({ page, staff }) => 
   await panel(page).getByRole('button', { name: 'Client actions' }).click();
   await page.getByRole('menuitem', { name: 'Edit' }).click();
   await expect(page.getByRole('heading', { name: 'Edit Client' })).toBeVisible();
-  await expect(page.getByLabel('Name')).toHaveValue('Globex');
+  await expect(page.getByLabel('Name', { exact: true })).toHaveValue('Globex');
   await expect(page.getByLabel('Tags')).toHaveValue('one, two');
   await expect(page.getByLabel('Host')).toHaveValue('g.example');
-  await page.getByLabel('Name').fill('Globex Corporation');
+  await page.getByLabel('Name', { exact: true }).fill('Globex Corporation');
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Client Saved!')).toBeVisible();
   await expect(
@@ -104,14 +104,14 @@ test('bad input is shown at the field and nothing is saved', async ({ page, staf
   void staff;
   await page.goto('/');
   await page.getByRole('button', { name: 'Add client' }).click();
-  await page.getByLabel('Name').fill('Invalid');
+  await page.getByLabel('Name', { exact: true }).fill('Invalid');
   await page.getByLabel('Port').fill('70000');
   await page.getByLabel('Domains').fill('javascript:alert(1)');
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Must be between 1 and 65535')).toBeVisible();
   await expect(page.getByText('Must be an http:// or https:// URL')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Add Client' })).toBeVisible();
-  await expect(page.getByText('No clients yet. Add the first with +.')).toBeVisible();
+  await expect(page.getByRole('link', { name: /Invalid/ })).toHaveCount(0);
 });
 
 test('duplicate and delete ask first, then clear the selection', async ({ page, staff }) => {
@@ -127,7 +127,7 @@ test('duplicate and delete ask first, then clear the selection', async ({ page, 
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole('link', { name: /Initech \(Clone\) \(INI\)/ })).toBeVisible();
 
-  await page.getByRole('link', { name: /^1\.?\s*Initech \(INI\)/ }).click();
+  await page.getByRole('link', { name: /Initech \(INI\)/ }).click();
   await panel(page).getByRole('button', { name: 'Client actions' }).click();
   await page.getByRole('menuitem', { name: 'Delete' }).click();
   const deleteDialog = page.getByRole('dialog');
@@ -141,7 +141,7 @@ test('duplicate and delete ask first, then clear the selection', async ({ page, 
   await page.getByRole('menuitem', { name: 'Delete' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByText('No client selected')).toBeVisible();
-  await expect(page.getByRole('link', { name: /^1\.?\s*Initech \(INI\)/ })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: /Initech \(INI\)/ })).toHaveCount(0);
   await expect(page.getByRole('link', { name: /Initech \(Clone\)/ })).toBeVisible();
 });
 

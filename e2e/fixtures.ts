@@ -65,7 +65,7 @@ export async function signUpThroughUi(
   const password = options.password ?? 'a long pass phrase';
   const before = server.mail.mails.length;
   await page.goto('/sign-up');
-  if (options.name) await page.getByLabel('Name').fill(options.name);
+  if (options.name) await page.getByLabel('Name', { exact: true }).fill(options.name);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign up' }).click();
