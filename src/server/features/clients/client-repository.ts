@@ -24,6 +24,11 @@ export function newClientId(): string {
   return randomBytes(12).toString('base64url');
 }
 
+/** Who made a new record and when; a new record starts at version 1. */
+function newRecordStamps(actor: Actor, at: string) {
+  return { createdAt: at, createdBy: actor.id, updatedAt: at, updatedBy: actor.id, version: 1 };
+}
+
 function today(): string {
   return new Date().toISOString().slice(0, 10);
 }
@@ -122,11 +127,7 @@ export class ClientRepository {
           id,
           ...this.#columns(values, today()),
           serverPassword: values.server.password ? this.#box.seal(values.server.password) : null,
-          createdAt: at,
-          createdBy: actor.id,
-          updatedAt: at,
-          updatedBy: actor.id,
-          version: 1,
+          ...newRecordStamps(actor, at),
         })
         .execute();
       await this.#event(trx, 'client.created', id, actor, at);
@@ -186,11 +187,7 @@ export class ClientRepository {
           ...source,
           id: copyId,
           name: `${source.name}${CLONE_SUFFIX}`,
-          createdAt: at,
-          createdBy: actor.id,
-          updatedAt: at,
-          updatedBy: actor.id,
-          version: 1,
+          ...newRecordStamps(actor, at),
         })
         .execute();
       await this.#event(trx, 'client.duplicated', copyId, actor, at, [`from:${id}`]);
