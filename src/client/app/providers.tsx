@@ -16,7 +16,9 @@ export function AppProviders({ children }: { children: ReactNode }) {
       colorSchemeManager={colorSchemeManager}
     >
       <QueryClientProvider client={queryClient}>
-        <ModalsProvider modalProps={{ centered: true }}>
+        <ModalsProvider
+          modalProps={{ centered: true, closeButtonProps: { 'aria-label': 'Close' } }}
+        >
           {/* Bottom right: the top right is where the user menu and Sign out are. */}
           <Notifications position="bottom-right" autoClose={4000} />
           {children}

@@ -1,4 +1,5 @@
-import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
+import { createContext, use } from 'react';
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { meSchema, type Me } from '#shared/account.ts';
 import { apiRequest, isApiError } from './api-client.ts';
 
@@ -33,9 +34,14 @@ export function forgetSession(queryClient: QueryClient): void {
   queryClient.setQueryData<Session>(meKey, { status: 'signed-out' });
 }
 
-/** The signed-in user; only for screens behind the auth guard, which waits for it. */
+/**
+ * The signed-in user, handed down by the auth guard. A context rather than a query read, so
+ * the screens keep a consistent user while the guard is already leading away on sign-out.
+ */
+export const MeContext = createContext<Me | null>(null);
+
 export function useMe(): Me {
-  const { data } = useQuery(meQuery());
-  if (data?.status !== 'signed-in') throw new Error('useMe() used outside the auth guard');
-  return data.me;
+  const me = use(MeContext);
+  if (!me) throw new Error('useMe() used outside the auth guard');
+  return me;
 }

@@ -6,9 +6,9 @@ import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { forgetSession } from '#client/lib/session.ts';
 import { authClient, authErrorMessage } from '#client/lib/auth-client.ts';
+import { PasswordField } from '#client/components/password-field.tsx';
 import { AuthLayout } from './components/auth-layout.tsx';
 import { newPasswordSchema } from './auth-schemas.ts';
-import { PasswordField } from '#client/components/password-field.tsx';
 
 export function ResetPasswordPage() {
   const [searchParams] = useSearchParams();

@@ -5,10 +5,10 @@ import { schemaResolver, useForm } from '@mantine/form';
 import { useQuery } from '@tanstack/react-query';
 import { authClient, authErrorMessage } from '#client/lib/auth-client.ts';
 import { meQuery } from '#client/lib/session.ts';
+import { PasswordField } from '#client/components/password-field.tsx';
 import { AuthLayout } from './components/auth-layout.tsx';
 import { SocialSignIn } from './components/social-sign-in.tsx';
 import { safeReturnPath, signInSchema } from './auth-schemas.ts';
-import { PasswordField } from '#client/components/password-field.tsx';
 
 /** Errors Better Auth appends to a callback URL when a mailed link did not work. */
 const LINK_ERRORS: Record<string, string> = {

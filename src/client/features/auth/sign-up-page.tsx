@@ -3,9 +3,9 @@ import { Link, useNavigate } from 'react-router';
 import { Alert, Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { authClient, authErrorMessage } from '#client/lib/auth-client.ts';
+import { PasswordField } from '#client/components/password-field.tsx';
 import { AuthLayout } from './components/auth-layout.tsx';
 import { signUpSchema } from './auth-schemas.ts';
-import { PasswordField } from '#client/components/password-field.tsx';
 
 export function SignUpPage() {
   const navigate = useNavigate();

@@ -5,8 +5,8 @@ import { notifications } from '@mantine/notifications';
 import { accessTokenInputSchema } from '#shared/account.ts';
 import { errorMessage, isApiError } from '#client/lib/api-client.ts';
 import { useMe } from '#client/lib/session.ts';
-import { useSaveAccessToken } from './api/access-token.ts';
 import { PasswordField } from '#client/components/password-field.tsx';
+import { useSaveAccessToken } from './api/access-token.ts';
 
 export function SettingsPage() {
   return (

@@ -18,6 +18,7 @@ import { notifications } from '@mantine/notifications';
 import type { Client } from '#shared/clients.ts';
 import { errorMessage, isApiError } from '#client/lib/api-client.ts';
 import { todayIsoDate } from '#client/lib/format-date.ts';
+import { PasswordField } from '#client/components/password-field.tsx';
 import { useSaveClient } from '../api/client-mutations.ts';
 import {
   clientToFormValues,
@@ -27,7 +28,6 @@ import {
   validateClientForm,
   type ClientFormValues,
 } from '../client-form-values.ts';
-import { PasswordField } from '#client/components/password-field.tsx';
 
 /** `client` set: edit that client (at the version it was opened); unset: add a new one. */
 export function ClientForm({
