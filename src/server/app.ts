@@ -83,7 +83,14 @@ export async function buildApp(
     secret: deriveKey(secretKey, 'clients-manager/better-auth/v1').toString('hex'),
     mailer,
     log: app.log,
+    providers: config.providers,
+    allowlist: { domains: config.allowedEmailDomains, emails: config.allowedEmails },
   });
+  if (config.allowedEmailDomains.length === 0 && config.allowedEmails.length === 0) {
+    app.log.warn(
+      'ALLOWED_EMAIL_DOMAINS and ALLOWED_EMAILS are not set: anyone who can reach this server may sign up',
+    );
+  }
 
   const hub = new EventHub(db.kysely, app.log);
   await hub.start();
@@ -137,7 +144,10 @@ export async function buildApp(
   registerAuthRoutes(app, auth, config.publicUrl);
   const tokens = new DeployTokens(db.kysely, box);
   const clients = new ClientRepository(db.kysely, box, () => void hub.wake());
-  registerAccountRoutes(app, { tokens, publicConfig: { providers: [] } });
+  registerAccountRoutes(app, {
+    tokens,
+    publicConfig: { providers: config.providers.map(({ id, name }) => ({ id, name })) },
+  });
   registerClientRoutes(app, {
     clients,
     tokens,

@@ -18,6 +18,22 @@ const port = z
   .transform(Number)
   .refine((n) => n <= 65535, 'must be a whole number between 0 and 65535');
 
+const httpsUrl = z
+  .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+  .transform((u) => u.replace(/\/+$/, ''));
+
+const list = z
+  .string()
+  .optional()
+  .transform((v) =>
+    (v ?? '')
+      .split(',')
+      .map((item) => item.trim().toLowerCase())
+      .filter((item) => item !== ''),
+  );
+
+export const DEFAULT_GOOGLE_ISSUER = 'https://accounts.google.com';
+
 const envSchema = z.object({
   PORT: port.default(3000),
   HOST: z.string().trim().min(1).default('127.0.0.1'),
@@ -53,7 +69,35 @@ const envSchema = z.object({
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     }),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  GOOGLE_CLIENT_ID: optionalText,
+  GOOGLE_CLIENT_SECRET: optionalText,
+  GOOGLE_ISSUER: optionalText.pipe(httpsUrl.optional()),
+  OIDC_ISSUER: optionalText.pipe(httpsUrl.optional()),
+  OIDC_CLIENT_ID: optionalText,
+  OIDC_CLIENT_SECRET: optionalText,
+  OIDC_NAME: optionalText,
+  ALLOWED_EMAIL_DOMAINS: list.pipe(
+    z.array(
+      z
+        .string()
+        .transform((d) => d.replace(/^@/, ''))
+        .pipe(
+          z.string().regex(/^[a-z0-9.-]+\.[a-z]{2,}$/, 'must be domain names such as example.com'),
+        ),
+    ),
+  ),
+  ALLOWED_EMAILS: list.pipe(z.array(z.email('must be email addresses'))),
 });
+
+/** An OpenID Connect provider people can sign in with (Google is one, found by discovery). */
+export interface OidcProviderConfig {
+  id: 'google' | 'oidc';
+  /** The button says 'Log in with {name}'. */
+  name: string;
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+}
 
 export type DatabaseTarget = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
 
@@ -69,6 +113,10 @@ export interface Config {
   mailFrom: string;
   deployCommandTemplate: string;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  providers: OidcProviderConfig[];
+  /** Empty lists on both: anyone who can reach the server may sign up. */
+  allowedEmailDomains: string[];
+  allowedEmails: string[];
 }
 
 export class ConfigError extends Error {
@@ -102,7 +150,41 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM,
     deployCommandTemplate: e.DEPLOY_COMMAND_TEMPLATE,
     logLevel: e.LOG_LEVEL,
+    providers: providers(e),
+    allowedEmailDomains: e.ALLOWED_EMAIL_DOMAINS,
+    allowedEmails: e.ALLOWED_EMAILS,
   };
+}
+
+/** Both halves of a provider's credentials, or neither: half a provider is a mistake. */
+function providers(e: z.infer<typeof envSchema>): OidcProviderConfig[] {
+  const result: OidcProviderConfig[] = [];
+  const missing: string[] = [];
+  const need = (value: string | undefined, name: string) => {
+    if (!value)
+      missing.push(`Invalid setting ${name}: must be set with the other settings of its provider`);
+    return value ?? '';
+  };
+  if (e.GOOGLE_CLIENT_ID || e.GOOGLE_CLIENT_SECRET) {
+    result.push({
+      id: 'google',
+      name: 'Google',
+      issuer: e.GOOGLE_ISSUER ?? DEFAULT_GOOGLE_ISSUER,
+      clientId: need(e.GOOGLE_CLIENT_ID, 'GOOGLE_CLIENT_ID'),
+      clientSecret: need(e.GOOGLE_CLIENT_SECRET, 'GOOGLE_CLIENT_SECRET'),
+    });
+  }
+  if (e.OIDC_ISSUER || e.OIDC_CLIENT_ID || e.OIDC_CLIENT_SECRET) {
+    result.push({
+      id: 'oidc',
+      name: e.OIDC_NAME ?? 'single sign-on',
+      issuer: need(e.OIDC_ISSUER, 'OIDC_ISSUER'),
+      clientId: need(e.OIDC_CLIENT_ID, 'OIDC_CLIENT_ID'),
+      clientSecret: need(e.OIDC_CLIENT_SECRET, 'OIDC_CLIENT_SECRET'),
+    });
+  }
+  if (missing.length > 0) throw new ConfigError(missing.join('\n'));
+  return result;
 }
 
 function databaseTarget(url: string | undefined, dataDir: string): DatabaseTarget {

@@ -1,7 +1,17 @@
 import { betterAuth } from 'better-auth';
+import { APIError } from 'better-auth/api';
+import { genericOAuth } from 'better-auth/plugins';
 import type { FastifyBaseLogger } from 'fastify';
+import type { OidcProviderConfig } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import { resetPasswordMail, verifyEmailMail } from '../mail/templates.ts';
+import {
+  isEmailAllowed,
+  notAllowedMessage,
+  NOT_ALLOWED_CODE,
+  type Allowlist,
+} from './allowlist.ts';
 
 /**
  * The bridge (auth-routes.ts) sets this header from the socket's address, replacing anything a
@@ -9,7 +19,10 @@ import type { Mailer } from '../mail/mailer.ts';
  * by a forged X-Forwarded-For.
  */
 export const CLIENT_IP_HEADER = 'x-clients-manager-client-ip';
-import { resetPasswordMail, verifyEmailMail } from '../mail/templates.ts';
+
+export const ACCOUNT_DISABLED_CODE = 'ACCOUNT_DISABLED';
+export const ACCOUNT_DISABLED_MESSAGE =
+  'This account is disabled. Ask an administrator if you think that is a mistake.';
 
 export interface AuthOptions {
   db: Db;
@@ -17,14 +30,26 @@ export interface AuthOptions {
   secret: string;
   mailer: Mailer;
   log: FastifyBaseLogger;
+  providers: readonly OidcProviderConfig[];
+  allowlist: Allowlist;
 }
 
 /**
- * Better Auth: email + password with required verification and password reset, database
- * sessions in http-only cookies. Social and OpenID providers are added to `socialProviders`
- * and `plugins` here when configured, so there is one place that decides who may sign in.
+ * Better Auth: email + password with required verification and password reset, Google and any
+ * OpenID Connect provider through discovery (one code path: genericOAuth), database sessions in
+ * http-only cookies. The one place that decides who may enter: `validateUserInfo` runs before
+ * every new user, every account link and every provider sign-in; the session hook covers
+ * returning email sign-ins and disabled users.
  */
-export function createAuth({ db, publicUrl, secret, mailer, log }: AuthOptions) {
+export function createAuth({
+  db,
+  publicUrl,
+  secret,
+  mailer,
+  log,
+  providers,
+  allowlist,
+}: AuthOptions) {
   return betterAuth({
     // Into our pino log (with its redaction) instead of the console. Better Auth passes only
     // a message and context objects, never a password.
@@ -59,6 +84,49 @@ export function createAuth({ db, publicUrl, secret, mailer, log }: AuthOptions) 
         await mailer.send(verifyEmailMail(user.email, url));
       },
     },
+    user: {
+      additionalFields: {
+        disabled: { type: 'boolean', required: false, defaultValue: false, input: false },
+      },
+      validateUserInfo({ user }) {
+        const email = typeof user.email === 'string' ? user.email : '';
+        if (!isEmailAllowed(email, allowlist)) {
+          return { error: NOT_ALLOWED_CODE, errorDescription: notAllowedMessage(email) };
+        }
+      },
+    },
+    account: {
+      // A provider account joins an existing user of the same email only when the provider
+      // says it verified that email; no provider is trusted to skip that.
+      accountLinking: { enabled: true, trustedProviders: [], allowDifferentEmails: false },
+    },
+    databaseHooks: {
+      session: {
+        create: {
+          async before(session) {
+            const user = await db.kysely
+              .selectFrom('user')
+              .select(['email', 'disabled'])
+              .where('id', '=', session.userId)
+              .executeTakeFirst();
+            if (!user) return false;
+            if (user.disabled === true || user.disabled === 1) {
+              throw new APIError('FORBIDDEN', {
+                code: ACCOUNT_DISABLED_CODE,
+                message: ACCOUNT_DISABLED_MESSAGE,
+              });
+            }
+            // The lists may have changed since this user signed up.
+            if (!isEmailAllowed(user.email, allowlist)) {
+              throw new APIError('FORBIDDEN', {
+                code: NOT_ALLOWED_CODE,
+                message: notAllowedMessage(user.email),
+              });
+            }
+          },
+        },
+      },
+    },
     session: {
       expiresIn: 7 * 24 * 60 * 60,
       updateAge: 24 * 60 * 60,
@@ -71,11 +139,26 @@ export function createAuth({ db, publicUrl, secret, mailer, log }: AuthOptions) 
       max: 100,
       customRules: {
         '/sign-in/email': { window: 60, max: 10 },
+        '/sign-in/social': { window: 60, max: 20 },
         '/sign-up/email': { window: 60, max: 10 },
         '/request-password-reset': { window: 60, max: 5 },
         '/send-verification-email': { window: 60, max: 5 },
       },
     },
+    plugins: [
+      genericOAuth({
+        config: providers.map((p) => ({
+          providerId: p.id,
+          name: p.name,
+          discoveryUrl: `${p.issuer}/.well-known/openid-configuration`,
+          clientId: p.clientId,
+          clientSecret: p.clientSecret,
+          scopes: ['openid', 'email', 'profile'],
+          pkce: true,
+          requireIdTokenVerification: true,
+        })),
+      }),
+    ],
     advanced: {
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
       useSecureCookies: publicUrl.startsWith('https:'),

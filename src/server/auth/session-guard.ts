@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { fromNodeHeaders } from 'better-auth/node';
-import type { Auth } from './auth.ts';
+import { ACCOUNT_DISABLED_MESSAGE, type Auth } from './auth.ts';
 import { HttpError } from '../http/http-error.ts';
 
 export interface SignedInUser {
@@ -43,6 +43,7 @@ export function registerSessionGuard(app: FastifyInstance, auth: Auth): void {
     if (!session) throw new HttpError(401, 'Sign in to continue');
     if (!session.user.emailVerified)
       throw new HttpError(403, 'Verify your email address to continue');
+    if (session.user.disabled) throw new HttpError(403, ACCOUNT_DISABLED_MESSAGE);
     request.user = {
       id: session.user.id,
       email: session.user.email,

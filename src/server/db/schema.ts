@@ -59,6 +59,7 @@ export interface UserTable {
   image: string | null;
   createdAt: Timestamp;
   updatedAt: Timestamp;
+  disabled: Bool;
 }
 
 export interface SessionTable {

@@ -24,13 +24,18 @@ export interface TestServer {
  */
 export async function startTestServer(
   env: Record<string, string> = {},
-  options: { clientDir?: string; logStream?: { write(line: string): void } } = {},
+  options: {
+    clientDir?: string;
+    logStream?: { write(line: string): void };
+    /** A port chosen beforehand (e.g. to register the redirect URI at an OpenID provider). */
+    port?: number;
+  } = {},
 ): Promise<TestServer> {
   const mail = await new MailCatcher().start();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-test-'));
   // The port is only known after listening, but PUBLIC_URL must be known before: take a free
   // port first.
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const config = loadConfig({
     DATA_DIR: dataDir,
     PORT: String(port),
@@ -58,7 +63,7 @@ export async function startTestServer(
   };
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const net = await import('node:net');
   return new Promise((resolve, reject) => {
     const server = net.createServer();

@@ -1,0 +1,19 @@
+import { sql, type Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
+import type { Dialect } from '../database.ts';
+import { columnTypes } from './column-types.ts';
+
+/** Operators can disable a user (`npm run user -- disable`); their sessions stop at once. */
+export function userDisabled(dialect: Dialect): Migration {
+  const t = columnTypes(dialect);
+  return {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .alterTable('user')
+        .addColumn('disabled', t.boolean, (c) =>
+          c.notNull().defaultTo(dialect === 'postgres' ? sql`false` : 0),
+        )
+        .execute();
+    },
+  };
+}
