@@ -54,7 +54,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['scripts/**', 'e2e/**', 'bench/**'],
+    files: ['scripts/**', 'e2e/**', 'bench/**', 'src/server/cli/**'],
     rules: { 'no-console': 'off' },
   },
 );

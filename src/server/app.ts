@@ -5,13 +5,14 @@ import helmet from '@fastify/helmet';
 import type { Config } from './config.ts';
 import { openDatabase, type Db } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
-import { SecretBox, deriveKey, resolveSecretKey } from './secrets.ts';
+import { SecretBox, resolveSecretKey } from './secrets.ts';
 import { createMailer } from './mail/mailer.ts';
 import { createAuth, type Auth } from './auth/auth.ts';
 import { registerAuthRoutes } from './auth/auth-routes.ts';
 import { registerSessionGuard } from './auth/session-guard.ts';
 import { EventHub } from './realtime/event-hub.ts';
 import { registerEventsRoute } from './realtime/events-route.ts';
+import { startStreamAccessCheck } from './realtime/stream-access.ts';
 import { ClientRepository } from './features/clients/client-repository.ts';
 import { registerClientRoutes } from './features/clients/client-routes.ts';
 import { DeployTokens } from './features/account/deploy-tokens.ts';
@@ -77,15 +78,7 @@ export async function buildApp(
   });
   app.addHook('onClose', async () => mailer.close());
 
-  const auth = createAuth({
-    db,
-    publicUrl: config.publicUrl,
-    secret: deriveKey(secretKey, 'clients-manager/better-auth/v1').toString('hex'),
-    mailer,
-    log: app.log,
-    providers: config.providers,
-    allowlist: { domains: config.allowedEmailDomains, emails: config.allowedEmails },
-  });
+  const auth = createAuth({ db, config, secretKey, mailer, log: app.log });
   if (config.allowedEmailDomains.length === 0 && config.allowedEmails.length === 0) {
     app.log.warn(
       'ALLOWED_EMAIL_DOMAINS and ALLOWED_EMAILS are not set: anyone who can reach this server may sign up',
@@ -94,7 +87,9 @@ export async function buildApp(
 
   const hub = new EventHub(db.kysely, app.log);
   await hub.start();
+  const stopAccessCheck = startStreamAccessCheck(hub, db.kysely, db.dialect, app.log);
   app.addHook('preClose', async () => {
+    stopAccessCheck();
     hub.close();
     // server.close() reaps idle sockets once. A request still in flight at that moment leaves
     // a kept-alive socket behind when it finishes, which would hold shutdown for the whole

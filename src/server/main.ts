@@ -1,24 +1,7 @@
-import fs from 'node:fs';
-import { ConfigError, loadConfig, type Config } from './config.ts';
+import { configFromEnvOrExit } from './config-from-env.ts';
 import { buildApp } from './app.ts';
 
-// Better Auth's own switch, on top of `telemetry: { enabled: false }`: nothing phones home.
-process.env.BETTER_AUTH_TELEMETRY = '0';
-
-function readConfig(): Config {
-  if (fs.existsSync('.env')) process.loadEnvFile('.env');
-  try {
-    return loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
-  }
-}
-
-const config = readConfig();
+const config = configFromEnvOrExit();
 const app = await buildApp(config);
 
 let closing = false;

@@ -1,8 +1,9 @@
 import { betterAuth } from 'better-auth';
-import { APIError } from 'better-auth/api';
+import { APIError, createAuthMiddleware } from 'better-auth/api';
 import { genericOAuth } from 'better-auth/plugins';
 import type { FastifyBaseLogger } from 'fastify';
-import type { OidcProviderConfig } from '../config.ts';
+import type { Config } from '../config.ts';
+import { deriveKey } from '../secrets.ts';
 import type { Db } from '../db/database.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { resetPasswordMail, verifyEmailMail } from '../mail/templates.ts';
@@ -26,12 +27,11 @@ export const ACCOUNT_DISABLED_MESSAGE =
 
 export interface AuthOptions {
   db: Db;
-  publicUrl: string;
-  secret: string;
+  config: Pick<Config, 'publicUrl' | 'providers' | 'allowedEmailDomains' | 'allowedEmails'>;
+  /** SECRET_KEY (or the generated key); Better Auth gets a key derived from it. */
+  secretKey: string;
   mailer: Mailer;
   log: FastifyBaseLogger;
-  providers: readonly OidcProviderConfig[];
-  allowlist: Allowlist;
 }
 
 /**
@@ -41,15 +41,12 @@ export interface AuthOptions {
  * every new user, every account link and every provider sign-in; the session hook covers
  * returning email sign-ins and disabled users.
  */
-export function createAuth({
-  db,
-  publicUrl,
-  secret,
-  mailer,
-  log,
-  providers,
-  allowlist,
-}: AuthOptions) {
+export function createAuth({ db, config, secretKey, mailer, log }: AuthOptions) {
+  const { publicUrl, providers } = config;
+  const allowlist: Allowlist = {
+    domains: config.allowedEmailDomains,
+    emails: config.allowedEmails,
+  };
   return betterAuth({
     // Into our pino log (with its redaction) instead of the console. Better Auth passes only
     // a message and context objects, never a password.
@@ -61,7 +58,7 @@ export function createAuth({
     appName: 'Clients Manager',
     baseURL: publicUrl,
     basePath: '/api/auth',
-    secret,
+    secret: deriveKey(secretKey, 'clients-manager/better-auth/v1').toString('hex'),
     trustedOrigins: [new URL(publicUrl).origin],
     database: { db: db.kysely, type: db.dialect },
     telemetry: { enabled: false },
@@ -94,6 +91,21 @@ export function createAuth({
           return { error: NOT_ALLOWED_CODE, errorDescription: notAllowedMessage(email) };
         }
       },
+    },
+    hooks: {
+      // validateUserInfo also refuses these, but email sign-up then answers like a success
+      // (Better Auth hides whether an address exists). A refused person must be told why, and
+      // the lists reveal nothing about any one account, so say it before sign-up starts.
+      before: createAuthMiddleware(async (ctx) => {
+        if (ctx.path !== '/sign-up/email') return;
+        const email: unknown = (ctx.body as { email?: unknown } | undefined)?.email;
+        if (typeof email === 'string' && !isEmailAllowed(email, allowlist)) {
+          throw new APIError('FORBIDDEN', {
+            code: NOT_ALLOWED_CODE,
+            message: notAllowedMessage(email),
+          });
+        }
+      }),
     },
     account: {
       // A provider account joins an existing user of the same email only when the provider

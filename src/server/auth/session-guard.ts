@@ -20,6 +20,7 @@ export interface Actor {
 declare module 'fastify' {
   interface FastifyRequest {
     user: SignedInUser | null;
+    sessionId: string | null;
   }
 }
 
@@ -36,6 +37,7 @@ export function isPublicApiPath(path: string): boolean {
  */
 export function registerSessionGuard(app: FastifyInstance, auth: Auth): void {
   app.decorateRequest('user', null);
+  app.decorateRequest('sessionId', null);
   app.addHook('onRequest', async (request) => {
     const path = request.url.split('?')[0] ?? '';
     if (!path.startsWith('/api/') || isPublicApiPath(path)) return;
@@ -44,6 +46,7 @@ export function registerSessionGuard(app: FastifyInstance, auth: Auth): void {
     if (!session.user.emailVerified)
       throw new HttpError(403, 'Verify your email address to continue');
     if (session.user.disabled) throw new HttpError(403, ACCOUNT_DISABLED_MESSAGE);
+    request.sessionId = session.session.id;
     request.user = {
       id: session.user.id,
       email: session.user.email,

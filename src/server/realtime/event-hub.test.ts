@@ -38,6 +38,7 @@ async function write(n: number): Promise<void> {
 function collector(): StreamSink & { ids(): number[]; text: string } {
   const sink = {
     userId: 'u1',
+    sessionId: 's1',
     text: '',
     write(chunk: string) {
       sink.text += chunk;
@@ -82,7 +83,13 @@ describe('EventHub', () => {
     await hub.start(60_000);
     let ended = false;
     await hub.subscribe(
-      { userId: 'u', write() {}, pending: () => 64 * 1024 * 1024, end: () => (ended = true) },
+      {
+        userId: 'u',
+        sessionId: 's',
+        write() {},
+        pending: () => 64 * 1024 * 1024,
+        end: () => (ended = true),
+      },
       null,
     );
     expect(hub.size).toBe(1);

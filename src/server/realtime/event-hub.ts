@@ -7,6 +7,8 @@ import { latestSeq, readEventsAfter } from './event-log.ts';
 /** A live stream as the hub sees it: something that takes SSE text. */
 export interface StreamSink {
   userId: string;
+  /** The session the stream was opened with; the stream ends when that session does. */
+  sessionId: string;
   write(chunk: string): void;
   /** Bytes queued in the socket and not yet sent; a reader this far behind is cut off. */
   pending(): number;
@@ -157,9 +159,14 @@ export class EventHub {
     return this.#ring[0]?.seq ?? this.#cursor + 1;
   }
 
-  /** Ends the streams of one user, e.g. when they are signed out everywhere. */
-  disconnectUser(userId: string): void {
-    for (const sub of this.#subscribers) if (sub.sink.userId === userId) this.#drop(sub);
+  /** The sessions that have a stream open here. */
+  sessionIds(): string[] {
+    return [...new Set([...this.#subscribers].map((sub) => sub.sink.sessionId))];
+  }
+
+  /** Ends the streams opened with any of these sessions (signed out, expired, disabled). */
+  disconnectSessions(sessionIds: ReadonlySet<string>): void {
+    for (const sub of this.#subscribers) if (sessionIds.has(sub.sink.sessionId)) this.#drop(sub);
   }
 
   /** Ends every stream (on shutdown), so the server can close without waiting for them. */

@@ -39,6 +39,7 @@ export function registerEventsRoute(app: FastifyInstance, hub: EventHub): void {
     const unsubscribe = await hub.subscribe(
       {
         userId: user.id,
+        sessionId: request.sessionId ?? '',
         write: (chunk) => {
           if (!closed) res.write(chunk);
         },

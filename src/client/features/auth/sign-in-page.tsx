@@ -9,13 +9,8 @@ import { PasswordField } from '#client/components/password-field.tsx';
 import { AuthLayout } from './components/auth-layout.tsx';
 import { SocialSignIn } from './components/social-sign-in.tsx';
 import { safeReturnPath, signInSchema } from './auth-schemas.ts';
+import { signInErrorMessage } from './sign-in-errors.ts';
 
-/** Errors Better Auth appends to a callback URL when a mailed link did not work. */
-const LINK_ERRORS: Record<string, string> = {
-  TOKEN_EXPIRED: 'That verification link has expired. Sign in to get a new one.',
-  INVALID_TOKEN: 'That verification link is not valid. Sign in to get a new one.',
-  USER_NOT_FOUND: 'That link belongs to an account that no longer exists.',
-};
 
 function returnPath(state: unknown): string {
   const from = (state as { from?: { pathname?: unknown; search?: unknown } } | null)?.from;
@@ -28,7 +23,7 @@ export function SignInPage() {
   const location = useLocation();
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
-  const linkError = LINK_ERRORS[searchParams.get('error') ?? ''];
+  const linkError = signInErrorMessage(searchParams.get('error'));
   const target = returnPath(location.state);
   const [error, setError] = useState<string | null>(null);
   const form = useForm({

@@ -24,7 +24,13 @@ export function SocialSignIn({
 
   async function signIn(provider: string) {
     setPending(provider);
-    const { error } = await authClient.signIn.social({ provider, callbackURL });
+    // A refusal (not on the staff list, an unverified email, a tampered answer) comes back to
+    // the sign-in screen with ?error=CODE, which it explains.
+    const { error } = await authClient.signIn.social({
+      provider,
+      callbackURL,
+      errorCallbackURL: '/sign-in',
+    });
     // On success the browser is already on its way to the provider.
     if (error) {
       setPending(null);

@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OidcIssuer } from '../testing/oidc-issuer.ts';
+import { Session, freePort, startTestServer, type TestServer } from '../testing/test-server.ts';
+
+let issuer: OidcIssuer;
+let server: TestServer;
+
+beforeAll(async () => {
+  const port = await freePort();
+  issuer = await new OidcIssuer().start([
+    {
+      clientId: 'google-client',
+      clientSecret: 'google-secret',
+      redirectUri: `http://127.0.0.1:${port}/api/auth/callback/google`,
+    },
+  ]);
+  server = await startTestServer(
+    {
+      GOOGLE_CLIENT_ID: 'google-client',
+      GOOGLE_CLIENT_SECRET: 'google-secret',
+      GOOGLE_ISSUER: issuer.url,
+      ALLOWED_EMAIL_DOMAINS: 'example.test',
+      ALLOWED_EMAILS: 'contractor@outside.test',
+    },
+    { port },
+  );
+});
+afterAll(async () => {
+  await server.close();
+  await issuer.close();
+});
+
+/** Starts a Google sign-in as the browser would; returns the provider URL it is sent to. */
+async function startGoogleSignIn(session: Session): Promise<URL> {
+  const response = await session.json<{ url: string }>('POST', '/api/auth/sign-in/social', {
+    provider: 'google',
+    callbackURL: '/',
+    errorCallbackURL: '/sign-in',
+  });
+  expect(response.status).toBe(200);
+  return new URL(response.body.url);
+}
+
+describe('provider sign-in', () => {
+  it('lists the configured providers for the sign-in screen', async () => {
+    expect((await new Session(server).json('GET', '/api/config')).body).toEqual({
+      providers: [{ id: 'google', name: 'Google' }],
+    });
+  });
+
+  it('sends the browser to the issuer found by discovery, with PKCE', async () => {
+    const url = await startGoogleSignIn(new Session(server));
+    expect(url.origin).toBe(issuer.url);
+    expect(url.searchParams.get('client_id')).toBe('google-client');
+    expect(url.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(url.searchParams.get('state')).toBeTruthy();
+  });
+
+  it.each([
+    ['a forged state', (state: string) => `state=${state}x&code=bogus`],
+    ['a forged code', (state: string) => `state=${state}&code=not-a-real-code`],
+    ['no state at all', () => 'code=bogus'],
+  ])('refuses a callback with %s and makes no session', async (_, query) => {
+    const session = new Session(server);
+    const state = (await startGoogleSignIn(session)).searchParams.get('state')!;
+    const callback = await session.request('GET', `/api/auth/callback/google?${query(state)}`);
+    expect(callback.status).toBe(302);
+    const location = new URL(callback.headers.get('location')!, server.url);
+    expect(location.searchParams.get('error')).toBeTruthy();
+    expect(session.cookies.has('cm.session_token')).toBe(false);
+    expect((await session.json('GET', '/api/me')).status).toBe(401);
+  });
+});
+
+describe('allowlists on email sign-up', () => {
+  it('refuses an address outside the lists, with the reason, and stores nothing', async () => {
+    const response = await new Session(server).json<{ message: string; code: string }>(
+      'POST',
+      '/api/auth/sign-up/email',
+      { email: 'mallory@elsewhere.test', password: 'long enough pw', name: 'M' },
+    );
+    expect(response.status).toBe(403);
+    expect(response.body.message).toMatch(/mallory@elsewhere.test is not allowed to sign in/);
+    const users = await server.app.parts.db.kysely
+      .selectFrom('user')
+      .select('id')
+      .where('email', '=', 'mallory@elsewhere.test')
+      .execute();
+    expect(users).toHaveLength(0);
+  });
+
+  it('admits the allowed domain and the listed address', async () => {
+    for (const email of ['new.staff@example.test', 'contractor@outside.test']) {
+      const response = await new Session(server).request('POST', '/api/auth/sign-up/email', {
+        email,
+        password: 'long enough pw',
+        name: 'Ok',
+      });
+      expect(response.status, email).toBe(200);
+    }
+  });
+});

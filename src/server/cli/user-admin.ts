@@ -1,0 +1,143 @@
+import { randomBytes } from 'node:crypto';
+import pino from 'pino';
+import type { Config } from '../config.ts';
+import { openDatabase, type Db } from '../db/database.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+import { resolveSecretKey } from '../secrets.ts';
+import { createAuth, type Auth } from '../auth/auth.ts';
+import { toBool, toIso } from '../db/codec.ts';
+import type { Mailer } from '../mail/mailer.ts';
+
+export class UserAdminError extends Error {
+  override name = 'UserAdminError';
+}
+
+export interface UserRow {
+  email: string;
+  name: string;
+  verified: boolean;
+  disabled: boolean;
+  createdAt: string;
+  sessions: number;
+}
+
+/** Accounts made here are verified already, so the sign-up mail has nothing to say. */
+const noMail: Mailer = { send: async () => {}, close: () => {} };
+
+/**
+ * What the `user` command does, on the same database and the same Better Auth rules as the
+ * server (allowlists included): operators can bootstrap without mail or a provider.
+ */
+export class UserAdmin {
+  readonly #db: Db;
+  readonly #auth: Auth;
+
+  private constructor(db: Db, auth: Auth) {
+    this.#db = db;
+    this.#auth = auth;
+  }
+
+  static async open(config: Config): Promise<UserAdmin> {
+    const db = openDatabase(config.database);
+    await migrateToLatest(db);
+    const log = pino({ level: 'warn' }, process.stderr);
+    const secretKey = resolveSecretKey(config.secretKey, config.dataDir);
+    return new UserAdmin(db, createAuth({ db, config, secretKey, mailer: noMail, log }));
+  }
+
+  close(): Promise<void> {
+    return this.#db.close();
+  }
+
+  static generatePassword(): string {
+    return randomBytes(18).toString('base64url');
+  }
+
+  async #find(email: string) {
+    return this.#db.kysely
+      .selectFrom('user')
+      .select(['id', 'email'])
+      .where('email', '=', email.trim().toLowerCase())
+      .executeTakeFirst();
+  }
+
+  /** A verified email + password user. */
+  async create(email: string, password: string, name = ''): Promise<void> {
+    if (await this.#find(email))
+      throw new UserAdminError(`A user with the email ${email} exists already.`);
+    if (password.length < 8)
+      throw new UserAdminError('The password must be at least 8 characters.');
+    try {
+      await this.#auth.api.signUpEmail({ body: { email, password, name } });
+    } catch (error) {
+      const message =
+        (error as { body?: { message?: string } }).body?.message ?? (error as Error).message;
+      throw new UserAdminError(message);
+    }
+    await this.#db.kysely
+      .updateTable('user')
+      .set({ emailVerified: this.#db.dialect === 'postgres' ? true : 1 })
+      .where('email', '=', email.trim().toLowerCase())
+      .execute();
+  }
+
+  async list(): Promise<UserRow[]> {
+    const rows = await this.#db.kysely
+      .selectFrom('user')
+      .leftJoin('session', 'session.userId', 'user.id')
+      .select((eb) => [
+        'user.email',
+        'user.name',
+        'user.emailVerified',
+        'user.disabled',
+        'user.createdAt',
+        eb.fn.count<number>('session.id').as('sessions'),
+      ])
+      .groupBy([
+        'user.id',
+        'user.email',
+        'user.name',
+        'user.emailVerified',
+        'user.disabled',
+        'user.createdAt',
+      ])
+      .orderBy('user.createdAt')
+      .execute();
+    return rows.map((r) => ({
+      email: r.email,
+      name: r.name,
+      verified: toBool(r.emailVerified),
+      disabled: toBool(r.disabled),
+      createdAt: toIso(r.createdAt),
+      sessions: Number(r.sessions),
+    }));
+  }
+
+  /** Disables the user and ends every session they have, at once. Returns the sessions ended. */
+  async disable(email: string): Promise<number> {
+    const user = await this.#find(email);
+    if (!user) throw new UserAdminError(`No user with the email ${email}.`);
+    return this.#db.kysely.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('user')
+        .set({ disabled: this.#db.dialect === 'postgres' ? true : 1 })
+        .where('id', '=', user.id)
+        .execute();
+      const ended = await trx
+        .deleteFrom('session')
+        .where('userId', '=', user.id)
+        .executeTakeFirst();
+      return Number(ended.numDeletedRows);
+    });
+  }
+
+  async enable(email: string): Promise<void> {
+    const user = await this.#find(email);
+    if (!user) throw new UserAdminError(`No user with the email ${email}.`);
+    await this.#db.kysely
+      .updateTable('user')
+      .set({ disabled: this.#db.dialect === 'postgres' ? false : 0 })
+      .where('id', '=', user.id)
+      .execute();
+  }
+}

@@ -1,0 +1,97 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Session, startTestServer, type TestServer } from '../testing/test-server.ts';
+import { openEventStream } from '../testing/sse-reader.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../../..');
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => server.close());
+
+/** Runs `npm run user -- …` as an operator would, on the test server's data folder. */
+function userCommand(
+  args: string[],
+  stdin = '',
+): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['src/server/cli/user.ts', ...args], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', DATA_DIR: server.dataDir, LOG_LEVEL: 'warn' },
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('exit', (code) => resolve({ code, out, err }));
+    child.stdin.end(stdin);
+  });
+}
+
+async function signIn(
+  email: string,
+  password: string,
+): Promise<{ session: Session; status: number; body: { message?: string } }> {
+  const session = new Session(server);
+  const { status, body } = await session.json<{ message?: string }>(
+    'POST',
+    '/api/auth/sign-in/email',
+    { email, password },
+  );
+  return { session, status, body };
+}
+
+describe('npm run user', () => {
+  it('creates a verified user with a password from standard input', async () => {
+    const result = await userCommand(
+      ['create', '--email', 'ops@example.test', '--name', 'Ops'],
+      'piped password 1\n',
+    );
+    expect(result).toMatchObject({ code: 0, out: 'Created ops@example.test (verified).\n' });
+    const { session, status } = await signIn('ops@example.test', 'piped password 1');
+    expect(status).toBe(200);
+    expect((await session.json<{ displayName: string }>('GET', '/api/me')).body.displayName).toBe(
+      'Ops',
+    );
+  });
+
+  it('generates a password and prints it once when none is given', async () => {
+    const result = await userCommand(['create', '--email', 'gen@example.test']);
+    expect(result.code).toBe(0);
+    const password = /Password \(shown once, store it now\): (\S+)/.exec(result.out)?.[1];
+    expect(password).toMatch(/^[A-Za-z0-9_-]{24}$/);
+    expect((await signIn('gen@example.test', password!)).status).toBe(200);
+  });
+
+  it('refuses a duplicate and says why', async () => {
+    const result = await userCommand(['create', '--email', 'ops@example.test'], 'whatever123');
+    expect(result.code).toBe(1);
+    expect(result.err.trim()).toBe('A user with the email ops@example.test exists already.');
+  });
+
+  it('disables a user: their session and live stream stop at once, and sign-in is refused', async () => {
+    await userCommand(['create', '--email', 'leaver@example.test'], 'leaver password');
+    const { session } = await signIn('leaver@example.test', 'leaver password');
+    expect((await session.json('GET', '/api/clients')).status).toBe(200);
+    const stream = await openEventStream(server.url, session.cookieHeader);
+    await stream.next();
+
+    const result = await userCommand(['disable', '--email', 'leaver@example.test']);
+    expect(result.out.trim()).toBe('Disabled leaver@example.test; ended 1 session(s).');
+    expect((await session.json('GET', '/api/clients')).status).toBe(401);
+    await expect(stream.until('never', 5000)).rejects.toThrow('stream ended');
+
+    const again = await signIn('leaver@example.test', 'leaver password');
+    expect(again.status).toBe(403);
+    expect(again.body.message).toMatch(/This account is disabled/);
+    expect((await userCommand(['list'])).out).toMatch(
+      /leaver@example\.test\t-\tverified, DISABLED\t0 session\(s\)/,
+    );
+
+    await userCommand(['enable', '--email', 'leaver@example.test']);
+    expect((await signIn('leaver@example.test', 'leaver password')).status).toBe(200);
+  });
+});

@@ -1,0 +1,96 @@
+import { parseArgs } from 'node:util';
+import { configFromEnvOrExit } from '../config-from-env.ts';
+import { UserAdmin, UserAdminError } from './user-admin.ts';
+
+const USAGE = `Usage: npm run user -- <command> [options]
+
+  create --email EMAIL [--name NAME]   a verified user; the password is read from standard
+                                       input when one is piped in, otherwise generated and
+                                       printed once
+  list                                 every user, with status and open sessions
+  disable --email EMAIL                refuse sign-in and end all of the user's sessions now
+  enable --email EMAIL                 allow a disabled user again
+
+Uses the same settings as the server (environment and .env: DATA_DIR, DATABASE_URL,
+SECRET_KEY, ALLOWED_EMAIL_DOMAINS, ALLOWED_EMAILS).`;
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
+}
+
+async function main(): Promise<number> {
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: { email: { type: 'string' }, name: { type: 'string' }, help: { type: 'boolean' } },
+  });
+  const [command] = positionals;
+  if (values.help || !command) {
+    console.log(USAGE);
+    return command || values.help ? 0 : 2;
+  }
+  const needEmail = () => {
+    if (!values.email) throw new UserAdminError('--email is required for this command.');
+    return values.email;
+  };
+
+  const admin = await UserAdmin.open(configFromEnvOrExit());
+  try {
+    switch (command) {
+      case 'create': {
+        const email = needEmail();
+        const typed = process.stdin.isTTY ? '' : await readStdin();
+        const password = typed || UserAdmin.generatePassword();
+        await admin.create(email, password, values.name ?? '');
+        console.log(`Created ${email} (verified).`);
+        if (!typed) console.log(`Password (shown once, store it now): ${password}`);
+        return 0;
+      }
+      case 'list': {
+        const users = await admin.list();
+        if (users.length === 0) console.log('No users yet.');
+        for (const u of users) {
+          const status = [
+            u.verified ? 'verified' : 'unverified',
+            u.disabled ? 'DISABLED' : 'active',
+          ].join(', ');
+          console.log(
+            `${u.email}\t${u.name || '-'}\t${status}\t${u.sessions} session(s)\tsince ${u.createdAt.slice(0, 10)}`,
+          );
+        }
+        return 0;
+      }
+      case 'disable': {
+        const email = needEmail();
+        const ended = await admin.disable(email);
+        console.log(`Disabled ${email}; ended ${ended} session(s).`);
+        return 0;
+      }
+      case 'enable': {
+        const email = needEmail();
+        await admin.enable(email);
+        console.log(`Enabled ${email}.`);
+        return 0;
+      }
+      default:
+        console.error(`Unknown command "${command}".\n\n${USAGE}`);
+        return 2;
+    }
+  } finally {
+    await admin.close();
+  }
+}
+
+try {
+  process.exitCode = await main();
+} catch (error) {
+  if (error instanceof UserAdminError) {
+    console.error(error.message);
+    process.exitCode = 1;
+  } else {
+    throw error;
+  }
+}
