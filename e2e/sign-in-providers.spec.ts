@@ -1,6 +1,11 @@
 import path from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
-import { freePort, signUpVerified, startTestServer, type TestServer } from '../src/server/testing/test-server.ts';
+import {
+  freePort,
+  signUpVerified,
+  startTestServer,
+  type TestServer,
+} from '../src/server/testing/test-server.ts';
 import { OidcIssuer, PROVIDER_PICTURE } from '../src/server/testing/oidc-issuer.ts';
 
 const WEB_APP = path.resolve(import.meta.dirname, '../dist/client');
@@ -20,8 +25,16 @@ const test = base.extend<object, { issuer: OidcIssuer; server: TestServer }>({
       const port = await freePort();
       const app = `http://127.0.0.1:${port}`;
       await issuer.start([
-        { clientId: 'google-client', clientSecret: 'google-secret', redirectUri: `${app}/api/auth/callback/google` },
-        { clientId: 'acme-client', clientSecret: 'acme-secret', redirectUri: `${app}/api/auth/callback/oidc` },
+        {
+          clientId: 'google-client',
+          clientSecret: 'google-secret',
+          redirectUri: `${app}/api/auth/callback/google`,
+        },
+        {
+          clientId: 'acme-client',
+          clientSecret: 'acme-secret',
+          redirectUri: `${app}/api/auth/callback/oidc`,
+        },
       ]);
       const server = await startTestServer(
         {
@@ -54,8 +67,16 @@ async function signInAtProvider(page: Page, email: string): Promise<void> {
   if (await consent.isVisible().catch(() => false)) await consent.click();
 }
 
-test('Log in with Google: the provider signs you in and the app shows your name and photo', async ({ page, server, issuer }) => {
-  issuer.accounts.set('grace@example.test', { name: 'Grace Hopper', emailVerified: true, picture: PROVIDER_PICTURE });
+test('Log in with Google: the provider signs you in and the app shows your name and photo', async ({
+  page,
+  server,
+  issuer,
+}) => {
+  issuer.accounts.set('grace@example.test', {
+    name: 'Grace Hopper',
+    emailVerified: true,
+    picture: PROVIDER_PICTURE,
+  });
   await page.goto('/sign-in');
   const google = page.getByRole('button', { name: 'Log in with Google' });
   await expect(google).toBeVisible();
@@ -70,7 +91,11 @@ test('Log in with Google: the provider signs you in and the app shows your name 
   await expect(page).toHaveURL(`${server.url}/`);
 });
 
-test('a second OpenID provider gets its own button through the same code path', async ({ page, server, issuer }) => {
+test('a second OpenID provider gets its own button through the same code path', async ({
+  page,
+  server,
+  issuer,
+}) => {
   issuer.accounts.set('sso-user@example.test', { name: 'Sso User', emailVerified: true });
   await page.goto('/sign-in');
   await page.getByRole('button', { name: 'Log in with Acme SSO' }).click();
@@ -79,17 +104,30 @@ test('a second OpenID provider gets its own button through the same code path', 
   await expect(page.getByText('Sso User', { exact: true })).toBeVisible();
 });
 
-test('a person outside the allowed domains is refused with the reason, and no account is made', async ({ page, server }) => {
+test('a person outside the allowed domains is refused with the reason, and no account is made', async ({
+  page,
+  server,
+}) => {
   await page.goto('/sign-in');
   await page.getByRole('button', { name: 'Log in with Google' }).click();
   await signInAtProvider(page, 'eve@evil.test');
   await expect(page).toHaveURL(/\/sign-in\?/);
-  await expect(page.getByRole('alert')).toContainText('is not allowed to sign in to Clients Manager');
-  const users = await server.app.parts.db.kysely.selectFrom('user').select('id').where('email', '=', 'eve@evil.test').execute();
+  await expect(page.getByRole('alert')).toContainText(
+    'is not allowed to sign in to Clients Manager',
+  );
+  const users = await server.app.parts.db.kysely
+    .selectFrom('user')
+    .select('id')
+    .where('email', '=', 'eve@evil.test')
+    .execute();
   expect(users).toHaveLength(0);
 });
 
-test('a provider account is not linked to an email account when the provider did not verify the email', async ({ page, server, issuer }) => {
+test('a provider account is not linked to an email account when the provider did not verify the email', async ({
+  page,
+  server,
+  issuer,
+}) => {
   await signUpVerified(server, { email: 'bob@example.test', name: 'Bob Email' });
   issuer.accounts.set('bob@example.test', { name: 'Bob Provider', emailVerified: false });
   await page.goto('/sign-in');

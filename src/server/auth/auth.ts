@@ -147,6 +147,9 @@ export function createAuth({ db, config, secretKey, mailer, log }: AuthOptions) 
     // sees the behaviour production has.
     rateLimit: {
       enabled: true,
+      // In the database rather than in memory: every instance counts together, and the count
+      // survives a restart.
+      storage: 'database',
       window: 60,
       max: 100,
       customRules: {

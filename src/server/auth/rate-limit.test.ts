@@ -1,28 +1,42 @@
-import { describe, expect, it } from 'vitest';
-import { Session, startTestServer } from '../testing/test-server.ts';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { Session, startTestServer, type TestServer } from '../testing/test-server.ts';
 
-// Its own file, so its own process: Better Auth keeps its in-memory counters per process.
-describe('rate limits', () => {
-  it('limits sign-in attempts per address with 429 and Retry-After, whatever X-Forwarded-For says', async () => {
-    const own = await startTestServer();
-    try {
-      const anon = new Session(own);
-      const statuses: number[] = [];
-      let retryAfter: string | null = null;
-      for (let i = 0; i < 12; i++) {
-        const response = await anon.request(
-          'POST',
-          '/api/auth/sign-in/email',
-          { email: 'nobody@example.test', password: 'wrong password' },
-          { 'x-forwarded-for': `10.0.0.${i}` },
-        );
-        statuses.push(response.status);
-        if (response.status === 429) retryAfter = response.headers.get('retry-after');
-      }
-      expect(statuses).toEqual([...Array<number>(10).fill(401), 429, 429]);
-      expect(Number(retryAfter)).toBeGreaterThan(0);
-    } finally {
-      await own.close();
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => server.close());
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+const attempt = (headers: Record<string, string> = {}) =>
+  new Session(server).request(
+    'POST',
+    '/api/auth/sign-in/email',
+    { email: 'nobody@example.test', password: 'wrong password' },
+    headers,
+  );
+
+describe('auth rate limits', () => {
+  it('answer 429 with Retry-After after 10 sign-in attempts a minute, whatever X-Forwarded-For says, then recover', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const statuses: number[] = [];
+    let retryAfter: string | null = null;
+    for (let i = 0; i < 12; i++) {
+      const response = await attempt({ 'x-forwarded-for': `10.0.0.${i}` });
+      statuses.push(response.status);
+      if (response.status === 429) retryAfter = response.headers.get('retry-after');
     }
+    expect(statuses).toEqual([...Array<number>(10).fill(401), 429, 429]);
+    expect(Number(retryAfter)).toBeGreaterThan(0);
+    expect(Number(retryAfter)).toBeLessThanOrEqual(60);
+
+    // The counts live in the database, shared by every instance.
+    const rows = await server.app.parts.db.kysely.selectFrom('rateLimit').select('key').execute();
+    expect(rows.some((r) => r.key.includes('/sign-in/email'))).toBe(true);
+
+    vi.setSystemTime(Date.now() + (Number(retryAfter) + 1) * 1000);
+    expect((await attempt()).status).toBe(401);
   });
 });

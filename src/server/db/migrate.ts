@@ -1,13 +1,13 @@
 import { Migrator, type Migration } from 'kysely/migration';
 import type { Db } from './database.ts';
 import { initial } from './migrations/0001-initial.ts';
-import { userDisabled } from './migrations/0002-user-disabled.ts';
+import { authHardening } from './migrations/0002-auth-hardening.ts';
 
 /** Every migration, in order. Listed in code so the build carries them and nothing is scanned. */
 function migrations(db: Db): Record<string, Migration> {
   return {
     '0001-initial': initial(db.dialect),
-    '0002-user-disabled': userDisabled(db.dialect),
+    '0002-auth-hardening': authHardening(db.dialect),
   };
 }
 

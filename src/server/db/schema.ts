@@ -98,6 +98,13 @@ export interface VerificationTable {
   updatedAt: Timestamp;
 }
 
+export interface RateLimitTable {
+  id: string;
+  key: string;
+  count: number;
+  lastRequest: number | string;
+}
+
 export interface Database {
   client: ClientTable;
   event: EventTable;
@@ -106,4 +113,5 @@ export interface Database {
   session: SessionTable;
   account: AccountTable;
   verification: VerificationTable;
+  rateLimit: RateLimitTable;
 }
