@@ -17,6 +17,7 @@ import { ClientRepository } from './features/clients/client-repository.ts';
 import { registerClientRoutes } from './features/clients/client-routes.ts';
 import { DeployTokens } from './features/account/deploy-tokens.ts';
 import { registerAccountRoutes } from './features/account/account-routes.ts';
+import { registerSessionRoutes } from './features/account/session-routes.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { registerCsrfCheck } from './http/csrf.ts';
 import { loggerOptions } from './http/logger.ts';
@@ -143,6 +144,7 @@ export async function buildApp(
     tokens,
     publicConfig: { providers: config.providers.map(({ id, name }) => ({ id, name })) },
   });
+  registerSessionRoutes(app, { db, auth });
   registerClientRoutes(app, {
     clients,
     tokens,

@@ -30,3 +30,17 @@ export const passwordSchema = z
   .string()
   .min(8, 'Must be at least 8 characters')
   .max(128, 'Must be at most 128 characters');
+
+/** One signed-in device of the current user, as the Settings page lists it. */
+export const userSessionSchema = z.object({
+  id: z.string(),
+  createdAt: z.string(),
+  lastSeenAt: z.string(),
+  expiresAt: z.string(),
+  ipAddress: z.string().nullable(),
+  userAgent: z.string().nullable(),
+  current: z.boolean(),
+});
+export type UserSession = z.infer<typeof userSessionSchema>;
+export const userSessionsSchema = z.object({ sessions: z.array(userSessionSchema) });
+export type UserSessions = z.infer<typeof userSessionsSchema>;

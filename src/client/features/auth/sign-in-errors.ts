@@ -9,7 +9,8 @@ const MESSAGES: Record<string, string> = {
   USER_NOT_FOUND: 'That link belongs to an account that no longer exists.',
   EMAIL_NOT_ALLOWED:
     'That account is not allowed to sign in to Clients Manager: its email address is not on the staff list. Use your company account, or ask an administrator to allow it.',
-  ACCOUNT_DISABLED: 'This account is disabled. Ask an administrator if you think that is a mistake.',
+  ACCOUNT_DISABLED:
+    'This account is disabled. Ask an administrator if you think that is a mistake.',
   account_not_linked:
     'That provider account was not linked to the existing account with the same email, because the provider has not verified the address. Sign in with your email and password instead.',
   email_not_found:

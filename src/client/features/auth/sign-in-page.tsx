@@ -11,7 +11,6 @@ import { SocialSignIn } from './components/social-sign-in.tsx';
 import { safeReturnPath, signInSchema } from './auth-schemas.ts';
 import { signInErrorMessage } from './sign-in-errors.ts';
 
-
 function returnPath(state: unknown): string {
   const from = (state as { from?: { pathname?: unknown; search?: unknown } } | null)?.from;
   if (!from || typeof from.pathname !== 'string') return '/';

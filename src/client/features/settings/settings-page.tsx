@@ -7,6 +7,7 @@ import { errorMessage, isApiError } from '#client/lib/api-client.ts';
 import { useMe } from '#client/lib/session.ts';
 import { PasswordField } from '#client/components/password-field.tsx';
 import { useSaveAccessToken } from './api/access-token.ts';
+import { SessionsSection } from './sessions-section.tsx';
 
 export function SettingsPage() {
   return (
@@ -16,6 +17,7 @@ export function SettingsPage() {
       </Title>
       <AccountSection />
       <AccessTokenSection />
+      <SessionsSection />
     </Stack>
   );
 }

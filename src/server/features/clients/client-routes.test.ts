@@ -45,6 +45,8 @@ describe('without a session', () => {
     ['GET', '/api/events'],
     ['GET', '/api/me'],
     ['PUT', '/api/me/access-token'],
+    ['GET', '/api/me/sessions'],
+    ['POST', '/api/me/sessions/revoke-others'],
   ])('%s %s answers 401 JSON', async (method, url) => {
     const response = await anon().json<{ error: string }>(
       method,
