@@ -5,14 +5,17 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * Refuses state-changing API calls that a browser marks as coming from another site. Cookies
- * are SameSite=Lax already; this closes the same-site subdomain and older-browser gaps.
- * Better Auth checks its own routes the same way.
+ * are SameSite=Lax already; this closes the same-site subdomain and older-browser gaps. It
+ * covers the auth routes too: Better Auth checks the origin only when cookies are present, which
+ * leaves sign-in open to login CSRF (signing a victim into the attacker's account).
  */
 export function registerCsrfCheck(app: FastifyInstance, publicUrl: string): void {
   const allowed = new URL(publicUrl).origin;
   app.addHook('onRequest', async (request) => {
     if (SAFE_METHODS.has(request.method) || !request.url.startsWith('/api/')) return;
-    if (request.url.startsWith('/api/auth/')) return;
+    // A provider may post its answer back from its own site (response_mode=form_post); state
+    // and PKCE protect that route instead.
+    if (request.url.startsWith('/api/auth/callback/')) return;
     const origin = request.headers.origin;
     const site = request.headers['sec-fetch-site'];
     if (
