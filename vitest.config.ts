@@ -1,12 +1,48 @@
 import { defineConfig } from 'vitest/config';
 
+/** Tests that touch no database: they run once, in the `sqlite` project. */
+const DATABASE_FREE = [
+  'src/shared/**/*.test.ts',
+  'src/client/**/*.test.{ts,tsx}',
+  'src/server/config.test.ts',
+  'src/server/auth/allowlist.test.ts',
+  'src/server/http/database-unavailable.test.ts',
+  'src/server/features/clients/deploy-command.test.ts',
+  'src/server/features/clients/shell-quote.test.ts',
+];
+
 // Kept apart from vite.config.ts, whose root is the web app's folder.
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
     environment: 'node',
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    reporters: ['default', './src/server/testing/database-summary-reporter.ts'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          // Every suite, the API and event suites on SQLite files.
+          name: 'sqlite',
+          include: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
+          // *.pg.test.ts: what only PostgreSQL has (several instances, outages, copying to it).
+          exclude: ['**/*.pg.test.ts', '**/node_modules/**'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The same API, event and database suites again on a real PostgreSQL server, which the
+          // global setup starts (or TEST_DATABASE_URL names); each test file gets its own database.
+          name: 'postgres',
+          include: ['src/server/**/*.test.ts'],
+          exclude: [...DATABASE_FREE, '**/node_modules/**'],
+          env: { CM_TEST_DATABASE: 'postgres' },
+          globalSetup: ['./src/server/testing/postgres-global-setup.ts'],
+          setupFiles: ['./src/server/testing/postgres-setup.ts'],
+        },
+      },
+    ],
   },
 });

@@ -64,7 +64,7 @@ export async function buildApp(
     forceCloseConnections: 'idle',
   });
 
-  const db = openDatabase(config.database);
+  const db = openDatabase(config.database, { log: app.log });
   app.addHook('onClose', async () => db.close());
   const applied = await migrateToLatest(db);
   if (applied.length > 0) app.log.info({ migrations: applied }, 'database migrated');
@@ -139,7 +139,7 @@ export async function buildApp(
 
   registerAuthRoutes(app, auth, config.publicUrl);
   const tokens = new DeployTokens(db.kysely, box);
-  const clients = new ClientRepository(db.kysely, box, () => void hub.wake());
+  const clients = new ClientRepository(db, box, () => void hub.wake());
   registerAccountRoutes(app, {
     tokens,
     publicConfig: { providers: config.providers.map(({ id, name }) => ({ id, name })) },

@@ -25,7 +25,11 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://u:p@db/cm' }).database).toEqual({
       kind: 'postgres',
       url: 'postgres://u:p@db/cm',
+      poolSize: 10,
     });
+    expect(
+      loadConfig({ DATABASE_URL: 'postgresql://db/cm', DATABASE_POOL_SIZE: '25' }).database,
+    ).toEqual({ kind: 'postgres', url: 'postgresql://db/cm', poolSize: 25 });
     expect(loadConfig({ DATABASE_URL: 'sqlite:/var/lib/cm.db' }).database).toEqual({
       kind: 'sqlite',
       file: '/var/lib/cm.db',
@@ -39,6 +43,10 @@ describe('loadConfig', () => {
       /^Invalid setting DATABASE_URL: must start with sqlite:, file: or postgres:\/\/$/,
     ],
     [{ PUBLIC_URL: 'ftp://x' }, /^Invalid setting PUBLIC_URL: /],
+    [
+      { DATABASE_POOL_SIZE: '0' },
+      /^Invalid setting DATABASE_POOL_SIZE: must be a whole number between 1 and 1000$/,
+    ],
     [{ SECRET_KEY: 'short' }, /^Invalid setting SECRET_KEY: must be at least 32 characters/],
     [
       { DEPLOY_COMMAND_TEMPLATE: 'x {bad}' },

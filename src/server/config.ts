@@ -53,6 +53,13 @@ const envSchema = z.object({
       )
       .optional(),
   ),
+  DATABASE_POOL_SIZE: z
+    .string()
+    .trim()
+    .regex(/^\d+$/, 'must be a whole number between 1 and 1000')
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= 1000, 'must be a whole number between 1 and 1000')
+    .default(10),
   SECRET_KEY: optionalText.pipe(
     z.string().min(32, 'must be at least 32 characters (try: openssl rand -hex 32)').optional(),
   ),
@@ -99,7 +106,10 @@ export interface OidcProviderConfig {
   clientSecret: string;
 }
 
-export type DatabaseTarget = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+export type DatabaseTarget =
+  | { kind: 'sqlite'; file: string }
+  /** `poolSize`: connections this instance keeps open at most (DATABASE_POOL_SIZE). */
+  | { kind: 'postgres'; url: string; poolSize: number };
 
 export interface Config {
   port: number;
@@ -144,7 +154,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
     dataDir,
-    database: databaseTarget(e.DATABASE_URL, dataDir),
+    database: databaseTarget(e.DATABASE_URL, dataDir, e.DATABASE_POOL_SIZE),
     secretKey: e.SECRET_KEY,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
@@ -187,9 +197,14 @@ function providers(e: z.infer<typeof envSchema>): OidcProviderConfig[] {
   return result;
 }
 
-function databaseTarget(url: string | undefined, dataDir: string): DatabaseTarget {
+/** DATABASE_URL as a target (also used by `npm run db:copy` for its --from and --to). */
+export function databaseTarget(
+  url: string | undefined,
+  dataDir: string,
+  poolSize = 10,
+): DatabaseTarget {
   if (url === undefined) return { kind: 'sqlite', file: path.join(dataDir, 'clients-manager.db') };
-  if (/^postgres(ql)?:\/\//.test(url)) return { kind: 'postgres', url };
+  if (/^postgres(ql)?:\/\//.test(url)) return { kind: 'postgres', url, poolSize };
   // sqlite:relative/or/absolute.db, sqlite:///abs/path.db, file:path.db
   const file = url.replace(/^(sqlite|file):(\/\/)?/, '');
   return { kind: 'sqlite', file: file === ':memory:' ? file : path.resolve(file) };

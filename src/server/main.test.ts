@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MailCatcher, linkIn } from './testing/mail-catcher.ts';
 import { Session, uniqueEmail, type TestServer } from './testing/test-server.ts';
 import { openEventStream } from './testing/sse-reader.ts';
+import { testDatabaseEnv } from './testing/test-database.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -34,13 +35,16 @@ describe('main: SIGTERM', () => {
   const url = `http://127.0.0.1:${port}`;
   let mail: MailCatcher;
   let dataDir: string;
+  let database: Awaited<ReturnType<typeof testDatabaseEnv>>;
 
   beforeAll(async () => {
     mail = await new MailCatcher().start();
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-main-'));
+    database = await testDatabaseEnv();
   });
   afterAll(async () => {
     await mail.close();
+    await database.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -49,6 +53,7 @@ describe('main: SIGTERM', () => {
       PORT: String(port),
       PUBLIC_URL: url,
       DATA_DIR: dataDir,
+      ...database.env,
       SMTP_URL: mail.url,
       LOG_LEVEL: 'info',
     });

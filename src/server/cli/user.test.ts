@@ -20,7 +20,12 @@ function userCommand(
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['src/server/cli/user.ts', ...args], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', DATA_DIR: server.dataDir, LOG_LEVEL: 'warn' },
+      env: {
+        PATH: process.env.PATH ?? '',
+        DATA_DIR: server.dataDir,
+        ...server.databaseEnv,
+        LOG_LEVEL: 'warn',
+      },
     });
     let out = '';
     let err = '';

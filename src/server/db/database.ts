@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type { DatabaseTarget } from '../config.ts';
 import type { Database } from './schema.ts';
 
@@ -14,10 +14,37 @@ export interface Db {
   close(): Promise<void>;
 }
 
+/** Where a lost PostgreSQL connection is reported (the app's pino logger). */
+export interface DbLog {
+  warn(details: object, message: string): void;
+}
+
+/**
+ * A database that is down must fail a request within seconds, never hold it: this bounds the
+ * wait for a new connection (and so for a pool slot while the server is unreachable).
+ */
+export const CONNECT_TIMEOUT_MS = 5000;
+
 /** Opens the database that DATABASE_URL names: an embedded SQLite file or PostgreSQL. */
-export function openDatabase(target: DatabaseTarget): Db {
+export function openDatabase(target: DatabaseTarget, options: { log?: DbLog } = {}): Db {
   if (target.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: target.url, max: 10 });
+    const pool = new pg.Pool({
+      connectionString: target.url,
+      max: target.poolSize,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      idleTimeoutMillis: 30_000,
+      // Notices a server that vanished without closing the connection (a dead host, a cut
+      // network) instead of waiting on it for the kernel's default two hours.
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+      application_name: 'clients-manager',
+    });
+    // When the server goes away, each idle connection emits an error here. Unhandled it would
+    // crash the process; the pool has already dropped that connection and opens a new one
+    // when asked, so a log line is all there is to do.
+    pool.on('error', (error) =>
+      options.log?.warn({ err: error }, 'a PostgreSQL connection was lost'),
+    );
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
   }
@@ -30,4 +57,21 @@ export function openDatabase(target: DatabaseTarget): Db {
   sqlite.pragma('foreign_keys = ON');
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
   return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+}
+
+/** Whether the database answers `select 1` within `timeoutMs` (for /readyz: never hangs). */
+export async function databaseReachable(db: Db, timeoutMs: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), timeoutMs);
+  });
+  const check = sql`select 1`.execute(db.kysely).then(
+    () => true,
+    () => false,
+  );
+  try {
+    return await Promise.race([check, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -1,30 +1,22 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../db/database.ts';
-import { migrateToLatest } from '../db/migrate.ts';
+import type { Db } from '../db/database.ts';
+import { openTestDatabase } from '../testing/test-database.ts';
 import { appendEvent } from './event-log.ts';
 import { EventHub, type StreamSink } from './event-hub.ts';
 
-let dir: string;
 let db: Db;
+let closeDb: () => Promise<void>;
 
 beforeEach(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-hub-'));
-  db = openDatabase({ kind: 'sqlite', file: path.join(dir, 'hub.db') });
-  await migrateToLatest(db);
+  ({ db, close: closeDb } = await openTestDatabase());
 });
-afterEach(async () => {
-  await db.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterEach(async () => closeDb());
 
 async function write(n: number): Promise<void> {
   for (let i = 0; i < n; i++) {
     await db.kysely.transaction().execute((trx) =>
-      appendEvent(trx, {
+      appendEvent(trx, db.dialect, {
         kind: 'client.created',
         clientId: `c${i}`,
         actor: { id: 'u1', name: 'Tester' },

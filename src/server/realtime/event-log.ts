@@ -1,12 +1,36 @@
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { ClientEvent, ClientEventKind } from '#shared/events.ts';
 import type { Database } from '../db/schema.ts';
+import type { Dialect } from '../db/database.ts';
 import { toIso, toStringList } from '../db/codec.ts';
 import type { Actor } from '../auth/session-guard.ts';
 
-/** Appends one event inside the caller's transaction, so a write and its event commit together. */
+/** The PostgreSQL channel on which a committed event wakes every instance (pg-wakeup.ts). */
+export const EVENT_CHANNEL = 'clients_manager_events';
+
+/** Key of the transaction-level advisory lock that orders event commits (see appendEvent). */
+export const EVENT_APPEND_LOCK = 4_350_262_851;
+
+/**
+ * Appends one event inside the caller's transaction, so a write and its event commit together.
+ * Returns its sequence number.
+ *
+ * Readers follow the log by sequence number (`seq > cursor`), so an event must never become
+ * visible after a higher one. SQLite has one writer at a time, so that holds by itself. On
+ * PostgreSQL an identity value is taken at insert but seen at commit: two writers could take
+ * 10 and 11 and commit 11 first, and a reader that moved its cursor to 11 would skip 10 for
+ * ever. So every append first takes one transaction-level advisory lock, held until commit or
+ * rollback: appends (and hence commits of writes with events) happen one at a time, and seq
+ * order is commit order across every instance. The lock is taken last in each write, after
+ * its row locks, so it cannot take part in a deadlock; commits of event-writing transactions
+ * are serialised, which at this tool's write rate costs nothing noticeable.
+ *
+ * On PostgreSQL the append also queues a NOTIFY, which PostgreSQL delivers only at commit (and
+ * never for a rollback): it wakes the other instances, which then read the log themselves.
+ */
 export async function appendEvent(
   trx: Transaction<Database>,
+  dialect: Dialect,
   event: {
     kind: ClientEventKind;
     clientId: string;
@@ -14,8 +38,11 @@ export async function appendEvent(
     fields: readonly string[];
     at: string;
   },
-): Promise<void> {
-  await trx
+): Promise<number> {
+  if (dialect === 'postgres') {
+    await sql`select pg_advisory_xact_lock(${sql.lit(EVENT_APPEND_LOCK)})`.execute(trx);
+  }
+  const { seq } = await trx
     .insertInto('event')
     .values({
       kind: event.kind,
@@ -25,7 +52,12 @@ export async function appendEvent(
       at: event.at,
       fields: JSON.stringify(event.fields),
     })
-    .execute();
+    .returning('seq')
+    .executeTakeFirstOrThrow();
+  if (dialect === 'postgres') {
+    await sql`select pg_notify(${EVENT_CHANNEL}, ${String(seq)})`.execute(trx);
+  }
+  return Number(seq);
 }
 
 /** Events after `afterSeq`, oldest first. */

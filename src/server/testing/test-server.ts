@@ -1,11 +1,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.ts';
 import { loadConfig, type Config } from '../config.ts';
 import { MailCatcher, linkIn } from './mail-catcher.ts';
+import { freePort } from './free-port.ts';
+import { createTestPostgresDatabase, testDialect, type TestDialect } from './test-database.ts';
+
+export { freePort };
 
 process.env.BETTER_AUTH_TELEMETRY = '0';
 
@@ -15,12 +18,16 @@ export interface TestServer {
   config: Config;
   mail: MailCatcher;
   dataDir: string;
+  /** DATABASE_URL when on PostgreSQL, for a child process (a CLI command) on the same data. */
+  databaseEnv: Record<string, string>;
   close(): Promise<void>;
 }
 
 /**
- * The real server on a real SQLite file in a fresh temp folder, listening on a free loopback
- * port, with a real SMTP server catching its mail.
+ * The real server, listening on a free loopback port, with a real SMTP server catching its
+ * mail. Its database is the dialect under test (test-database.ts): a real SQLite file in a
+ * fresh temp folder, or a fresh database on the run's real PostgreSQL server, dropped again on
+ * close. A DATABASE_URL in `env` is used as it is (e.g. a second instance on one database).
  */
 export async function startTestServer(
   env: Record<string, string> = {},
@@ -29,8 +36,15 @@ export async function startTestServer(
     logStream?: { write(line: string): void };
     /** A port chosen beforehand (e.g. to register the redirect URI at an OpenID provider). */
     port?: number;
+    /** Overrides the dialect under test. */
+    database?: TestDialect;
   } = {},
 ): Promise<TestServer> {
+  const own =
+    env.DATABASE_URL === undefined && (options.database ?? testDialect()) === 'postgres'
+      ? await createTestPostgresDatabase()
+      : undefined;
+  if (own) env = { DATABASE_URL: own.url, ...env };
   const mail = await new MailCatcher().start();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-test-'));
   // The port is only known after listening, but PUBLIC_URL must be known before: take a free
@@ -55,25 +69,14 @@ export async function startTestServer(
     config,
     mail,
     dataDir,
+    databaseEnv: config.database.kind === 'postgres' ? { DATABASE_URL: config.database.url } : {},
     async close() {
       await app.close();
       await mail.close();
+      await own?.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-export async function freePort(): Promise<number> {
-  const net = await import('node:net');
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** A signed-in user's HTTP client: a cookie jar and JSON helpers over fetch. */

@@ -3,7 +3,8 @@ import type { Kysely, Selectable, Transaction } from 'kysely';
 import { CLONE_SUFFIX, type Client, type ClientValues } from '#shared/clients.ts';
 import type { ClientEventKind } from '#shared/events.ts';
 import type { ClientTable, Database } from '../../db/schema.ts';
-import { toBool, toIso, toStringList } from '../../db/codec.ts';
+import type { Db, Dialect } from '../../db/database.ts';
+import { fromBool, toBool, toIso, toStringList } from '../../db/codec.ts';
 import type { SecretBox } from '../../secrets.ts';
 import type { Actor } from '../../auth/session-guard.ts';
 import { appendEvent } from '../../realtime/event-log.ts';
@@ -65,11 +66,13 @@ function present(row: ClientRow): Client {
  */
 export class ClientRepository {
   readonly #db: Kysely<Database>;
+  readonly #dialect: Dialect;
   readonly #box: SecretBox;
   readonly #onCommitted: () => void;
 
-  constructor(db: Kysely<Database>, box: SecretBox, onCommitted: () => void) {
-    this.#db = db;
+  constructor(db: Db, box: SecretBox, onCommitted: () => void) {
+    this.#db = db.kysely;
+    this.#dialect = db.dialect;
     this.#box = box;
     this.#onCommitted = onCommitted;
   }
@@ -115,7 +118,7 @@ export class ClientRepository {
     at: string,
     fields: readonly string[] = [],
   ) {
-    await appendEvent(trx, { kind, clientId, actor, at, fields });
+    await appendEvent(trx, this.#dialect, { kind, clientId, actor, at, fields });
   }
 
   create(values: ClientValues, actor: Actor): Promise<Client> {
@@ -228,7 +231,7 @@ export class ClientRepository {
       serverHost: values.server.host,
       serverPort: values.server.port,
       serverUsername: values.server.username,
-      serverPrivate: values.server.private ? 1 : 0,
+      serverPrivate: fromBool(values.server.private, this.#dialect),
       serverUiDir: values.server.uiDir,
       domains: JSON.stringify(values.domains),
     };

@@ -1,5 +1,3 @@
-import Database from 'better-sqlite3';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '#shared/clients.ts';
 import {
@@ -20,15 +18,19 @@ beforeAll(async () => {
 });
 afterAll(async () => server.close());
 
-function counts() {
-  const db = new Database(path.join(server.dataDir, 'clients-manager.db'), { readonly: true });
-  try {
-    const clients = (db.prepare('select count(*) n from client').get() as { n: number }).n;
-    const events = (db.prepare('select count(*) n from event').get() as { n: number }).n;
-    return { clients, events };
-  } finally {
-    db.close();
-  }
+/** Rows in the database under test (SQLite or PostgreSQL), read beside the API. */
+async function counts() {
+  const db = server.app.parts.db.kysely;
+  const count = async (table: 'client' | 'event') =>
+    Number(
+      (
+        await db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  return { clients: await count('client'), events: await count('event') };
 }
 
 describe('without a session', () => {
@@ -94,7 +96,7 @@ describe('clients', () => {
   });
 
   it('lists, gets, updates and deletes; every write lands in the event log', async () => {
-    const start = counts();
+    const start = await counts();
     const created = (
       await alice.json<Client>('POST', '/api/clients', {
         name: 'Globex',
@@ -152,7 +154,7 @@ describe('clients', () => {
     expect((await alice.json('GET', `/api/clients/${created.id}`)).status).toBe(404);
     expect((await alice.json('DELETE', `/api/clients/${created.id}`)).status).toBe(404);
     // created, updated, password_read, deleted
-    expect(counts()).toEqual({ clients: start.clients, events: start.events + 4 });
+    expect(await counts()).toEqual({ clients: start.clients, events: start.events + 4 });
   });
 
   it('duplicates with a new id and the name plus " (Clone)", keeping the password', async () => {
@@ -178,14 +180,14 @@ describe('clients', () => {
       version: 1,
     });
     expect(first.status).toBe(200);
-    const before = counts();
+    const before = await counts();
     const stale = await alice.json<{ error: string }>('PUT', `/api/clients/${created.id}`, {
       name: 'Umbrella (Alice)',
       version: 1,
     });
     expect(stale.status).toBe(409);
     expect(stale.body.error).toMatch(/changed by Bob after you opened it/);
-    expect(counts()).toEqual(before);
+    expect(await counts()).toEqual(before);
     expect((await alice.json<Client>('GET', `/api/clients/${created.id}`)).body.name).toBe(
       'Umbrella (Bob)',
     );
@@ -208,7 +210,7 @@ describe('bad input', () => {
     alice.json<{ error: string; fields?: Record<string, string> }>('POST', '/api/clients', body);
 
   it('names the field for wrong types and out-of-range values, and writes nothing', async () => {
-    const before = counts();
+    const before = await counts();
     const cases: [unknown, string, RegExp][] = [
       [{ name: 42 }, 'name', /string/i],
       [{ server: { port: 0 } }, 'server.port', /between 1 and 65535/],
@@ -227,7 +229,7 @@ describe('bad input', () => {
       expect(response.body.fields?.[field], JSON.stringify(response.body)).toMatch(message);
       expect(response.body.error).toContain(field);
     }
-    expect(counts()).toEqual(before);
+    expect(await counts()).toEqual(before);
   });
 
   it('answers malformed JSON with 400', async () => {

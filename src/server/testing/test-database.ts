@@ -1,0 +1,74 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { openDatabase, type Db } from '../db/database.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+import { createDatabase } from './embedded-postgres.ts';
+
+export type TestDialect = 'sqlite' | 'postgres';
+
+/**
+ * The database the API suites run on. The Vitest project `postgres` sets
+ * CM_TEST_DATABASE=postgres; everything else (the `sqlite` project, Playwright) uses SQLite.
+ */
+export function testDialect(): TestDialect {
+  return process.env.CM_TEST_DATABASE === 'postgres' ? 'postgres' : 'sqlite';
+}
+
+/**
+ * The shared PostgreSQL server of this test run: the one the global setup started, or the one
+ * TEST_DATABASE_URL names. Never optional: without it the suites fail, they are not skipped.
+ */
+export function testPostgresUrl(): string {
+  const url = process.env.CM_TEST_POSTGRES_URL;
+  if (!url) {
+    throw new Error(
+      'No test PostgreSQL server: run the postgres Vitest project (its global setup starts one), or set TEST_DATABASE_URL',
+    );
+  }
+  return url;
+}
+
+/** A fresh, empty PostgreSQL database for one test file or server. */
+export function createTestPostgresDatabase(): ReturnType<typeof createDatabase> {
+  return createDatabase(testPostgresUrl());
+}
+
+/**
+ * Settings for a process started by a test (the real entry point, a CLI command): a fresh
+ * PostgreSQL database when that is under test, nothing for SQLite (the file in DATA_DIR).
+ */
+export async function testDatabaseEnv(): Promise<{
+  env: Record<string, string>;
+  drop(): Promise<void>;
+}> {
+  if (testDialect() === 'sqlite') return { env: {}, drop: async () => undefined };
+  const database = await createTestPostgresDatabase();
+  return { env: { DATABASE_URL: database.url }, drop: database.drop };
+}
+
+/** A migrated database of the dialect under test, for tests below the HTTP layer. */
+export async function openTestDatabase(): Promise<{ db: Db; close(): Promise<void> }> {
+  if (testDialect() === 'postgres') {
+    const database = await createTestPostgresDatabase();
+    const db = openDatabase({ kind: 'postgres', url: database.url, poolSize: 10 });
+    await migrateToLatest(db);
+    return {
+      db,
+      async close() {
+        await db.close();
+        await database.drop();
+      },
+    };
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-db-'));
+  const db = openDatabase({ kind: 'sqlite', file: path.join(dir, 'test.db') });
+  await migrateToLatest(db);
+  return {
+    db,
+    async close() {
+      await db.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
