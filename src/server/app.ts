@@ -13,6 +13,7 @@ import { registerSessionGuard } from './auth/session-guard.ts';
 import { EventHub } from './realtime/event-hub.ts';
 import { registerEventsRoute } from './realtime/events-route.ts';
 import { startStreamAccessCheck } from './realtime/stream-access.ts';
+import { PgWakeup } from './realtime/pg-wakeup.ts';
 import { ClientRepository } from './features/clients/client-repository.ts';
 import { registerClientRoutes } from './features/clients/client-routes.ts';
 import { DeployTokens } from './features/account/deploy-tokens.ts';
@@ -89,6 +90,12 @@ export async function buildApp(
   const hub = new EventHub(db.kysely, app.log);
   await hub.start();
   const stopAccessCheck = startStreamAccessCheck(hub, db.kysely, db.dialect, app.log);
+  if (config.database.kind === 'postgres') {
+    // Other instances' writes wake this hub through LISTEN/NOTIFY (see pg-wakeup.ts).
+    const wakeup = new PgWakeup(config.database.url, () => void hub.wake(), app.log);
+    await wakeup.start();
+    app.addHook('onClose', async () => wakeup.close());
+  }
   app.addHook('preClose', async () => {
     stopAccessCheck();
     hub.close();

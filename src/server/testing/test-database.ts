@@ -47,14 +47,18 @@ export async function testDatabaseEnv(): Promise<{
   return { env: { DATABASE_URL: database.url }, drop: database.drop };
 }
 
-/** A migrated database of the dialect under test, for tests below the HTTP layer. */
-export async function openTestDatabase(): Promise<{ db: Db; close(): Promise<void> }> {
+/**
+ * A migrated database of the dialect under test, for tests below the HTTP layer. `url` is its
+ * DATABASE_URL.
+ */
+export async function openTestDatabase(): Promise<{ db: Db; url: string; close(): Promise<void> }> {
   if (testDialect() === 'postgres') {
     const database = await createTestPostgresDatabase();
     const db = openDatabase({ kind: 'postgres', url: database.url, poolSize: 10 });
     await migrateToLatest(db);
     return {
       db,
+      url: database.url,
       async close() {
         await db.close();
         await database.drop();
@@ -62,10 +66,12 @@ export async function openTestDatabase(): Promise<{ db: Db; close(): Promise<voi
     };
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-db-'));
-  const db = openDatabase({ kind: 'sqlite', file: path.join(dir, 'test.db') });
+  const file = path.join(dir, 'test.db');
+  const db = openDatabase({ kind: 'sqlite', file });
   await migrateToLatest(db);
   return {
     db,
+    url: `sqlite:${file}`,
     async close() {
       await db.close();
       fs.rmSync(dir, { recursive: true, force: true });

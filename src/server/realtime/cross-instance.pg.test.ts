@@ -1,0 +1,151 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Client } from '#shared/clients.ts';
+import type { ClientEvent } from '#shared/events.ts';
+import { createTestPostgresDatabase } from '../testing/test-database.ts';
+import {
+  Session,
+  signUpVerified,
+  startTestServer,
+  type TestServer,
+} from '../testing/test-server.ts';
+import { openEventStream, type SseReader } from '../testing/sse-reader.ts';
+import { latestSeq } from './event-log.ts';
+
+// Two instances of the app on one PostgreSQL database, as behind a load balancer: the same
+// SECRET_KEY, nothing else shared but the database.
+let database: Awaited<ReturnType<typeof createTestPostgresDatabase>>;
+let a: TestServer;
+let b: TestServer;
+
+beforeAll(async () => {
+  database = await createTestPostgresDatabase();
+  const env = { DATABASE_URL: database.url, SECRET_KEY: 'cross-instance-test-key-'.repeat(3) };
+  [a, b] = await Promise.all([startTestServer(env), startTestServer(env)]);
+});
+afterAll(async () => {
+  await Promise.all([a.close(), b.close()]);
+  await database.drop();
+});
+
+/** The same signed-in user, talking to another instance. */
+function on(server: TestServer, session: Session): Session {
+  const moved = new Session(server);
+  for (const [name, value] of session.cookies) moved.cookies.set(name, value);
+  return moved;
+}
+
+const ids = (stream: SseReader) =>
+  stream.messages.filter((m) => m.id !== undefined).map((m) => Number(m.id));
+
+async function readyHead(stream: SseReader): Promise<number> {
+  const ready = await stream.until('stream.ready');
+  return (JSON.parse(ready.at(-1)!.data) as { seq: number }).seq;
+}
+
+const quantile = (sorted: number[], q: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
+
+describe('several instances on one PostgreSQL database', () => {
+  it('share sessions: signed in on A, signed in on B; signed out on B, out on A', async () => {
+    const onA = await signUpVerified(a, { name: 'Roaming' });
+    const onB = on(b, onA);
+    const me = await onB.json<{ email: string }>('GET', '/api/me');
+    expect(me.status).toBe(200);
+    expect(me.body.email).toBe((await onA.json<{ email: string }>('GET', '/api/me')).body.email);
+
+    expect((await onB.request('POST', '/api/auth/sign-out', {})).status).toBe(200);
+    expect((await onA.json('GET', '/api/me')).status).toBe(401);
+  });
+
+  it('bring a change made through A to a live stream of B within a second, in order', async (context) => {
+    const writer = await signUpVerified(a, { name: 'Writer on A' });
+    const stream = await openEventStream(b.url, on(b, writer).cookieHeader);
+    let seq = await readyHead(stream);
+
+    const latencies: number[] = [];
+    for (let i = 0; i < 150; i++) {
+      const started = performance.now();
+      const response = await writer.json<Client>('POST', '/api/clients', { name: `Across ${i}` });
+      expect(response.status).toBe(201);
+      const message = await stream.next(2000);
+      latencies.push(performance.now() - started);
+      const event = JSON.parse(message.data) as ClientEvent;
+      expect(event.clientId).toBe(response.body.id);
+      expect(event.seq).toBe(seq + 1);
+      seq = event.seq;
+    }
+    stream.close();
+
+    const sorted = [...latencies].sort((x, y) => x - y);
+    const median = quantile(sorted, 0.5);
+    const p99 = quantile(sorted, 0.99);
+    const max = sorted.at(-1)!;
+    await context.annotate(
+      `cross-instance latency (POST to A sent → event read on B's stream), ${sorted.length} events: ` +
+        `median ${median.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${max.toFixed(1)} ms`,
+      'measurement',
+    );
+    expect(max).toBeLessThan(1000);
+    // Well under the hub's 1 s poll: it is the NOTIFY that carries it, not the safety net.
+    expect(median).toBeLessThan(250);
+  });
+
+  it('give every stream every event exactly once, in order, while writers on both race', async () => {
+    const writers = await Promise.all([
+      signUpVerified(a, { name: 'A1' }),
+      signUpVerified(a, { name: 'A2' }),
+      signUpVerified(a, { name: 'A3' }),
+      signUpVerified(b, { name: 'B1' }),
+      signUpVerified(b, { name: 'B2' }),
+      signUpVerified(b, { name: 'B3' }),
+    ]);
+    const watcher = writers[0]!;
+    const streams = await Promise.all([
+      openEventStream(a.url, watcher.cookieHeader),
+      openEventStream(a.url, watcher.cookieHeader),
+      openEventStream(b.url, on(b, watcher).cookieHeader),
+      openEventStream(b.url, on(b, watcher).cookieHeader),
+    ]);
+    const heads = await Promise.all(streams.map(readyHead));
+    const head = Math.min(...heads);
+    expect(heads.every((h) => h === head)).toBe(true);
+
+    // A browser that loses its connection to A and reconnects through the load balancer to B.
+    const roaming = await openEventStream(a.url, watcher.cookieHeader);
+    await readyHead(roaming);
+
+    const write = async (session: Session, n: number) => {
+      for (let i = 0; i < n; i++) {
+        const created = await session.json<Client>('POST', '/api/clients', { name: `Race ${i}` });
+        expect(created.status).toBe(201);
+        const updated = await session.json('PUT', `/api/clients/${created.body.id}`, {
+          name: `Race ${i} renamed`,
+          version: 1,
+        });
+        expect(updated.status).toBe(200);
+      }
+    };
+    const racing = writers.map((session) => write(session, 12));
+
+    await expect.poll(() => ids(roaming).length, { timeout: 10_000 }).toBeGreaterThan(20);
+    roaming.close();
+    const roamingIds = ids(roaming);
+    const resumed = await openEventStream(
+      b.url,
+      on(b, watcher).cookieHeader,
+      String(roamingIds.at(-1)),
+    );
+
+    await Promise.all(racing);
+    const last = await latestSeq(a.app.parts.db.kysely);
+    expect(last - head).toBe(6 * 12 * 2);
+    const expected = Array.from({ length: last - head }, (_, i) => head + 1 + i);
+
+    for (const stream of [...streams, resumed]) {
+      await expect.poll(() => ids(stream).at(-1), { timeout: 5000 }).toBe(last);
+    }
+    for (const stream of streams) expect(ids(stream)).toEqual(expected);
+    expect([...roamingIds, ...ids(resumed)]).toEqual(expected);
+    for (const stream of [...streams, resumed]) stream.close();
+  });
+});

@@ -1,0 +1,116 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../db/database.ts';
+import { openTestDatabase } from '../testing/test-database.ts';
+import { EVENT_CHANNEL, appendEvent, latestSeq, readEventsAfter } from './event-log.ts';
+
+let db: Db;
+let closeDb: () => Promise<void>;
+let url: string;
+
+beforeAll(async () => {
+  ({ db, close: closeDb, url } = await openTestDatabase());
+});
+afterAll(async () => closeDb());
+
+const event = (clientId: string) => ({
+  kind: 'client.created' as const,
+  clientId,
+  actor: { id: 'u1', name: 'Tester' },
+  fields: [],
+  at: new Date().toISOString(),
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A transaction that appends one event and stays open until `commit()` is called. */
+function openAppend(clientId: string) {
+  let commit!: () => void;
+  const held = new Promise<void>((resolve) => (commit = resolve));
+  let appended!: (seq: number) => void;
+  const seq = new Promise<number>((resolve) => (appended = resolve));
+  const done = db.kysely.transaction().execute(async (trx) => {
+    const s = await appendEvent(trx, 'postgres', event(clientId));
+    appended(s);
+    await held;
+    return s;
+  });
+  return { seq, commit, done };
+}
+
+describe('the event log on PostgreSQL', () => {
+  it('makes a later append wait until the earlier one commits, so seq order is commit order', async () => {
+    const head = await latestSeq(db.kysely);
+    const first = openAppend('first');
+    expect(await first.seq).toBe(head + 1);
+
+    let secondDone = false;
+    const second = db.kysely
+      .transaction()
+      .execute((trx) => appendEvent(trx, 'postgres', event('second')))
+      .then((seq) => {
+        secondDone = true;
+        return seq;
+      });
+    await sleep(300);
+    // Without the lock the second would have taken head + 2 and committed: a reader would see
+    // head + 2 while head + 1 is still invisible, move its cursor past it and never read it.
+    expect(secondDone).toBe(false);
+    expect(await readEventsAfter(db.kysely, head, 10)).toEqual([]);
+
+    first.commit();
+    expect(await first.done).toBe(head + 1);
+    expect(await second).toBe(head + 2);
+    const seen = await readEventsAfter(db.kysely, head, 10);
+    expect(seen.map((e) => [e.seq, e.clientId])).toEqual([
+      [head + 1, 'first'],
+      [head + 2, 'second'],
+    ]);
+  });
+
+  it('releases the lock on rollback, and the rolled-back seq is never seen', async () => {
+    const head = await latestSeq(db.kysely);
+    await expect(
+      db.kysely.transaction().execute(async (trx) => {
+        await appendEvent(trx, 'postgres', event('rolled-back'));
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    const seq = await db.kysely
+      .transaction()
+      .execute((trx) => appendEvent(trx, 'postgres', event('after')));
+    // Identity values are not reused: a rolled-back one leaves a hole that no commit fills,
+    // which a reader skips safely (nothing can appear there later).
+    expect(seq).toBe(head + 2);
+    expect((await readEventsAfter(db.kysely, head, 10)).map((e) => e.clientId)).toEqual(['after']);
+  });
+
+  it('notifies listeners at commit, not before, and never for a rollback', async () => {
+    const listener = new pg.Client({ connectionString: url });
+    await listener.connect();
+    const heard: string[] = [];
+    listener.on('notification', (n) => heard.push(n.payload ?? ''));
+    await listener.query(`listen ${EVENT_CHANNEL}`);
+    try {
+      const open = openAppend('notified');
+      const seq = await open.seq;
+      await sleep(200);
+      expect(heard).toEqual([]);
+      open.commit();
+      await open.done;
+      await expect.poll(() => heard, { timeout: 2000 }).toEqual([String(seq)]);
+
+      await db.kysely
+        .transaction()
+        .execute(async (trx) => {
+          await appendEvent(trx, 'postgres', event('never'));
+          throw new Error('roll back');
+        })
+        .catch(() => undefined);
+      await sleep(200);
+      expect(heard).toEqual([String(seq)]);
+    } finally {
+      await listener.end();
+    }
+  });
+});
