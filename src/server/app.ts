@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
 import helmet from '@fastify/helmet';
 import type { Config } from './config.ts';
-import { openDatabase, type Db } from './db/database.ts';
+import { databaseReachable, openDatabase, type Db } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { SecretBox, resolveSecretKey } from './secrets.ts';
 import { createMailer } from './mail/mailer.ts';
@@ -23,7 +23,7 @@ import { registerErrorHandling } from './http/error-handler.ts';
 import { registerCsrfCheck } from './http/csrf.ts';
 import { loggerOptions } from './http/logger.ts';
 import { registerStaticFiles } from './http/static-files.ts';
-import { sql } from 'kysely';
+import { DATABASE_UNAVAILABLE_MESSAGE } from './http/database-unavailable.ts';
 
 const DEFAULT_CLIENT_DIR = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -136,12 +136,8 @@ export async function buildApp(
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {
-    try {
-      await sql`select 1`.execute(db.kysely);
-      return { status: 'ready' };
-    } catch {
-      return reply.status(503).send({ error: 'The database is not reachable' });
-    }
+    if (await databaseReachable(db, 3000)) return { status: 'ready' };
+    return reply.status(503).send({ error: DATABASE_UNAVAILABLE_MESSAGE });
   });
 
   registerAuthRoutes(app, auth, config.publicUrl);

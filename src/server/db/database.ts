@@ -39,12 +39,16 @@ export function openDatabase(target: DatabaseTarget, options: { log?: DbLog } = 
       keepAliveInitialDelayMillis: 10_000,
       application_name: 'clients-manager',
     });
-    // When the server goes away, each idle connection emits an error here. Unhandled it would
-    // crash the process; the pool has already dropped that connection and opens a new one
-    // when asked, so a log line is all there is to do.
+    // When the server goes away, every open connection emits 'error'. Unhandled, that event
+    // would crash the process. The pool listens only while a connection is idle (and then drops
+    // it); one that is checked out, e.g. in the middle of a transaction, needs a listener of its
+    // own: its query fails on its own, and the pool drops it when it comes back unusable.
     pool.on('error', (error) =>
       options.log?.warn({ err: error }, 'a PostgreSQL connection was lost'),
     );
+    pool.on('connect', (client) => {
+      client.on('error', () => undefined);
+    });
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
   }

@@ -1,11 +1,13 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { HttpError } from './http-error.ts';
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from './database-unavailable.ts';
 import { wantsSpaFallback } from './static-files.ts';
 
 /**
  * One JSON error shape for everything: our own HttpErrors, Fastify's parsing and size errors
- * (malformed JSON, unsupported media type, body over the limit), and unexpected failures,
- * which are logged and answered without their details.
+ * (malformed JSON, unsupported media type, body over the limit), an unreachable database (503:
+ * try again, nothing was saved unless it said so), and unexpected failures, which are logged
+ * and answered without their details.
  */
 export function registerErrorHandling(app: FastifyInstance, options: { spa: boolean }): void {
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
@@ -15,6 +17,14 @@ export function registerErrorHandling(app: FastifyInstance, options: { spa: bool
         .send(
           error.fields ? { error: error.message, fields: error.fields } : { error: error.message },
         );
+    }
+    if (isDatabaseUnavailable(error)) {
+      // Expected while PostgreSQL restarts or fails over: no stack trace per request.
+      request.log.warn({ err: { message: error.message } }, 'database unreachable');
+      return reply
+        .status(503)
+        .header('retry-after', '5')
+        .send({ error: DATABASE_UNAVAILABLE_MESSAGE });
     }
     const status = error.statusCode ?? 500;
     if (status >= 500) {

@@ -30,10 +30,11 @@ export function eventFrame(event: ClientEvent): string {
 
 /**
  * Fans the event log out to live streams. The log table is the only source: a wake-up (a
- * local write, a timer, or later another instance's notification) makes the hub read what is
+ * local write, a timer, or another instance's NOTIFY on PostgreSQL) makes the hub read what is
  * new by sequence number, serialise each event once and write it to every subscriber. A
  * subscriber that resumes from an id is replayed from the recent ring, or from the table when
- * it is further behind, so no event is missed around a reconnect.
+ * it is further behind, so no event is missed around a reconnect. While the database is
+ * unreachable, reads fail and are retried by the next wake-up; streams stay open meanwhile.
  */
 export class EventHub {
   readonly #db: Kysely<Database>;
@@ -44,6 +45,7 @@ export class EventHub {
   #cursor = 0;
   #reading: Promise<void> | null = null;
   #readAgain = false;
+  #failing = false;
   #timer: NodeJS.Timeout | undefined;
   #heartbeat: NodeJS.Timeout | undefined;
 
@@ -64,7 +66,8 @@ export class EventHub {
   async start(pollMs = 1000): Promise<void> {
     this.#cursor = await latestSeq(this.#db);
     // The poll is a safety net for writers the hub is not told about (another process on the
-    // same SQLite file); local writes wake it at once.
+    // same SQLite file, a NOTIFY lost while reconnecting); local writes and, on PostgreSQL,
+    // other instances' notifications wake it at once.
     this.#timer = setInterval(() => void this.wake(), pollMs).unref();
     this.#heartbeat = setInterval(() => this.#broadcast(': keep-alive\n\n'), 25_000).unref();
   }
@@ -81,8 +84,14 @@ export class EventHub {
           this.#readAgain = false;
           await this.#readNew();
         } while (this.#readAgain);
+        if (this.#failing) this.#log.info('event hub reads the event log again');
+        this.#failing = false;
       } catch (error) {
-        this.#log.error({ err: error }, 'event hub could not read the event log');
+        // Said once per outage, not once per poll.
+        if (!this.#failing) {
+          this.#log.error({ err: error }, 'event hub could not read the event log; retrying');
+        }
+        this.#failing = true;
       } finally {
         this.#reading = null;
       }

@@ -36,21 +36,30 @@ export function registerEventsRoute(app: FastifyInstance, hub: EventHub): void {
       closed = true;
       subscription.unsubscribe?.();
     });
-    const unsubscribe = await hub.subscribe(
-      {
-        userId: user.id,
-        sessionId: request.sessionId ?? '',
-        write: (chunk) => {
-          if (!closed) res.write(chunk);
+    let unsubscribe: () => void;
+    try {
+      unsubscribe = await hub.subscribe(
+        {
+          userId: user.id,
+          sessionId: request.sessionId ?? '',
+          write: (chunk) => {
+            if (!closed) res.write(chunk);
+          },
+          pending: () => res.writableLength,
+          end: () => {
+            closed = true;
+            res.end();
+          },
         },
-        pending: () => res.writableLength,
-        end: () => {
-          closed = true;
-          res.end();
-        },
-      },
-      lastEventId,
-    );
+        lastEventId,
+      );
+    } catch (error) {
+      // The replay could not be read (the database went away after the session check). The
+      // response has started, so end it: the browser reconnects with its Last-Event-ID.
+      request.log.warn({ err: error }, 'live stream could not start');
+      res.end();
+      return;
+    }
     if (closed) unsubscribe();
     else subscription.unsubscribe = unsubscribe;
   });
