@@ -86,6 +86,7 @@ test('Log in with Google: the provider signs you in and the app shows your name 
   await expect(page).toHaveURL(`${server.url}/`);
   await expect(page.getByText('Grace Hopper', { exact: true })).toBeVisible();
   await expect(page.locator(`img[src="${PROVIDER_PICTURE}"]`)).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('signed-in-with-google.png') });
   // Signed in: the sign-in screen sends you on.
   await page.goto('/sign-in');
   await expect(page).toHaveURL(`${server.url}/`);
@@ -115,6 +116,7 @@ test('a person outside the allowed domains is refused with the reason, and no ac
   await expect(page.getByRole('alert')).toContainText(
     'is not allowed to sign in to Clients Manager',
   );
+  await page.screenshot({ path: test.info().outputPath('refused.png') });
   const users = await server.app.parts.db.kysely
     .selectFrom('user')
     .select('id')
