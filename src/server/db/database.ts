@@ -25,8 +25,14 @@ export interface DbLog {
  */
 export const CONNECT_TIMEOUT_MS = 5000;
 
-/** Opens the database that DATABASE_URL names: an embedded SQLite file or PostgreSQL. */
-export function openDatabase(target: DatabaseTarget, options: { log?: DbLog } = {}): Db {
+/**
+ * Opens the database that DATABASE_URL names: an embedded SQLite file or PostgreSQL.
+ * `readOnly` (SQLite): open an existing file without writing to it (the source of a copy).
+ */
+export function openDatabase(
+  target: DatabaseTarget,
+  options: { log?: DbLog; readOnly?: boolean } = {},
+): Db {
   if (target.kind === 'postgres') {
     const pool = new pg.Pool({
       connectionString: target.url,
@@ -51,6 +57,12 @@ export function openDatabase(target: DatabaseTarget, options: { log?: DbLog } = 
     });
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
+  }
+  if (options.readOnly) {
+    const sqlite = new SQLite(target.file, { readonly: true, fileMustExist: true });
+    sqlite.pragma('busy_timeout = 5000');
+    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
   }
   if (target.file !== ':memory:') fs.mkdirSync(path.dirname(target.file), { recursive: true });
   const sqlite = new SQLite(target.file);

@@ -1,0 +1,112 @@
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { databaseTarget, type DatabaseTarget } from '../config.ts';
+import {
+  CopyRefused,
+  CopyUnverified,
+  copyDatabase,
+  type TableReport,
+} from '../db/copy-database.ts';
+
+const USAGE = `Usage: npm run db:copy -- --from DATABASE_URL --to DATABASE_URL [--sessions]
+
+Copies every client, user (with their sign-in accounts and pending verifications), deploy
+token and the whole event log from one Clients Manager database into a new, empty one, e.g.
+the embedded SQLite file into PostgreSQL, and verifies it: row counts and a SHA-256 checksum
+over every row, on both sides. The target is migrated first and written in one transaction;
+if anything differs nothing is kept and the command exits with 1.
+
+  --from      sqlite:./data/clients-manager.db, a file path, or postgres://…
+  --to        postgres://user:password@host:5432/database (or sqlite:…)
+  --sessions  copy the signed-in sessions too (otherwise everyone signs in again)
+
+Stop the server (or every instance) first: writes made during the copy are not copied. The
+target instances need the same SECRET_KEY (or secret.key) as the source: stored server
+passwords and deploy tokens are encrypted with it.`;
+
+/** A database URL fit to print: no password. */
+function describeTarget(target: DatabaseTarget): string {
+  if (target.kind === 'sqlite') return `sqlite:${target.file}`;
+  const url = new URL(target.url);
+  if (url.password) url.password = '***';
+  return url.toString();
+}
+
+function table(reports: TableReport[]): string {
+  const rows = [['table', 'source', 'target', 'checksum (SHA-256)', '']];
+  for (const r of reports) {
+    if (r.skipped) {
+      rows.push([r.table, '-', '-', 'not copied (add --sessions to copy them)', '']);
+      continue;
+    }
+    const same = r.counted === r.source && r.source === r.target;
+    const sums = r.sourceChecksum === r.targetChecksum;
+    rows.push([
+      r.table,
+      String(r.counted),
+      String(r.target),
+      sums
+        ? r.sourceChecksum.slice(0, 16)
+        : `${r.sourceChecksum.slice(0, 16)} ≠ ${r.targetChecksum.slice(0, 16)}`,
+      same && sums ? 'ok' : 'DIFFERENT',
+    ]);
+  }
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
+  return rows
+    .map((row) =>
+      row
+        .map((cell, i) =>
+          i === 1 || i === 2 ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!),
+        )
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      from: { type: 'string' },
+      to: { type: 'string' },
+      sessions: { type: 'boolean', default: false },
+      help: { type: 'boolean' },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (!values.from || !values.to) {
+    console.error(USAGE);
+    return 2;
+  }
+  // The forms DATABASE_URL takes; a bare path is a SQLite file.
+  const from = databaseTarget(values.from, path.resolve('data'), 2);
+  const to = databaseTarget(values.to, path.resolve('data'), 2);
+  console.log(`Copying ${describeTarget(from)} → ${describeTarget(to)}`);
+  try {
+    const report = await copyDatabase(from, to, { sessions: values.sessions });
+    console.log(table(report.tables));
+    const copied = report.tables.filter((t) => !t.skipped);
+    const rows = copied.reduce((sum, t) => sum + t.target, 0);
+    console.log(
+      `all rows: ${rows} in ${copied.length} tables, checksum ${report.targetChecksum.slice(0, 16)} on both sides`,
+    );
+    console.log(
+      `Copy verified. Start Clients Manager with DATABASE_URL set to the target and the same SECRET_KEY (or secret.key).`,
+    );
+    return 0;
+  } catch (error) {
+    if (error instanceof CopyUnverified) {
+      console.error(table(error.tables));
+      console.error(error.message);
+      return 1;
+    }
+    // Refusals (not empty, other version, no such file) and unreachable databases alike.
+    console.error(`Not copied: ${error instanceof CopyRefused ? error.message : String(error)}`);
+    return 1;
+  }
+}
+
+process.exitCode = await main();

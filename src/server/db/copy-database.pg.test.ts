@@ -1,0 +1,238 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Client } from '#shared/clients.ts';
+import { createTestPostgresDatabase } from '../testing/test-database.ts';
+import {
+  Session,
+  signUpVerified,
+  startTestServer,
+  type TestServer,
+} from '../testing/test-server.ts';
+import { openEventStream, type SseMessage } from '../testing/sse-reader.ts';
+import { CopyRefused, copyDatabase } from './copy-database.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../../..');
+const SECRET_KEY = 'copy-database-test-secret-key-'.repeat(2);
+
+/** `npm run db:copy -- …` as an operator runs it. */
+function dbCopy(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['src/server/cli/db-copy.ts', ...args], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '' },
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('exit', (code) => resolve({ code, out, err }));
+  });
+}
+
+/** What a signed-in user sees, exactly as the API sends it. (Reading passwords adds events.) */
+async function view(session: Session, clientIds: string[]) {
+  const text = async (url: string) => {
+    const response = await session.request('GET', url);
+    expect(response.status, url).toBe(200);
+    return response.text();
+  };
+  return {
+    list: await text('/api/clients'),
+    me: await text('/api/me'),
+    commands: await Promise.all(clientIds.map((id) => text(`/api/clients/${id}/commands`))),
+    passwords: await Promise.all(clientIds.map((id) => text(`/api/clients/${id}/password`))),
+  };
+}
+
+/** The whole event log as a browser replays it from the start. */
+async function events(session: Session): Promise<SseMessage[]> {
+  const stream = await openEventStream(session.server.url, session.cookieHeader, '0');
+  const replay = await stream.until('stream.ready');
+  stream.close();
+  return replay.filter((m) => m.id !== undefined);
+}
+
+function onServer(server: TestServer, session: Session): Session {
+  const moved = new Session(server);
+  for (const [name, value] of session.cookies) moved.cookies.set(name, value);
+  return moved;
+}
+
+let source: TestServer;
+let sourceFile: string;
+let alice: Session;
+let clientIds: string[];
+let before: Awaited<ReturnType<typeof view>>;
+let beforeEvents: SseMessage[];
+const cleanups: (() => Promise<void>)[] = [];
+
+beforeAll(async () => {
+  // A team's SQLite installation, filled through the API.
+  source = await startTestServer({ SECRET_KEY }, { database: 'sqlite' });
+  sourceFile = path.join(source.dataDir, 'clients-manager.db');
+  alice = await signUpVerified(source, { name: 'Alice', password: 'alice password 1' });
+  const bob = await signUpVerified(source, {
+    name: 'Bob',
+    email: 'bob@example.test',
+    password: 'bob password 12',
+  });
+  // Someone who signed up and has not verified yet: a pending verification.
+  await new Session(source).request('POST', '/api/auth/sign-up/email', {
+    email: 'carol@example.test',
+    password: 'carol password 1',
+    name: 'Carol',
+  });
+  expect(
+    (await alice.json('PUT', '/api/me/access-token', { accessToken: 'tok-alice-123' })).status,
+  ).toBe(200);
+  const created: Client[] = [];
+  for (let i = 0; i < 7; i++) {
+    const session = i % 2 ? bob : alice;
+    const { body } = await session.json<Client>('POST', '/api/clients', {
+      name: `Client ${i}`,
+      code: `C${i}`,
+      description: i === 3 ? 'Ünïcødé — “quotes” and emoji 🚀' : `Client number ${i}`,
+      tags: `prod-${i}, eu`,
+      startDate: `2024-0${(i % 9) + 1}-15`,
+      server: {
+        host: `host${i}.example.com`,
+        port: 2200 + i,
+        username: 'deploy',
+        password: `secret-${i}`,
+        private: i % 3 !== 0,
+      },
+      domains: [`https://c${i}.example.com`],
+    });
+    created.push(body);
+  }
+  await alice.json('PUT', `/api/clients/${created[1]!.id}`, {
+    name: 'Client 1, renamed',
+    version: 1,
+  });
+  await bob.json('POST', `/api/clients/${created[2]!.id}/duplicate`);
+  await alice.request('DELETE', `/api/clients/${created[6]!.id}`);
+  await alice.request('GET', `/api/clients/${created[0]!.id}/password`);
+  clientIds = created.slice(0, 6).map((c) => c.id);
+  before = await view(alice, clientIds);
+  beforeEvents = await events(alice);
+  // The team stops the server before copying.
+  await source.app.close();
+});
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+  await source.mail.close();
+  fs.rmSync(source.dataDir, { recursive: true, force: true });
+});
+
+async function freshPostgres(): Promise<string> {
+  const database = await createTestPostgresDatabase();
+  cleanups.push(database.drop);
+  return database.url;
+}
+
+async function startOn(url: string): Promise<TestServer> {
+  const server = await startTestServer({ DATABASE_URL: url, SECRET_KEY });
+  cleanups.push(() => server.close());
+  return server;
+}
+
+describe('npm run db:copy', () => {
+  it('moves a SQLite installation to PostgreSQL: same API answers, same events, sessions kept', async () => {
+    const url = await freshPostgres();
+    const copy = await dbCopy(['--from', `sqlite:${sourceFile}`, '--to', url, '--sessions']);
+    expect(copy.err).toBe('');
+    expect(copy.code).toBe(0);
+    expect(copy.out).toContain('Copy verified.');
+    for (const table of [
+      'user',
+      'account',
+      'verification',
+      'session',
+      'deployToken',
+      'client',
+      'event',
+    ]) {
+      expect(copy.out).toMatch(new RegExp(`^${table} .* ok$`, 'm'));
+    }
+    expect(copy.out).toMatch(/^client +7 +7 /m);
+    expect(copy.out).not.toContain(url.split('@')[0]!.split(':')[2]); // no password printed
+
+    const target = await startOn(url);
+    const aliceThere = onServer(target, alice);
+    // Byte for byte: the event log, the list, the user, decrypted commands and passwords.
+    expect(await events(aliceThere)).toEqual(beforeEvents);
+    expect(await view(aliceThere, clientIds)).toEqual(before);
+
+    // New events continue after the copied ones; people sign in with their old passwords.
+    const last = Number((await events(aliceThere)).at(-1)!.id);
+    const stream = await openEventStream(target.url, aliceThere.cookieHeader);
+    await stream.until('stream.ready');
+    await aliceThere.json('POST', '/api/clients', { name: 'After the move' });
+    expect(Number((await stream.next()).id)).toBe(last + 1);
+    stream.close();
+    const bob = new Session(target);
+    const signIn = await bob.json('POST', '/api/auth/sign-in/email', {
+      email: 'bob@example.test',
+      password: 'bob password 12',
+    });
+    expect(signIn.status).toBe(200);
+
+    // Copying into it again is refused: it is not empty any more.
+    const again = await dbCopy(['--from', `sqlite:${sourceFile}`, '--to', url]);
+    expect(again.code).toBe(1);
+    expect(again.err).toMatch(/^Not copied: The target database is not empty \(user: 3, /m);
+  });
+
+  it('leaves sessions out unless asked: everyone signs in again', async () => {
+    const url = await freshPostgres();
+    const copy = await dbCopy(['--from', sourceFile, '--to', url]);
+    expect(copy.code).toBe(0);
+    expect(copy.out).toMatch(/^session +- +- +not copied/m);
+    const target = await startOn(url);
+    expect((await onServer(target, alice).json('GET', '/api/me')).status).toBe(401);
+    const signIn = await new Session(target).json('POST', '/api/auth/sign-in/email', {
+      email: 'bob@example.test',
+      password: 'bob password 12',
+    });
+    expect(signIn.status).toBe(200);
+  });
+
+  it('copies back from PostgreSQL to SQLite with the same checksum', async () => {
+    const url = await freshPostgres();
+    const there = await copyDatabase(
+      { kind: 'sqlite', file: sourceFile },
+      { kind: 'postgres', url, poolSize: 2 },
+      { sessions: true, batchSize: 3 },
+    );
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-copy-'));
+    cleanups.push(async () => fs.rmSync(dir, { recursive: true, force: true }));
+    const back = await copyDatabase(
+      { kind: 'postgres', url, poolSize: 2 },
+      { kind: 'sqlite', file: path.join(dir, 'back.db') },
+      { sessions: true },
+    );
+    expect(there.verified && back.verified).toBe(true);
+    expect(back.sourceChecksum).toBe(there.targetChecksum);
+    expect(back.targetChecksum).toBe(there.sourceChecksum);
+    expect(back.tables.map((t) => [t.table, t.target])).toEqual(
+      there.tables.map((t) => [t.table, t.target]),
+    );
+  });
+
+  it('refuses a source that is not there, and says why', async () => {
+    const url = await freshPostgres();
+    await expect(
+      copyDatabase(
+        { kind: 'sqlite', file: path.join(os.tmpdir(), 'no-such-dir', 'none.db') },
+        { kind: 'postgres', url, poolSize: 2 },
+        { sessions: false },
+      ),
+    ).rejects.toThrow(CopyRefused);
+    const missing = await dbCopy(['--from', '/nonexistent/clients-manager.db', '--to', url]);
+    expect(missing.code).toBe(1);
+    expect(missing.err).toMatch(/^Not copied: Cannot open the source/m);
+  });
+});
