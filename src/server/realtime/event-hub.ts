@@ -140,8 +140,11 @@ export class EventHub {
    * an id the server does not know (ahead of its log) gets a reset signal instead.
    */
   async subscribe(sink: StreamSink, lastEventId: number | null): Promise<() => void> {
+    // Catch up with the table first (a write may have committed a moment ago, here or on
+    // another instance): what was committed before the stream opened comes before its
+    // `stream.ready`, and an id that seems ahead of the log is checked against the table.
+    await this.wake();
     let from = lastEventId ?? this.#cursor;
-    if (from > this.#cursor) await this.wake();
     if (from > this.#cursor) {
       sink.write(`event: ${STREAM_RESET_EVENT}\ndata: {}\n\n`);
       from = this.#cursor;
