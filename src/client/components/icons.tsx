@@ -123,3 +123,9 @@ export const LogoutIcon = (p: IconProps) => (
     <path d="M9 12h12l-3-3M18 15l3-3" />
   </Icon>
 );
+export const SearchIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <circle cx="10" cy="10" r="7" />
+    <path d="M21 21l-6-6" />
+  </Icon>
+);

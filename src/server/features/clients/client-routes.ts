@@ -6,6 +6,7 @@ import {
   type Client,
   type ClientList,
 } from '#shared/clients.ts';
+import { filterClients } from '#shared/client-search.ts';
 import { HttpError, parseInput } from '../../http/http-error.ts';
 import { actorOf, requireUser } from '../../auth/session-guard.ts';
 import type { ClientRepository } from './client-repository.ts';
@@ -26,7 +27,12 @@ export function registerClientRoutes(
 ): void {
   const { clients, tokens, deployCommandTemplate } = deps;
 
-  app.get('/api/clients', async (): Promise<ClientList> => ({ clients: await clients.list() }));
+  // `?q=` filters as the search box does (name, code, tag, description, host).
+  app.get('/api/clients', async (request): Promise<ClientList> => {
+    const q = (request.query as { q?: unknown }).q;
+    const all = await clients.list();
+    return { clients: typeof q === 'string' ? filterClients(all, q) : all };
+  });
 
   app.get('/api/clients/:id', async (request): Promise<Client> => {
     const client = await clients.get(clientId(request.params));

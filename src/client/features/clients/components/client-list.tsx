@@ -1,22 +1,75 @@
-import { Link } from 'react-router';
+import {
+  useCallback,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+  type KeyboardEvent,
+} from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
 import {
   ActionIcon,
+  Anchor,
   Box,
+  CloseButton,
   Group,
+  Kbd,
   NavLink,
   Paper,
   Skeleton,
   Stack,
   Text,
+  TextInput,
   Title,
   Tooltip,
+  VisuallyHidden,
 } from '@mantine/core';
+import { useHotkeys } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
+import { filterClients } from '#shared/client-search.ts';
 import { ErrorAlert } from '#client/components/error-alert.tsx';
-import { PlusIcon } from '#client/components/icons.tsx';
+import { PlusIcon, SearchIcon } from '#client/components/icons.tsx';
 import { clientsQuery } from '../api/client-queries.ts';
 import { clientTitle } from '../client-title.ts';
+import { useClientSearch } from '../use-client-search.ts';
 import classes from './client-list.module.css';
+
+const URL_WRITE_DELAY_MS = 200;
+
+/**
+ * The search box's text. It is the input's own state, because the URL (written through the
+ * router, in a transition) lags behind fast typing and would drop keys; the URL follows after
+ * a short pause, and a change made there (a tag chip, back/forward) comes into the box.
+ */
+function useSearchText(): [string, (next: string) => void] {
+  const [urlQuery, setUrlQuery] = useClientSearch();
+  const [text, setText] = useState(urlQuery);
+  const [seenUrlQuery, setSeenUrlQuery] = useState(urlQuery);
+  const [written, setWritten] = useState(urlQuery);
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+
+  if (urlQuery !== seenUrlQuery) {
+    setSeenUrlQuery(urlQuery);
+    if (urlQuery !== written) {
+      setWritten(urlQuery);
+      setText(urlQuery);
+    }
+  }
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  const update = useCallback(
+    (next: string) => {
+      setText(next);
+      setWritten(next);
+      clearTimeout(timer.current);
+      if (next === '') setUrlQuery('');
+      else timer.current = setTimeout(() => setUrlQuery(next), URL_WRITE_DELAY_MS);
+    },
+    [setUrlQuery],
+  );
+  return [text, update];
+}
 
 export function ClientList({
   selectedId,
@@ -29,6 +82,49 @@ export function ClientList({
   onSelect: () => void;
 }) {
   const clients = useQuery(clientsQuery());
+  const [query, setQuery] = useSearchText();
+  const { search } = useLocation();
+  const navigate = useNavigate();
+  const inputRef = useRef<HTMLInputElement>(null);
+  const hintId = useId();
+  const rowId = useId();
+  // The row the arrow keys point at; Enter opens it. Back on the first match for a new query.
+  const [cursor, setCursor] = useState({ query, index: 0 });
+  const [searching, setSearching] = useState(false);
+
+  const matches = useMemo(
+    () => (clients.data ? filterClients(clients.data, query) : []),
+    [clients.data, query],
+  );
+  const active = Math.max(
+    0,
+    Math.min(cursor.query === query ? cursor.index : 0, matches.length - 1),
+  );
+
+  // `/` anywhere outside a field jumps to the search box.
+  useHotkeys([['/', () => inputRef.current?.focus()]]);
+
+  function open(index: number) {
+    const client = matches[index];
+    if (!client) return;
+    onSelect();
+    void navigate({ pathname: `/clients/${encodeURIComponent(client.id)}`, search });
+  }
+
+  function onKeyDown(event: KeyboardEvent<HTMLInputElement>) {
+    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      event.preventDefault();
+      if (matches.length === 0) return;
+      const step = event.key === 'ArrowDown' ? 1 : -1;
+      setCursor({ query, index: (active + step + matches.length) % matches.length });
+    } else if (event.key === 'Enter') {
+      event.preventDefault();
+      open(active);
+    } else if (event.key === 'Escape' && query !== '') {
+      event.preventDefault();
+      setQuery('');
+    }
+  }
 
   return (
     <Paper withBorder p="md" radius="md">
@@ -49,6 +145,33 @@ export function ClientList({
         </Tooltip>
       </Group>
 
+      <TextInput
+        ref={inputRef}
+        type="search"
+        mb="sm"
+        aria-label="Search clients"
+        aria-describedby={hintId}
+        placeholder="Search name, code, tag, host…"
+        value={query}
+        onChange={(event) => setQuery(event.currentTarget.value)}
+        onKeyDown={onKeyDown}
+        onFocus={() => setSearching(true)}
+        onBlur={() => setSearching(false)}
+        leftSection={<SearchIcon size={16} />}
+        rightSection={
+          query === '' ? (
+            <Kbd size="xs" className={classes.shortcut}>
+              /
+            </Kbd>
+          ) : (
+            <CloseButton size="sm" aria-label="Clear search" onClick={() => setQuery('')} />
+          )
+        }
+      />
+      <VisuallyHidden id={hintId}>
+        Up and down arrows move through the matches, Enter opens one, Escape clears.
+      </VisuallyHidden>
+
       {clients.isPending ? (
         <Stack gap="xs" role="status" aria-label="Loading clients">
           {[0, 1, 2].map((i) => (
@@ -65,19 +188,33 @@ export function ClientList({
         <Text c="dimmed" py="xl" ta="center">
           No clients yet. Add the first with +.
         </Text>
+      ) : matches.length === 0 ? (
+        <Stack gap={4} py="xl" align="center" ta="center" role="status">
+          <Text c="dimmed">{`No clients match “${query}”.`}</Text>
+          <Anchor component="button" type="button" size="sm" onClick={() => setQuery('')}>
+            Clear search
+          </Anchor>
+        </Stack>
       ) : (
         <nav aria-label="Clients">
+          {query !== '' && (
+            <Text size="xs" c="dimmed" mb={4} role="status">
+              {`${matches.length} of ${clients.data.length} clients`}
+            </Text>
+          )}
           <Box component="ol" className={classes.list}>
-            {clients.data.map((client, index) => {
+            {matches.map((client, index) => {
               const selected = client.id === selectedId;
               return (
                 <li key={client.id}>
                   <NavLink
+                    id={`${rowId}-${index}`}
                     component={Link}
-                    to={`/clients/${encodeURIComponent(client.id)}`}
+                    to={{ pathname: `/clients/${encodeURIComponent(client.id)}`, search }}
                     onClick={onSelect}
                     active={selected}
                     aria-current={selected ? 'true' : undefined}
+                    data-cursor={searching && index === active ? true : undefined}
                     variant="light"
                     leftSection={
                       <Text span c="dimmed" size="sm" className={classes.number}>
@@ -86,7 +223,11 @@ export function ClientList({
                     }
                     label={clientTitle(client)}
                     description={client.description || undefined}
-                    classNames={{ label: classes.label, description: classes.description }}
+                    classNames={{
+                      root: classes.row,
+                      label: classes.label,
+                      description: classes.description,
+                    }}
                   />
                 </li>
               );

@@ -17,6 +17,7 @@ import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import type { Client } from '#shared/clients.ts';
+import { tagQuery } from '#shared/client-search.ts';
 import { errorMessage, isApiError } from '#client/lib/api-client.ts';
 import { formatDate } from '#client/lib/format-date.ts';
 import { ErrorAlert } from '#client/components/error-alert.tsx';
@@ -24,6 +25,7 @@ import { CopyIcon, DotsIcon, EditIcon, TrashIcon } from '#client/components/icon
 import { clientQuery } from '../api/client-queries.ts';
 import { useDeleteClient, useDuplicateClient } from '../api/client-mutations.ts';
 import { clientTitle } from '../client-title.ts';
+import { useClientSearch } from '../use-client-search.ts';
 import { CommandList } from './command-list.tsx';
 import { Section } from './section.tsx';
 import { ServerJson } from './server-json.tsx';
@@ -105,24 +107,16 @@ function ClientDetails({ client }: { client: Client }) {
           </Text>
         ) : (
           <Group gap={6}>
-            {client.tags.map((tag, index) =>
-              index === 0 ? (
-                <Tooltip key={tag} label="The first tag selects the deploy server">
-                  <Group gap={6} wrap="nowrap">
-                    <Badge variant="filled" style={{ textTransform: 'none' }}>
-                      {tag}
-                    </Badge>
-                    <Text size="xs" c="dimmed">
-                      deploy server
-                    </Text>
-                  </Group>
-                </Tooltip>
-              ) : (
-                <Badge key={tag} variant="light" style={{ textTransform: 'none' }}>
-                  {tag}
-                </Badge>
-              ),
-            )}
+            {client.tags.map((tag, index) => (
+              <Group key={tag} gap={6} wrap="nowrap">
+                <TagChip tag={tag} first={index === 0} />
+                {index === 0 && (
+                  <Text size="xs" c="dimmed">
+                    deploy server
+                  </Text>
+                )}
+              </Group>
+            ))}
           </Group>
         )}
       </Section>
@@ -163,6 +157,27 @@ function ClientDetails({ client }: { client: Client }) {
         {`Client since: ${formatDate(client.startDate)}`}
       </Text>
     </>
+  );
+}
+
+/** A tag is a chip that filters the list by it; the first one selects the deploy server. */
+function TagChip({ tag, first }: { tag: string; first: boolean }) {
+  const [, setQuery] = useClientSearch();
+  return (
+    <Tooltip
+      label={first ? 'The first tag selects the deploy server. Click to filter' : 'Filter by tag'}
+    >
+      <Badge
+        component="button"
+        type="button"
+        aria-label={`Filter by tag ${tag}`}
+        variant={first ? 'filled' : 'light'}
+        style={{ textTransform: 'none', cursor: 'pointer' }}
+        onClick={() => setQuery(tagQuery(tag))}
+      >
+        {tag}
+      </Badge>
+    </Tooltip>
   );
 }
 
