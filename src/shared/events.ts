@@ -30,3 +30,7 @@ export const STREAM_READY_EVENT = 'stream.ready';
 /** The resume point is unknown to the server (history gone or restored): reload everything. */
 export const STREAM_RESET_EVENT = 'stream.reset';
 export const streamReadySchema = z.object({ seq: z.number() });
+
+/** A client's history: its events, newest first (`GET /api/clients/:id/history`). */
+export const clientHistorySchema = z.object({ events: z.array(clientEventSchema) });
+export type ClientHistory = z.infer<typeof clientHistorySchema>;

@@ -56,8 +56,11 @@ function connect(queryClient: QueryClient): void {
       }
       const event = parsed.data;
       for (const listener of listeners) listener(event);
-      // Reading a password changes nothing that is shown.
-      if (event.kind === 'client.password_read') return;
+      // Reading a password changes nothing shown but the client's history.
+      if (event.kind === 'client.password_read') {
+        void queryClient.invalidateQueries({ queryKey: clientKeys.history(event.clientId) });
+        return;
+      }
       void queryClient.invalidateQueries({ queryKey: clientKeys.list() });
       void queryClient.invalidateQueries({
         queryKey: clientKeys.detail(event.clientId),

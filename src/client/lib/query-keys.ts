@@ -7,4 +7,5 @@ export const clientKeys = {
   list: () => ['clients', 'list'] as const,
   detail: (id: string) => ['clients', 'detail', id] as const,
   commands: (id: string) => ['clients', 'detail', id, 'commands'] as const,
+  history: (id: string) => ['clients', 'detail', id, 'history'] as const,
 };

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import { CLONE_SUFFIX, type Client, type ClientValues } from '#shared/clients.ts';
-import type { ClientEventKind } from '#shared/events.ts';
+import type { ClientEvent, ClientEventKind } from '#shared/events.ts';
 import type { ClientTable, Database } from '../../db/schema.ts';
 import type { Db, Dialect } from '../../db/database.ts';
 import { fromBool, toBool, toIso, toStringList } from '../../db/codec.ts';
@@ -9,6 +9,7 @@ import type { SecretBox } from '../../secrets.ts';
 import type { Actor } from '../../auth/session-guard.ts';
 import { appendEvent } from '../../realtime/event-log.ts';
 import { changedFields } from './changed-fields.ts';
+import { readClientHistory } from './client-history.ts';
 
 type ClientRow = Selectable<ClientTable> & {
   createdByName: string | null;
@@ -100,6 +101,13 @@ export class ClientRepository {
   ): Promise<Client | undefined> {
     const row = await this.#select(db).where('client.id', '=', id).executeTakeFirst();
     return row ? present(row) : undefined;
+  }
+
+  /** The client's events, newest first; undefined when neither it nor any event exists. */
+  async history(id: string): Promise<ClientEvent[] | undefined> {
+    const events = await readClientHistory(this.#db, id);
+    if (events.length > 0) return events;
+    return (await this.get(id)) ? [] : undefined;
   }
 
   async #write<T>(work: (trx: Transaction<Database>, at: string) => Promise<T>): Promise<T> {

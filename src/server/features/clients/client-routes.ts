@@ -6,6 +6,7 @@ import {
   type Client,
   type ClientList,
 } from '#shared/clients.ts';
+import type { ClientHistory } from '#shared/events.ts';
 import { filterClients } from '#shared/client-search.ts';
 import { HttpError, parseInput } from '../../http/http-error.ts';
 import { actorOf, requireUser } from '../../auth/session-guard.ts';
@@ -83,6 +84,13 @@ export function registerClientRoutes(
     const secret = await clients.readPassword(clientId(request.params), actor);
     if (!secret) throw notFound();
     return reply.header('cache-control', 'no-store').send(secret);
+  });
+
+  // Who did what to this client, newest first: names of changed fields, never their values.
+  app.get('/api/clients/:id/history', async (request): Promise<ClientHistory> => {
+    const events = await clients.history(clientId(request.params));
+    if (!events) throw notFound();
+    return { events };
   });
 
   app.get('/api/clients/:id/commands', async (request, reply) => {

@@ -5,6 +5,7 @@ import {
   clientPasswordSchema,
   clientSchema,
 } from '#shared/clients.ts';
+import { clientHistorySchema } from '#shared/events.ts';
 import { apiRequest } from '#client/lib/api-client.ts';
 import { clientKeys } from '#client/lib/query-keys.ts';
 
@@ -32,6 +33,17 @@ export function commandsQuery(id: string) {
         signal,
       }),
     select: (data) => data.commands,
+  });
+}
+
+export function historyQuery(id: string) {
+  return queryOptions({
+    queryKey: clientKeys.history(id),
+    queryFn: ({ signal }) =>
+      apiRequest(`/api/clients/${encodeURIComponent(id)}/history`, clientHistorySchema, {
+        signal,
+      }),
+    select: (data) => data.events,
   });
 }
 

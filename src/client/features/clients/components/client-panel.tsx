@@ -26,6 +26,7 @@ import { clientQuery } from '../api/client-queries.ts';
 import { useDeleteClient, useDuplicateClient } from '../api/client-mutations.ts';
 import { clientTitle } from '../client-title.ts';
 import { useClientSearch } from '../use-client-search.ts';
+import { ClientHistory } from './client-history.tsx';
 import { CommandList } from './command-list.tsx';
 import { Section } from './section.tsx';
 import { ServerJson } from './server-json.tsx';
@@ -156,6 +157,10 @@ function ClientDetails({ client }: { client: Client }) {
       <Text size="sm" c="dimmed">
         {`Client since: ${formatDate(client.startDate)}`}
       </Text>
+
+      <Section title="History">
+        <ClientHistory clientId={client.id} />
+      </Section>
     </>
   );
 }

@@ -1,0 +1,56 @@
+import type { Page } from '@playwright/test';
+import { signUpVerified } from '../src/server/testing/test-server.ts';
+import type { Client } from '../src/shared/clients.ts';
+import { test, expect, seedClient } from './fixtures.ts';
+
+const historyItems = (page: Page) =>
+  page
+    .getByRole('region', { name: 'Selected Client' })
+    .getByRole('list', { name: 'History' })
+    .getByRole('listitem');
+
+test('history shows who created, edited which fields and read the password, newest first, live', async ({
+  page,
+  staff,
+  server,
+}) => {
+  const colleague = await signUpVerified(server, { name: 'Bob Colleague' });
+  const client = await seedClient(staff, { name: 'Acme', server: { password: 'old-secret-1' } });
+  const edit = await colleague.json<Client>('PUT', `/api/clients/${client.id}`, {
+    name: 'Acme Ltd',
+    server: { password: 'new-secret-2' },
+    version: 1,
+  });
+  expect(edit.status).toBe(200);
+
+  await page.goto(`/clients/${client.id}`);
+  await expect(historyItems(page)).toHaveText([
+    /^Bob Colleague edited name and password.*\d{4}/,
+    /^Grace Staff created it/,
+  ]);
+  await expect(page.getByRole('list', { name: 'History' })).not.toContainText('secret');
+
+  await page.getByRole('button', { name: 'Reveal password' }).click();
+  await expect(historyItems(page).first()).toHaveText(/^Grace Staff read the password/);
+
+  // A colleague's change arrives without a reload.
+  await colleague.json('PUT', `/api/clients/${client.id}`, {
+    name: 'Acme Ltd',
+    tags: ['eu'],
+    version: 2,
+  });
+  await expect(historyItems(page)).toHaveCount(4);
+  await expect(historyItems(page).first()).toHaveText(/^Bob Colleague edited tags/);
+});
+
+test('a duplicate’s history links to the original', async ({ page, staff }) => {
+  const client = await seedClient(staff, { name: 'Source' });
+  const copy = await staff.json<Client>('POST', `/api/clients/${client.id}/duplicate`);
+  await page.goto(`/clients/${copy.body.id}`);
+  await expect(historyItems(page)).toHaveText([
+    /^Grace Staff created it as a duplicate of the original/,
+  ]);
+  await historyItems(page).getByRole('link', { name: 'the original' }).click();
+  await expect(page).toHaveURL(new RegExp(`/clients/${client.id}$`));
+  await expect(page.getByRole('heading', { name: 'Source' })).toBeVisible();
+});

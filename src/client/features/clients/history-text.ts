@@ -1,0 +1,60 @@
+import type { ClientEvent } from '#shared/events.ts';
+
+/** How a changed field is named on screen; the log holds names only, never values. */
+const FIELD_LABELS: Record<string, string> = {
+  name: 'name',
+  code: 'code',
+  description: 'description',
+  tags: 'tags',
+  domains: 'domains',
+  startDate: 'start date',
+  'server.host': 'host',
+  'server.port': 'port',
+  'server.username': 'username',
+  'server.password': 'password',
+  'server.private': 'private',
+  'server.uiDir': 'uiDir',
+};
+
+export function fieldLabel(field: string): string {
+  return FIELD_LABELS[field] ?? field;
+}
+
+/** "a, b and c" */
+function listOf(items: readonly string[]): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}
+
+/** What happened, after the actor's name: "edited name and tags". */
+export function describeEvent(event: ClientEvent): string {
+  switch (event.kind) {
+    case 'client.created':
+      return 'created it';
+    case 'client.updated':
+      return event.fields.length === 0
+        ? 'saved it without changes'
+        : `edited ${listOf(event.fields.map(fieldLabel))}`;
+    case 'client.duplicated':
+      return 'created it as a duplicate';
+    case 'client.deleted':
+      return 'deleted it';
+    case 'client.password_read':
+      return 'read the password';
+  }
+}
+
+/** The client a duplicate was made from, if the event says. */
+export function duplicatedFrom(event: ClientEvent): string | undefined {
+  if (event.kind !== 'client.duplicated') return undefined;
+  const from = event.fields.find((field) => field.startsWith('from:'));
+  return from?.slice('from:'.length) || undefined;
+}
+
+const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+
+/** "Nov 22, 2026, 1:09 AM" in the viewer's time zone. */
+export function formatDateTime(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : dateTime.format(date);
+}

@@ -1,0 +1,41 @@
+import type { Kysely } from 'kysely';
+import { clientEventKindSchema, type ClientEvent } from '#shared/events.ts';
+import type { Database } from '../../db/schema.ts';
+import { toIso, toStringList } from '../../db/codec.ts';
+
+/** More than a panel needs; a client's history rarely comes near it. */
+export const HISTORY_LIMIT = 500;
+
+/**
+ * One client's events from the event log, newest first. The log keeps the events of a
+ * deleted client (it has no foreign key), so this answers for those too. Events carry field
+ * names only, never values, so nothing secret can come out of here.
+ */
+export async function readClientHistory(
+  db: Kysely<Database>,
+  clientId: string,
+  limit = HISTORY_LIMIT,
+): Promise<ClientEvent[]> {
+  const rows = await db
+    .selectFrom('event')
+    .selectAll()
+    .where('clientId', '=', clientId)
+    .orderBy('seq', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.flatMap((row) => {
+    // A kind written by a newer version of the app is skipped, not a 500.
+    const kind = clientEventKindSchema.safeParse(row.kind);
+    if (!kind.success) return [];
+    return [
+      {
+        seq: Number(row.seq),
+        kind: kind.data,
+        clientId: row.clientId,
+        actor: { id: row.actorId, name: row.actorName },
+        at: toIso(row.at),
+        fields: toStringList(row.fields),
+      },
+    ];
+  });
+}
