@@ -52,10 +52,10 @@ describe('emptyClientFormValues', () => {
 });
 
 describe('clientToFormValues', () => {
-  it('writes tags comma-separated and domains one per line, never a password', () => {
+  it('holds tags and domains as lists, never a password', () => {
     const form = clientToFormValues(client);
-    expect(form.tags).toBe('prod-eu, shop');
-    expect(form.domains).toBe('https://acme.example.com\nhttp://shop.acme.example.com');
+    expect(form.tags).toEqual(['prod-eu', 'shop']);
+    expect(form.domains).toEqual(['https://acme.example.com', 'http://shop.acme.example.com']);
     expect(form.server.password).toBe('');
     expect(form.server.port).toBe(2222);
     expect(form.startDate).toBe('2026-11-21');
@@ -66,7 +66,7 @@ describe('clientToFormValues', () => {
       name: 'Acme',
       code: 'ACM',
       description: 'Shop',
-      tags: 'prod-eu, shop',
+      tags: ['prod-eu', 'shop'],
       startDate: '2026-11-21',
       server: {
         host: 'acme.example.com',
@@ -81,10 +81,24 @@ describe('clientToFormValues', () => {
 });
 
 describe('formValuesToInput', () => {
-  it('sends a typed password and drops blank domain lines', () => {
+  it('starts with one empty domain input, which is not sent', () => {
+    expect(values().domains).toEqual(['']);
+    expect(formValuesToInput(values()).domains).toEqual([]);
+    expect(clientToFormValues({ ...client, domains: [] }).domains).toEqual(['']);
+  });
+
+  it('splits a tag chip holding commas and drops duplicates, keeping the first', () => {
+    expect(formValuesToInput(values({ tags: ['eu, web', 'eu', ' shop '] })).tags).toEqual([
+      'eu',
+      'web',
+      'shop',
+    ]);
+  });
+
+  it('sends a typed password and drops blank domain inputs', () => {
     const input = formValuesToInput(
       values({
-        domains: '\n https://a.example \n\nhttps://b.example\n',
+        domains: ['', ' https://a.example ', '', 'https://b.example', ''],
         server: { ...values().server, password: ' s3cret ' },
       }),
     );
@@ -102,14 +116,14 @@ describe('formValuesToInput', () => {
 });
 
 describe('toFormErrors', () => {
-  it('puts domain errors on the Domains field, naming the line as typed', () => {
-    const form = values({ domains: 'https://ok.example\n\nftp://bad.example' });
+  it('puts a domain error on the input it came from, blank inputs not counted in the body', () => {
+    const form = values({ domains: ['https://ok.example', '', 'ftp://bad.example'] });
     const { errors, unplaced } = toFormErrors(
       { 'domains.1': 'Must be an http:// or https:// URL', 'server.port': 'Must be a number' },
       form,
     );
     expect(errors).toEqual({
-      domains: 'Line 3: Must be an http:// or https:// URL',
+      'domains.2': 'Must be an http:// or https:// URL',
       'server.port': 'Must be a number',
     });
     expect(unplaced).toEqual([]);
@@ -130,12 +144,12 @@ describe('validateClientForm', () => {
   it('uses the shared schema messages', () => {
     const errors = validateClientForm(
       values({
-        domains: 'not a url',
+        domains: ['not a url'],
         server: { ...values().server, port: 70000, host: '-oProxyCommand' },
       }),
     );
     expect(errors).toEqual({
-      domains: 'Line 1: Must be an http:// or https:// URL',
+      'domains.0': 'Must be an http:// or https:// URL',
       'server.port': 'Must be between 1 and 65535',
       'server.host': 'Must be a host name or IP address',
     });

@@ -4,14 +4,15 @@ import {
   type Client,
   type ClientInput,
 } from '#shared/clients.ts';
-import { formatTags } from '#shared/tags.ts';
+import { parseTags } from '#shared/tags.ts';
 
-/** The Add/Edit Client form as the inputs hold it: tags and domains are typed as text. */
+/** The Add/Edit Client form as the inputs hold it: tags as chips, domains one input each. */
 export interface ClientFormValues {
   name: string;
   code: string;
   description: string;
-  tags: string;
+  /** Chips; the first selects the deploy server. */
+  tags: string[];
   startDate: string;
   server: {
     host: string;
@@ -23,7 +24,8 @@ export interface ClientFormValues {
     uiDir: string;
     private: boolean;
   };
-  domains: string;
+  /** One input per URL; blank ones are left out when saving. */
+  domains: string[];
 }
 
 export function emptyClientFormValues(today: string): ClientFormValues {
@@ -31,7 +33,7 @@ export function emptyClientFormValues(today: string): ClientFormValues {
     name: '',
     code: '',
     description: '',
-    tags: '',
+    tags: [],
     startDate: today,
     server: {
       host: '',
@@ -41,7 +43,7 @@ export function emptyClientFormValues(today: string): ClientFormValues {
       uiDir: '',
       private: true,
     },
-    domains: '',
+    domains: [''],
   };
 }
 
@@ -50,7 +52,7 @@ export function clientToFormValues(client: Client): ClientFormValues {
     name: client.name,
     code: client.code,
     description: client.description,
-    tags: formatTags(client.tags),
+    tags: [...client.tags],
     startDate: client.startDate.slice(0, 10),
     server: {
       host: client.server.host,
@@ -60,15 +62,14 @@ export function clientToFormValues(client: Client): ClientFormValues {
       uiDir: client.server.uiDir,
       private: client.server.private,
     },
-    domains: client.domains.join('\n'),
+    domains: client.domains.length > 0 ? [...client.domains] : [''],
   };
 }
 
-/** Domain lines that hold a value, with the 1-based line each came from. */
-function domainLines(text: string): { value: string; line: number }[] {
-  return text
-    .split(/\r?\n/)
-    .map((value, index) => ({ value: value.trim(), line: index + 1 }))
+/** Domain inputs that hold a value, with the index of the input each came from. */
+function filledDomains(domains: readonly string[]): { value: string; index: number }[] {
+  return domains
+    .map((value, index) => ({ value: value.trim(), index }))
     .filter((entry) => entry.value !== '');
 }
 
@@ -90,35 +91,35 @@ export function formValuesToInput(values: ClientFormValues): ClientInput {
     name: values.name,
     code: values.code,
     description: values.description,
-    tags: values.tags,
+    tags: parseTags(values.tags),
     ...(values.startDate.trim() === '' ? {} : { startDate: values.startDate }),
     server: {
       ...server,
       ...(portNumber === undefined ? {} : { port: portNumber }),
       ...(password === '' ? {} : { password }),
     },
-    domains: domainLines(values.domains).map((entry) => entry.value),
+    domains: filledDomains(values.domains).map((entry) => entry.value),
   };
 }
 
 /**
  * Maps error paths of the request body (the API's `fields`, or our own validation) onto the
- * form's fields. Each domain is a line of one textarea, so `domains.N` lands on the textarea
- * naming the line.
+ * form's fields. Blank domain inputs are not sent, so `domains.N` of the body is mapped back to
+ * the input it came from.
  */
 export function toFormErrors(
   fields: Record<string, string>,
   values: ClientFormValues,
 ): { errors: Record<string, string>; unplaced: string[] } {
-  const lines = domainLines(values.domains);
+  const domains = filledDomains(values.domains);
   const errors: Record<string, string> = {};
   const unplaced: string[] = [];
   for (const [path, message] of Object.entries(fields)) {
     const domain = /^domains\.(\d+)$/.exec(path);
     if (domain) {
-      const line = lines[Number(domain[1])]?.line;
-      const text = line === undefined ? message : `Line ${line}: ${message}`;
-      errors.domains = errors.domains ? `${errors.domains}\n${text}` : text;
+      const index = domains[Number(domain[1])]?.index;
+      if (index === undefined) errors.domains ??= message;
+      else errors[`domains.${index}`] ??= message;
     } else if (/^tags\.\d+$/.test(path)) {
       errors.tags ??= message;
     } else if (FORM_PATHS.has(path)) {

@@ -9,16 +9,23 @@ import {
   Paper,
   SimpleGrid,
   Stack,
+  TagsInput,
+  Text,
   TextInput,
   Textarea,
   Title,
+  ActionIcon,
+  Pill,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import type { Client } from '#shared/clients.ts';
 import { errorMessage, isApiError } from '#client/lib/api-client.ts';
 import { todayIsoDate } from '#client/lib/format-date.ts';
+import { parseTags } from '#shared/tags.ts';
 import { PasswordField } from '#client/components/password-field.tsx';
+import { PlusIcon, TrashIcon } from '#client/components/icons.tsx';
+import classes from './client-form.module.css';
 import { useSaveClient } from '../api/client-mutations.ts';
 import {
   clientToFormValues,
@@ -97,10 +104,33 @@ export function ClientForm({
             maxRows={8}
             {...form.getInputProps('description')}
           />
-          <TextInput
+          <TagsInput
             label="Tags"
-            description="Comma-separated. The first tag selects the deploy server."
+            description={
+              form.values.tags[0]
+                ? `Enter or comma adds a tag. The first, ${form.values.tags[0]}, selects the deploy server.`
+                : 'Enter or comma adds a tag. The first tag selects the deploy server.'
+            }
             {...form.getInputProps('tags')}
+            // A pasted or typed "a, b" becomes two tags, as the server would read it.
+            onChange={(tags) => form.setFieldValue('tags', parseTags(tags))}
+            renderPill={({ value, onRemove }) => (
+              <Pill
+                withRemoveButton
+                onRemove={onRemove}
+                // Mantine hides the remove button from assistive tech; here each tag can be removed
+                // by name, not only the last one with Backspace.
+                removeButtonProps={{
+                  'aria-label': `Remove tag ${value ?? ''}`,
+                  'aria-hidden': false,
+                  tabIndex: 0,
+                }}
+                className={value === form.values.tags[0] ? classes.deployTag : undefined}
+                title={value === form.values.tags[0] ? 'Deploy server' : undefined}
+              >
+                {value}
+              </Pill>
+            )}
           />
           <TextInput
             label="Start date"
@@ -144,15 +174,48 @@ export function ClientForm({
             </Stack>
           </Fieldset>
 
-          <Textarea
-            label="Domains"
-            description="One http:// or https:// URL per line."
-            autosize
-            minRows={2}
-            maxRows={10}
-            styles={{ error: { whiteSpace: 'pre-line' } }}
-            {...form.getInputProps('domains')}
-          />
+          <Fieldset legend="Domains">
+            <Stack gap="xs">
+              <Text size="xs" c="dimmed">
+                Web addresses of this client, each an http:// or https:// URL.
+              </Text>
+              {form.values.domains.map((_, index) => (
+                <Group key={index} gap="xs" align="flex-start" wrap="nowrap">
+                  <TextInput
+                    flex={1}
+                    type="url"
+                    aria-label={`Domain ${index + 1}`}
+                    placeholder="https://example.com"
+                    autoComplete="off"
+                    {...form.getInputProps(`domains.${index}`)}
+                  />
+                  <ActionIcon
+                    variant="subtle"
+                    color="gray"
+                    size="lg"
+                    aria-label={`Remove domain ${index + 1}`}
+                    onClick={() => form.removeListItem('domains', index)}
+                  >
+                    <TrashIcon size={16} />
+                  </ActionIcon>
+                </Group>
+              ))}
+              {typeof form.errors.domains === 'string' && (
+                <Text size="xs" c="red" role="alert">
+                  {form.errors.domains}
+                </Text>
+              )}
+              <Button
+                variant="light"
+                size="compact-sm"
+                leftSection={<PlusIcon size={14} />}
+                onClick={() => form.insertListItem('domains', '')}
+                style={{ alignSelf: 'flex-start' }}
+              >
+                Add domain
+              </Button>
+            </Stack>
+          </Fieldset>
 
           <Group justify="flex-end" gap="sm">
             <Button variant="default" onClick={onCancel}>

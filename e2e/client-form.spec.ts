@@ -1,0 +1,51 @@
+import { test, expect, seedClient } from './fixtures.ts';
+
+test('tags are chips; the first is marked as the deploy server and can be removed', async ({
+  page,
+  staff,
+}) => {
+  const client = await seedClient(staff, { name: 'Chips', tags: ['eu-west-1', 'shop'] });
+  await page.goto(`/clients/${client.id}`);
+  await page.getByRole('button', { name: 'Client actions' }).click();
+  await page.getByRole('menuitem', { name: 'Edit' }).click();
+  const tags = page.getByRole('combobox', { name: 'Tags' });
+  await expect(page.getByText('The first, eu-west-1, selects the deploy server.')).toBeVisible();
+  // Typing a comma ends a tag, as in the original's comma-separated field.
+  await tags.pressSequentially('web,');
+  await expect(page.getByRole('button', { name: 'Remove tag web' })).toBeVisible();
+  await page.getByRole('button', { name: 'Remove tag eu-west-1' }).click();
+  await expect(page.getByText('The first, shop, selects the deploy server.')).toBeVisible();
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Client Saved!')).toBeVisible();
+  const saved = await staff.json<{ tags: string[] }>('GET', `/api/clients/${client.id}`);
+  expect(saved.body.tags).toEqual(['shop', 'web']);
+});
+
+test('domains are a list of URLs: add, remove, and a bad one is named at its input', async ({
+  page,
+  staff,
+}) => {
+  const client = await seedClient(staff, {
+    name: 'Domains',
+    domains: ['https://a.example', 'https://b.example'],
+  });
+  await page.goto(`/clients/${client.id}`);
+  await page.getByRole('button', { name: 'Client actions' }).click();
+  await page.getByRole('menuitem', { name: 'Edit' }).click();
+  const domains = page.getByRole('group', { name: 'Domains' });
+  await expect(domains.getByRole('textbox', { name: 'Domain 2' })).toHaveValue('https://b.example');
+  await domains.getByRole('button', { name: 'Remove domain 1' }).click();
+  await domains.getByRole('button', { name: 'Add domain' }).click();
+  await domains.getByRole('textbox', { name: 'Domain 2' }).fill('ftp://files.example');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(domains.getByRole('textbox', { name: 'Domain 2' })).toHaveAccessibleDescription(
+    'Must be an http:// or https:// URL',
+  );
+  await expect(page.getByText('Client Saved!')).toHaveCount(0);
+  await domains.getByRole('textbox', { name: 'Domain 2' }).fill('http://c.example/path');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Client Saved!')).toBeVisible();
+  const panel = page.getByRole('region', { name: 'Selected Client' });
+  await expect(panel.getByRole('link', { name: 'http://c.example/path' })).toBeVisible();
+  await expect(panel.getByRole('link', { name: 'https://a.example' })).toHaveCount(0);
+});
