@@ -7,6 +7,7 @@ export const CLIENT_EVENT_KINDS = [
   'client.duplicated',
   'client.deleted',
   'client.password_read',
+  'client.restored',
 ] as const;
 export const clientEventKindSchema = z.enum(CLIENT_EVENT_KINDS);
 export type ClientEventKind = z.infer<typeof clientEventKindSchema>;

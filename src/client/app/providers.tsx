@@ -12,7 +12,9 @@ export function AppProviders({ children }: { children: ReactNode }) {
   return (
     <MantineProvider
       theme={theme}
-      defaultColorScheme="light"
+      // Follows the system setting until the user picks one with the header toggle. No inline
+      // script sets it before the first paint: the Content-Security-Policy forbids them.
+      defaultColorScheme="auto"
       colorSchemeManager={colorSchemeManager}
     >
       <QueryClientProvider client={queryClient}>

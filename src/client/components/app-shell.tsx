@@ -14,7 +14,7 @@ import {
   useComputedColorScheme,
   useMantineColorScheme,
 } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { authClient, authErrorMessage } from '#client/lib/auth-client.ts';
@@ -168,10 +168,16 @@ function UserArea() {
   );
 }
 
+/**
+ * Light/dark switch. The app starts in the system's scheme; a click picks the other one, and a
+ * click back to what the system uses returns to following the system.
+ */
 function ColorSchemeToggle() {
   const { setColorScheme } = useMantineColorScheme();
   const scheme = useComputedColorScheme('light');
+  const systemDark = useMediaQuery('(prefers-color-scheme: dark)') ?? false;
   const next = scheme === 'dark' ? 'light' : 'dark';
+  const system = systemDark ? 'dark' : 'light';
   return (
     <Tooltip label={`Switch to ${next} mode`}>
       <ActionIcon
@@ -179,7 +185,7 @@ function ColorSchemeToggle() {
         color="gray"
         size="lg"
         aria-label={`Switch to ${next} mode`}
-        onClick={() => setColorScheme(next)}
+        onClick={() => setColorScheme(next === system ? 'auto' : next)}
       >
         {scheme === 'dark' ? <SunIcon /> : <MoonIcon />}
       </ActionIcon>

@@ -116,6 +116,33 @@ export const COPIED_TABLES: readonly TableSpec[] = [
     },
   },
   {
+    // Deleted clients kept for undo (migration 0004): the client's columns and who deleted it.
+    name: 'deletedClient',
+    key: 'id',
+    columns: {
+      id: 'text',
+      name: 'text',
+      code: 'text',
+      description: 'text',
+      tags: 'text',
+      startDate: 'text',
+      serverHost: 'text',
+      serverPort: 'integer',
+      serverUsername: 'text',
+      serverPassword: 'text',
+      serverPrivate: 'boolean',
+      serverUiDir: 'text',
+      domains: 'text',
+      createdAt: 'timestamp',
+      createdBy: 'text',
+      updatedAt: 'timestamp',
+      updatedBy: 'text',
+      version: 'integer',
+      deletedAt: 'timestamp',
+      deletedBy: 'text',
+    },
+  },
+  {
     name: 'event',
     key: 'seq',
     columns: {

@@ -2,12 +2,14 @@ import { Migrator, type Migration } from 'kysely/migration';
 import type { Db } from './database.ts';
 import { initial } from './migrations/0001-initial.ts';
 import { authHardening } from './migrations/0002-auth-hardening.ts';
+import { deletedClient } from './migrations/0004-deleted-client.ts';
 
 /** Every migration, in order. Listed in code so the build carries them and nothing is scanned. */
 function migrations(db: Db): Record<string, Migration> {
   return {
     '0001-initial': initial(db.dialect),
     '0002-auth-hardening': authHardening(db.dialect),
+    '0004-deleted-client': deletedClient(db.dialect),
   };
 }
 

@@ -32,6 +32,12 @@ export interface ClientTable {
   version: number;
 }
 
+/** A deleted client's last row, kept for undo (restore with the same id and version). */
+export interface DeletedClientTable extends ClientTable {
+  deletedAt: Timestamp;
+  deletedBy: string | null;
+}
+
 export interface EventTable {
   seq: Generated<number>;
   kind: string;
@@ -108,6 +114,7 @@ export interface RateLimitTable {
 export interface Database {
   client: ClientTable;
   event: EventTable;
+  deletedClient: DeletedClientTable;
   deployToken: DeployTokenTable;
   user: UserTable;
   session: SessionTable;

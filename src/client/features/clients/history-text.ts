@@ -41,6 +41,8 @@ export function describeEvent(event: ClientEvent): string {
       return 'deleted it';
     case 'client.password_read':
       return 'read the password';
+    case 'client.restored':
+      return 'restored it after a delete';
   }
 }
 

@@ -21,6 +21,9 @@ export type UpdateResult =
   | { status: 'not_found' }
   | { status: 'conflict'; current: Client };
 
+export type RestoreResult =
+  { status: 'restored'; client: Client } | { status: 'not_found' } | { status: 'not_deleted' };
+
 /** URL-safe random id, 16 characters (96 bits). */
 export function newClientId(): string {
   return randomBytes(12).toString('base64url');
@@ -206,12 +209,69 @@ export class ClientRepository {
     });
   }
 
+  /** Deletes the client, keeping its last row in `deletedClient` so it can be restored. */
   delete(id: string, actor: Actor): Promise<boolean> {
     return this.#write(async (trx, at) => {
+      const row = await trx
+        .selectFrom('client')
+        .selectAll()
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (!row) return false;
       const result = await trx.deleteFrom('client').where('id', '=', id).executeTakeFirst();
       if (Number(result.numDeletedRows) === 0) return false;
+      await trx.deleteFrom('deletedClient').where('id', '=', id).execute();
+      await trx
+        .insertInto('deletedClient')
+        .values({ ...row, deletedAt: at, deletedBy: actor.id })
+        .execute();
       await this.#event(trx, 'client.deleted', id, actor, at);
       return true;
+    });
+  }
+
+  /**
+   * Puts a deleted client back with its id, version and fields (the password still sealed);
+   * its history was never removed. `not_deleted`: it exists (restored already, or never
+   * deleted); `not_found`: nothing is known under that id.
+   */
+  restore(id: string, actor: Actor): Promise<RestoreResult> {
+    return this.#write(async (trx, at) => {
+      const snapshot = await trx
+        .selectFrom('deletedClient')
+        .selectAll()
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (!snapshot) {
+        const exists = await trx
+          .selectFrom('client')
+          .select('id')
+          .where('id', '=', id)
+          .executeTakeFirst();
+        return { status: exists ? 'not_deleted' : 'not_found' };
+      }
+      const { deletedAt: _deletedAt, deletedBy: _deletedBy, ...row } = snapshot;
+      // The people named may have been removed since; the row must not point at nobody.
+      const known = new Set(
+        (
+          await trx
+            .selectFrom('user')
+            .select('id')
+            .where('id', 'in', [row.createdBy ?? '', row.updatedBy ?? ''])
+            .execute()
+        ).map((user) => user.id),
+      );
+      await trx
+        .insertInto('client')
+        .values({
+          ...row,
+          createdBy: row.createdBy !== null && known.has(row.createdBy) ? row.createdBy : null,
+          updatedBy: row.updatedBy !== null && known.has(row.updatedBy) ? row.updatedBy : null,
+        })
+        .execute();
+      await trx.deleteFrom('deletedClient').where('id', '=', id).execute();
+      await this.#event(trx, 'client.restored', id, actor, at);
+      return { status: 'restored', client: (await this.get(id, trx))! };
     });
   }
 

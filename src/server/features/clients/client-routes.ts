@@ -78,6 +78,19 @@ export function registerClientRoutes(
     return reply.status(204).send();
   });
 
+  // Undo of a delete: the same id, version and history, with a `client.restored` event.
+  app.post('/api/clients/:id/restore', async (request, reply) => {
+    const actor = actorOf(requireUser(request));
+    const result = await clients.restore(clientId(request.params), actor);
+    if (result.status === 'not_found') {
+      throw new HttpError(404, 'No deleted client with that id: there is nothing to restore');
+    }
+    if (result.status === 'not_deleted') {
+      throw new HttpError(409, 'This client is not deleted: it was restored already');
+    }
+    return reply.status(200).send(result.client);
+  });
+
   // Separate from the client on purpose: reading a password is an explicit, recorded act.
   app.get('/api/clients/:id/password', async (request, reply) => {
     const actor = actorOf(requireUser(request));

@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { clientSchema, type Client, type ClientInput } from '#shared/clients.ts';
 import { apiRequest, apiSend } from '#client/lib/api-client.ts';
 import { clientKeys } from '#client/lib/query-keys.ts';
@@ -66,4 +66,21 @@ export function useDeleteClient() {
     // still mounted would refetch it and flash "Client not found" before the page moves on.
     onSuccess: () => queryClient.invalidateQueries({ queryKey: clientKeys.list() }),
   });
+}
+
+/**
+ * Undoes a delete: the server puts the client back with its id, version and history. A plain
+ * function rather than a hook: it runs from a notification that outlives the panel.
+ */
+export async function restoreClient(queryClient: QueryClient, id: string): Promise<Client> {
+  const client = await apiRequest(`/api/clients/${encodeURIComponent(id)}/restore`, clientSchema, {
+    method: 'POST',
+  });
+  deletedHere.delete(id);
+  queryClient.setQueryData(clientKeys.detail(id), client);
+  await Promise.all([
+    queryClient.invalidateQueries({ queryKey: clientKeys.list() }),
+    queryClient.invalidateQueries({ queryKey: clientKeys.detail(id) }),
+  ]);
+  return client;
 }

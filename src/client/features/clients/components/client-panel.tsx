@@ -4,6 +4,7 @@ import {
   ActionIcon,
   Anchor,
   Badge,
+  Button,
   Group,
   Menu,
   Paper,
@@ -15,7 +16,7 @@ import {
 } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { Client } from '#shared/clients.ts';
 import { tagQuery } from '#shared/client-search.ts';
 import { errorMessage, isApiError } from '#client/lib/api-client.ts';
@@ -23,7 +24,7 @@ import { formatDate } from '#client/lib/format-date.ts';
 import { ErrorAlert } from '#client/components/error-alert.tsx';
 import { CopyIcon, DotsIcon, EditIcon, TrashIcon } from '#client/components/icons.tsx';
 import { clientQuery } from '../api/client-queries.ts';
-import { useDeleteClient, useDuplicateClient } from '../api/client-mutations.ts';
+import { restoreClient, useDeleteClient, useDuplicateClient } from '../api/client-mutations.ts';
 import { clientTitle } from '../client-title.ts';
 import { useClientSearch } from '../use-client-search.ts';
 import { ClientHistory } from './client-history.tsx';
@@ -186,8 +187,44 @@ function TagChip({ tag, first }: { tag: string; first: boolean }) {
   );
 }
 
+const UNDO_SECONDS = 10;
+
+/** "Client deleted." with an Undo button for ten seconds, which restores it and opens it. */
+function showUndoDelete(client: Client, queryClient: QueryClient, open: (id: string) => void) {
+  const id = `deleted-${client.id}`;
+  const undo = () => {
+    notifications.hide(id);
+    restoreClient(queryClient, client.id).then(
+      (restored) => {
+        notifications.show({ color: 'green', message: `${clientTitle(restored)} restored.` });
+        open(encodeURIComponent(restored.id));
+      },
+      (error: unknown) =>
+        notifications.show({
+          color: 'red',
+          title: 'Could not restore the client',
+          message: errorMessage(error),
+        }),
+    );
+  };
+  notifications.show({
+    id,
+    color: 'green',
+    autoClose: UNDO_SECONDS * 1000,
+    message: (
+      <Group justify="space-between" wrap="nowrap" gap="sm">
+        <Text size="sm">Client deleted.</Text>
+        <Button size="compact-sm" variant="light" onClick={undo}>
+          Undo
+        </Button>
+      </Group>
+    ),
+  });
+}
+
 function ClientActions({ client, onEdit }: { client: Client; onEdit: (client: Client) => void }) {
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const duplicate = useDuplicateClient();
   const remove = useDeleteClient();
 
@@ -221,7 +258,7 @@ function ClientActions({ client, onEdit }: { client: Client; onEdit: (client: Cl
       onConfirm: () =>
         remove.mutate(client.id, {
           onSuccess: () => {
-            notifications.show({ color: 'green', message: 'Client deleted.' });
+            showUndoDelete(client, queryClient, (id) => void navigate(`/clients/${id}`));
             void navigate('/');
           },
           onError: (error) =>
