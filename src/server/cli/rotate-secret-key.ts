@@ -1,0 +1,67 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { configFromEnvOrExit } from '../config-from-env.ts';
+import { openDatabase } from '../db/database.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+import { RotationError, rotateSecretKey } from '../secret-key-rotation.ts';
+
+const USAGE = `Usage: SECRET_KEY_PREVIOUS=<old key> SECRET_KEY=<new key> npm run rotate-secret-key
+
+Re-encrypts every stored secret (client server passwords, including those of deleted clients
+kept for undo, and users' deploy access tokens) from SECRET_KEY_PREVIOUS to SECRET_KEY, in one
+transaction: all or nothing. Running it again after it finished changes nothing.
+
+Stop the server (every instance) first and start it again with the new SECRET_KEY. Better
+Auth's signing secret is derived from SECRET_KEY too: after the rotation everyone signs in
+again. If the old key lived in DATA_DIR/secret.key, keep SECRET_KEY set from now on (or put
+the new key in that file).
+
+Uses the same settings as the server (environment and .env: DATA_DIR, DATABASE_URL).`;
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({ options: { help: { type: 'boolean' } } });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const config = configFromEnvOrExit();
+  const previous = process.env.SECRET_KEY_PREVIOUS?.trim();
+  const next = config.secretKey;
+  if (!previous || !next) {
+    console.error('Set both SECRET_KEY_PREVIOUS (the key in use) and SECRET_KEY (the new one).');
+    console.error('');
+    console.error(USAGE);
+    return 2;
+  }
+  const db = openDatabase(config.database);
+  try {
+    await migrateToLatest(db);
+    const report = await rotateSecretKey(db.kysely, { previous, next });
+    const { clients, deletedClients, deployTokens } = report.resealed;
+    console.log(
+      `Re-encrypted ${clients} client password(s), ${deletedClients} of deleted clients and ${deployTokens} deploy token(s) under the new SECRET_KEY.`,
+    );
+    if (report.alreadyNew > 0) {
+      console.log(`${report.alreadyNew} secret(s) were under the new key already.`);
+    }
+    const keyFile = path.join(config.dataDir, 'secret.key');
+    if (fs.existsSync(keyFile) && fs.readFileSync(keyFile, 'utf8').trim() !== next) {
+      console.log(
+        `Note: ${keyFile} holds another key. The server uses SECRET_KEY when it is set; keep it set, or replace that file's content with the new key.`,
+      );
+    }
+    console.log('Start the server with the new SECRET_KEY. Everyone will need to sign in again.');
+    return 0;
+  } catch (error) {
+    if (error instanceof RotationError) {
+      console.error(error.message);
+      return 1;
+    }
+    throw error;
+  } finally {
+    await db.close();
+  }
+}
+
+process.exitCode = await main();

@@ -1,0 +1,154 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Client, ClientCommand } from '#shared/clients.ts';
+import { SecretBox } from './secrets.ts';
+import { rotateSecretKey } from './secret-key-rotation.ts';
+import {
+  Session,
+  signUpVerified,
+  startTestServer,
+  uniqueEmail,
+  type TestServer,
+} from './testing/test-server.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const OLD_KEY = 'old-key-0123456789abcdef0123456789abcdef';
+const NEW_KEY = 'new-key-fedcba9876543210fedcba9876543210';
+const PASSWORD = 'correct horse battery';
+
+let before: TestServer;
+let email: string;
+let kept: Client;
+let deleted: Client;
+
+beforeAll(async () => {
+  before = await startTestServer({ SECRET_KEY: OLD_KEY });
+  email = uniqueEmail('rotate');
+  const staff = await signUpVerified(before, { email, password: PASSWORD, name: 'Rota' });
+  kept = (
+    await staff.json<Client>('POST', '/api/clients', {
+      name: 'Kept',
+      tags: ['eu'],
+      server: { host: 'kept.example', password: 'kept-password-1' },
+    })
+  ).body;
+  deleted = (
+    await staff.json<Client>('POST', '/api/clients', {
+      name: 'Deleted',
+      server: { password: 'deleted-password-2' },
+    })
+  ).body;
+  expect((await staff.json('DELETE', `/api/clients/${deleted.id}`)).status).toBe(204);
+  expect(
+    (await staff.json('PUT', '/api/me/access-token', { accessToken: 'deploy-token-3' })).status,
+  ).toBe(200);
+});
+afterAll(async () => before.close());
+
+function rotateCli(env: Record<string, string>): Promise<{ code: number; out: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['src/server/cli/rotate-secret-key.ts'], {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH ?? '',
+        DATA_DIR: before.dataDir,
+        ...before.databaseEnv,
+        ...(before.config.database.kind === 'sqlite'
+          ? { DATABASE_URL: `sqlite:${before.config.database.file}` }
+          : {}),
+        LOG_LEVEL: 'warn',
+        ...env,
+      },
+    });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, out }));
+  });
+}
+
+async function sealedSecrets() {
+  const db = before.app.parts.db.kysely;
+  return [
+    ...(await db.selectFrom('client').select('serverPassword as s').execute()),
+    ...(await db.selectFrom('deletedClient').select('serverPassword as s').execute()),
+    ...(await db.selectFrom('deployToken').select('token as s').execute()),
+  ]
+    .map((row) => row.s)
+    .filter((s): s is string => s !== null);
+}
+
+it('a wrong previous key changes nothing and says which secret it could not open', async () => {
+  const sealed = await sealedSecrets();
+  await expect(
+    rotateSecretKey(before.app.parts.db.kysely, {
+      previous: 'not-the-key-0000000000000000000000000000',
+      next: NEW_KEY,
+    }),
+  ).rejects.toThrow(/opens with neither SECRET_KEY_PREVIOUS nor SECRET_KEY: nothing was changed/);
+  expect(await sealedSecrets()).toEqual(sealed);
+  const missing = await rotateCli({ SECRET_KEY: NEW_KEY });
+  expect(missing.code).toBe(2);
+  expect(missing.out).toContain('Set both SECRET_KEY_PREVIOUS');
+});
+
+it('npm run rotate-secret-key re-seals everything; the app reads it with the new key, the old key opens nothing', async () => {
+  const { code, out } = await rotateCli({ SECRET_KEY: NEW_KEY, SECRET_KEY_PREVIOUS: OLD_KEY });
+  expect(out).toContain(
+    'Re-encrypted 1 client password(s), 1 of deleted clients and 1 deploy token(s)',
+  );
+  expect(code).toBe(0);
+
+  const sealed = await sealedSecrets();
+  expect(sealed).toHaveLength(3);
+  const oldBox = new SecretBox(OLD_KEY);
+  const newBox = new SecretBox(NEW_KEY);
+  for (const s of sealed) {
+    expect(() => oldBox.open(s)).toThrow();
+    expect(() => newBox.open(s)).not.toThrow();
+  }
+
+  // A second run finds everything under the new key already and changes nothing.
+  const again = await rotateCli({ SECRET_KEY: NEW_KEY, SECRET_KEY_PREVIOUS: OLD_KEY });
+  expect(again.code).toBe(0);
+  expect(again.out).toContain('3 secret(s) were under the new key already.');
+  expect(await sealedSecrets()).toEqual(sealed);
+
+  const after = await startTestServer({
+    SECRET_KEY: NEW_KEY,
+    ...before.databaseEnv,
+    ...(before.config.database.kind === 'sqlite'
+      ? { DATABASE_URL: `sqlite:${before.config.database.file}` }
+      : {}),
+  });
+  try {
+    const staff = new Session(after);
+    const signIn = await staff.request('POST', '/api/auth/sign-in/email', {
+      email,
+      password: PASSWORD,
+    });
+    expect(signIn.status).toBe(200);
+    const password = await staff.json<{ password: string }>(
+      'GET',
+      `/api/clients/${kept.id}/password`,
+    );
+    expect(password.body.password).toBe('kept-password-1');
+    const commands = await staff.json<{ commands: ClientCommand[] }>(
+      'GET',
+      `/api/clients/${kept.id}/commands`,
+    );
+    expect(commands.body.commands.find((c) => c.id === 'deploy')?.command).toContain(
+      'deploy-token-3',
+    );
+    expect((await staff.json('POST', `/api/clients/${deleted.id}/restore`)).status).toBe(200);
+    const restored = await staff.json<{ password: string }>(
+      'GET',
+      `/api/clients/${deleted.id}/password`,
+    );
+    expect(restored.body.password).toBe('deleted-password-2');
+  } finally {
+    await after.close();
+  }
+});
