@@ -65,6 +65,7 @@ let source: TestServer;
 let sourceFile: string;
 let alice: Session;
 let clientIds: string[];
+let deletedId: string;
 let before: Awaited<ReturnType<typeof view>>;
 let beforeEvents: SseMessage[];
 const cleanups: (() => Promise<void>)[] = [];
@@ -116,6 +117,7 @@ beforeAll(async () => {
   await alice.request('DELETE', `/api/clients/${created[6]!.id}`);
   await alice.request('GET', `/api/clients/${created[0]!.id}/password`);
   clientIds = created.slice(0, 6).map((c) => c.id);
+  deletedId = created[6]!.id;
   before = await view(alice, clientIds);
   beforeEvents = await events(alice);
   // The team stops the server before copying.
@@ -153,6 +155,7 @@ describe('npm run db:copy', () => {
       'session',
       'deployToken',
       'client',
+      'deletedClient',
       'event',
     ]) {
       expect(copy.out).toMatch(new RegExp(`^${table} .* ok$`, 'm'));
@@ -173,6 +176,12 @@ describe('npm run db:copy', () => {
     await aliceThere.json('POST', '/api/clients', { name: 'After the move' });
     expect(Number((await stream.next()).id)).toBe(last + 1);
     stream.close();
+    // A client deleted before the move can still be brought back, password and all.
+    const restored = await aliceThere.json<Client>('POST', `/api/clients/${deletedId}/restore`);
+    expect(restored.status).toBe(200);
+    expect(restored.body.name).toBe('Client 6');
+    const password = await aliceThere.json('GET', `/api/clients/${deletedId}/password`);
+    expect(password.body).toEqual({ password: 'secret-6' });
     const bob = new Session(target);
     const signIn = await bob.json('POST', '/api/auth/sign-in/email', {
       email: 'bob@example.test',
