@@ -51,7 +51,14 @@ export default class DatabaseSummaryReporter implements Reporter {
       else add(noDatabase, module, measured);
     }
     const lines = ['', 'Tests per database:'];
-    if (sqlite.files > 0) lines.push(line('SQLite (API, event and database suites)', sqlite));
+    if (sqlite.files > 0) {
+      // Without the postgres project there is nothing to tell the database suites apart by.
+      const label =
+        onPostgres.size > 0
+          ? 'SQLite (API, event and database suites)'
+          : 'SQLite project (every suite)';
+      lines.push(line(label, sqlite));
+    }
     if (postgres.files > 0) lines.push(line('PostgreSQL (the same, and *.pg.test.ts)', postgres));
     if (noDatabase.files > 0) lines.push(line('no database (unit tests, run once)', noDatabase));
     if (measured.length > 0) lines.push('Measured:', ...measured);
