@@ -25,7 +25,12 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   server: [
     // eslint-disable-next-line no-empty-pattern -- Playwright requires the destructuring form
     async ({}, use) => {
-      const server = await startTestServer({}, { clientDir: WEB_APP });
+      // One server serves a whole worker's tests, which sign up many people a minute from one
+      // address; the limit itself is tested with its default in rate-limit.spec.ts.
+      const server = await startTestServer(
+        { AUTH_RATE_LIMIT_PER_MINUTE: '1000' },
+        { clientDir: WEB_APP },
+      );
       await use(server);
       await server.close();
     },

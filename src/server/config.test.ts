@@ -53,6 +53,7 @@ describe('loadConfig', () => {
       /^Invalid setting DEPLOY_COMMAND_TEMPLATE: unknown placeholder/,
     ],
     [{ LOG_LEVEL: 'loud' }, /^Invalid setting LOG_LEVEL: /],
+    [{ AUTH_RATE_LIMIT_PER_MINUTE: '0' }, /^Invalid setting AUTH_RATE_LIMIT_PER_MINUTE: /],
   ])('refuses %j with one line naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
     try {

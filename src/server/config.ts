@@ -94,6 +94,12 @@ const envSchema = z.object({
     ),
   ),
   ALLOWED_EMAILS: list.pipe(z.array(z.email('must be email addresses'))),
+  AUTH_RATE_LIMIT_PER_MINUTE: z
+    .string()
+    .trim()
+    .regex(/^[1-9]\d{0,5}$/, 'must be a whole number from 1 to 999999')
+    .transform(Number)
+    .default(10),
 });
 
 /** An OpenID Connect provider people can sign in with (Google is one, found by discovery). */
@@ -127,6 +133,8 @@ export interface Config {
   /** Empty lists on both: anyone who can reach the server may sign up. */
   allowedEmailDomains: string[];
   allowedEmails: string[];
+  /** Sign-in and sign-up attempts a minute per client address (others scale from it). */
+  authRateLimitPerMinute: number;
 }
 
 export class ConfigError extends Error {
@@ -163,6 +171,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     providers: providers(e),
     allowedEmailDomains: e.ALLOWED_EMAIL_DOMAINS,
     allowedEmails: e.ALLOWED_EMAILS,
+    authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
   };
 }
 

@@ -27,7 +27,10 @@ export const ACCOUNT_DISABLED_MESSAGE =
 
 export interface AuthOptions {
   db: Db;
-  config: Pick<Config, 'publicUrl' | 'providers' | 'allowedEmailDomains' | 'allowedEmails'>;
+  config: Pick<
+    Config,
+    'publicUrl' | 'providers' | 'allowedEmailDomains' | 'allowedEmails' | 'authRateLimitPerMinute'
+  >;
   /** SECRET_KEY (or the generated key); Better Auth gets a key derived from it. */
   secretKey: string;
   mailer: Mailer;
@@ -43,6 +46,8 @@ export interface AuthOptions {
  */
 export function createAuth({ db, config, secretKey, mailer, log }: AuthOptions) {
   const { publicUrl, providers } = config;
+  // Per client address. Staff behind one office NAT share it: raise it there.
+  const perMinute = config.authRateLimitPerMinute;
   const allowlist: Allowlist = {
     domains: config.allowedEmailDomains,
     emails: config.allowedEmails,
@@ -153,11 +158,11 @@ export function createAuth({ db, config, secretKey, mailer, log }: AuthOptions) 
       window: 60,
       max: 100,
       customRules: {
-        '/sign-in/email': { window: 60, max: 10 },
-        '/sign-in/social': { window: 60, max: 20 },
-        '/sign-up/email': { window: 60, max: 10 },
-        '/request-password-reset': { window: 60, max: 5 },
-        '/send-verification-email': { window: 60, max: 5 },
+        '/sign-in/email': { window: 60, max: perMinute },
+        '/sign-in/social': { window: 60, max: perMinute * 2 },
+        '/sign-up/email': { window: 60, max: perMinute },
+        '/request-password-reset': { window: 60, max: Math.max(1, Math.floor(perMinute / 2)) },
+        '/send-verification-email': { window: 60, max: Math.max(1, Math.floor(perMinute / 2)) },
       },
     },
     plugins: [
