@@ -47,12 +47,16 @@ async function view(session: Session, clientIds: string[]) {
   };
 }
 
-/** The whole event log as a browser replays it from the start. */
-async function events(session: Session): Promise<SseMessage[]> {
+type Frame = Pick<SseMessage, 'id' | 'event' | 'data'>;
+
+/** The whole event log as a browser replays it from the start: id, event and data of each. */
+async function events(session: Session): Promise<Frame[]> {
   const stream = await openEventStream(session.server.url, session.cookieHeader, '0');
   const replay = await stream.until('stream.ready');
   stream.close();
-  return replay.filter((m) => m.id !== undefined);
+  return replay
+    .filter((m) => m.id !== undefined)
+    .map(({ id, event, data }) => ({ id, event, data }));
 }
 
 function onServer(server: TestServer, session: Session): Session {
@@ -67,7 +71,7 @@ let alice: Session;
 let clientIds: string[];
 let deletedId: string;
 let before: Awaited<ReturnType<typeof view>>;
-let beforeEvents: SseMessage[];
+let beforeEvents: Frame[];
 const cleanups: (() => Promise<void>)[] = [];
 
 beforeAll(async () => {

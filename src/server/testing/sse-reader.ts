@@ -2,6 +2,8 @@ export interface SseMessage {
   id: string | undefined;
   event: string;
   data: string;
+  /** When it was read off the socket (performance.now()), for latency measurements. */
+  receivedAt: number;
 }
 
 /**
@@ -45,7 +47,12 @@ export class SseReader {
   }
 
   #parse(frame: string): void {
-    const message: SseMessage = { id: undefined, event: 'message', data: '' };
+    const message: SseMessage = {
+      id: undefined,
+      event: 'message',
+      data: '',
+      receivedAt: performance.now(),
+    };
     let hasData = false;
     for (const line of frame.split('\n')) {
       if (line.startsWith(':') || line === '') continue;
