@@ -11,7 +11,8 @@ import { linkIn } from '../src/server/testing/mail-catcher.ts';
 import type { Client, ClientInput } from '../src/shared/clients.ts';
 
 // E2E_WEB_DIR: a build of one's own (`vite build --outDir …`), so parallel runs don't share dist/.
-const WEB_APP = process.env.E2E_WEB_DIR ?? path.resolve(import.meta.dirname, '../dist/client');
+export const WEB_APP =
+  process.env.E2E_WEB_DIR ?? path.resolve(import.meta.dirname, '../dist/client');
 
 interface WorkerFixtures {
   server: TestServer;

@@ -1,16 +1,13 @@
-import path from 'node:path';
 import { test as base, expect } from '@playwright/test';
 import { startTestServer, type TestServer } from '../src/server/testing/test-server.ts';
+import { WEB_APP } from './fixtures.ts';
 
 // A server of its own: after this test its sign-in counter is spent for a minute.
 const test = base.extend<object, { server: TestServer }>({
   server: [
     // eslint-disable-next-line no-empty-pattern -- Playwright requires the destructuring form
     async ({}, use) => {
-      const server = await startTestServer(
-        {},
-        { clientDir: path.resolve(import.meta.dirname, '../dist/client') },
-      );
+      const server = await startTestServer({}, { clientDir: WEB_APP });
       await use(server);
       await server.close();
     },

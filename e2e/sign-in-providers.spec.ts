@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
 import {
   freePort,
@@ -7,8 +6,7 @@ import {
   type TestServer,
 } from '../src/server/testing/test-server.ts';
 import { OidcIssuer, PROVIDER_PICTURE } from '../src/server/testing/oidc-issuer.ts';
-
-const WEB_APP = path.resolve(import.meta.dirname, '../dist/client');
+import { WEB_APP } from './fixtures.ts';
 
 /** One app configured with Google (pointed at a local OpenID provider) and a second provider. */
 const test = base.extend<object, { issuer: OidcIssuer; server: TestServer }>({
