@@ -49,3 +49,37 @@ test('domains are a list of URLs: add, remove, and a bad one is named at its inp
   await expect(panel.getByRole('link', { name: 'http://c.example/path' })).toBeVisible();
   await expect(panel.getByRole('link', { name: 'https://a.example' })).toHaveCount(0);
 });
+
+test('editing keeps a stored password unless asked to remove it', async ({ page, staff }) => {
+  const client = await seedClient(staff, {
+    name: 'Vaulted',
+    server: { host: 'vault.example', password: 'old-secret' },
+  });
+  const hasPassword = async () =>
+    (await staff.json<{ server: { hasPassword: boolean } }>('GET', `/api/clients/${client.id}`))
+      .body.server.hasPassword;
+  const edit = async () => {
+    await page.getByRole('button', { name: 'Client actions' }).click();
+    await page.getByRole('menuitem', { name: 'Edit' }).click();
+  };
+  await page.goto(`/clients/${client.id}`);
+
+  await edit();
+  await expect(page.getByLabel('Password', { exact: true })).toHaveAttribute(
+    'placeholder',
+    'Unchanged',
+  );
+  await page.getByLabel('Description').fill('Kept');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Client Saved!')).toBeVisible();
+  expect(await hasPassword()).toBe(true);
+
+  await edit();
+  await page.getByLabel('Remove the stored password').check();
+  await expect(page.getByLabel('Password', { exact: true })).toBeDisabled();
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Client Saved!').first()).toBeVisible();
+  await expect.poll(hasPassword).toBe(false);
+  const panel = page.getByRole('region', { name: 'Selected Client' });
+  await expect(panel.getByRole('button', { name: 'Reveal password' })).toHaveCount(0);
+});

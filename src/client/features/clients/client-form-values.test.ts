@@ -45,6 +45,7 @@ describe('emptyClientFormValues', () => {
       port: 22,
       username: '',
       password: '',
+      removePassword: false,
       uiDir: '',
       private: true,
     });
@@ -104,6 +105,14 @@ describe('formValuesToInput', () => {
     );
     expect(input.domains).toEqual(['https://a.example', 'https://b.example']);
     expect(input.server?.password).toBe(' s3cret ');
+  });
+
+  it('sends the empty string that removes a stored password, whatever was typed', () => {
+    const input = formValuesToInput(
+      values({ server: { ...values().server, password: 'typed', removePassword: true } }),
+    );
+    expect(input.server?.password).toBe('');
+    expect(formValuesToInput(values()).server).not.toHaveProperty('password');
   });
 
   it('leaves out an empty start date and an empty port so the server defaults apply', () => {

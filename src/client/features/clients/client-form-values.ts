@@ -21,6 +21,8 @@ export interface ClientFormValues {
     username: string;
     /** Empty means "no password" when adding and "keep the stored one" when editing. */
     password: string;
+    /** Editing only: take the stored password away (the API's empty string). */
+    removePassword: boolean;
     uiDir: string;
     private: boolean;
   };
@@ -40,6 +42,7 @@ export function emptyClientFormValues(today: string): ClientFormValues {
       port: DEFAULT_SERVER_PORT,
       username: '',
       password: '',
+      removePassword: false,
       uiDir: '',
       private: true,
     },
@@ -59,6 +62,7 @@ export function clientToFormValues(client: Client): ClientFormValues {
       port: client.server.port,
       username: client.server.username,
       password: '',
+      removePassword: false,
       uiDir: client.server.uiDir,
       private: client.server.private,
     },
@@ -82,10 +86,11 @@ function portValue(port: number | string): number | undefined {
 
 /**
  * The request body for the form's values. An empty password is left out: on create that
- * means none, on update "keep what is stored".
+ * means none, on update "keep what is stored"; removing sends the empty string the API reads
+ * as "no password any more".
  */
 export function formValuesToInput(values: ClientFormValues): ClientInput {
-  const { password, port, ...server } = values.server;
+  const { password, removePassword, port, ...server } = values.server;
   const portNumber = portValue(port);
   return {
     name: values.name,
@@ -96,7 +101,7 @@ export function formValuesToInput(values: ClientFormValues): ClientInput {
     server: {
       ...server,
       ...(portNumber === undefined ? {} : { port: portNumber }),
-      ...(password === '' ? {} : { password }),
+      ...(removePassword ? { password: '' } : password === '' ? {} : { password }),
     },
     domains: filledDomains(values.domains).map((entry) => entry.value),
   };

@@ -159,13 +159,30 @@ export function ClientForm({
                 <PasswordField
                   label="Password"
                   autoComplete="new-password"
-                  placeholder={keepsPassword ? 'Unchanged' : undefined}
-                  description={
-                    keepsPassword ? 'Leave empty to keep the stored password.' : undefined
+                  placeholder={
+                    keepsPassword && !form.values.server.removePassword ? 'Unchanged' : undefined
                   }
+                  description={
+                    form.values.server.removePassword
+                      ? 'The stored password is removed when you save.'
+                      : keepsPassword
+                        ? 'Leave empty to keep the stored password.'
+                        : undefined
+                  }
+                  disabled={form.values.server.removePassword}
                   {...form.getInputProps('server.password')}
                 />
               </SimpleGrid>
+              {keepsPassword && (
+                <Checkbox
+                  label="Remove the stored password"
+                  {...form.getInputProps('server.removePassword', { type: 'checkbox' })}
+                  onChange={(event) => {
+                    form.setFieldValue('server.removePassword', event.currentTarget.checked);
+                    if (event.currentTarget.checked) form.setFieldValue('server.password', '');
+                  }}
+                />
+              )}
               <TextInput label="uiDir" autoComplete="off" {...form.getInputProps('server.uiDir')} />
               <Checkbox
                 label="Private"
