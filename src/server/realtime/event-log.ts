@@ -21,7 +21,8 @@ export const EVENT_APPEND_LOCK = 4_350_262_851;
  * 10 and 11 and commit 11 first, and a reader that moved its cursor to 11 would skip 10 for
  * ever. So every append first takes one transaction-level advisory lock, held until commit or
  * rollback: appends (and hence commits of writes with events) happen one at a time, and seq
- * order is commit order across every instance. The lock is taken last in each write, after
+ * order is commit order across every instance. Under that lock the number is the last one
+ * plus one, so the log has no gaps on either database, not even after a crash. The lock is taken last in each write, after
  * its row locks, so it cannot take part in a deadlock; commits of event-writing transactions
  * are serialised, which at this tool's write rate costs nothing noticeable.
  *
@@ -39,25 +40,40 @@ export async function appendEvent(
     at: string;
   },
 ): Promise<number> {
-  if (dialect === 'postgres') {
-    await sql`select pg_advisory_xact_lock(${sql.lit(EVENT_APPEND_LOCK)})`.execute(trx);
+  const values = {
+    kind: event.kind,
+    clientId: event.clientId,
+    actorId: event.actor.id,
+    actorName: event.actor.name,
+    at: event.at,
+    fields: JSON.stringify(event.fields),
+  };
+  if (dialect === 'sqlite') {
+    // AUTOINCREMENT's counter lives in a table that rolls back with the transaction: no gaps.
+    const { seq } = await trx
+      .insertInto('event')
+      .values(values)
+      .returning('seq')
+      .executeTakeFirstOrThrow();
+    return Number(seq);
   }
-  const { seq } = await trx
-    .insertInto('event')
-    .values({
-      kind: event.kind,
-      clientId: event.clientId,
-      actorId: event.actor.id,
-      actorName: event.actor.name,
-      at: event.at,
-      fields: JSON.stringify(event.fields),
-    })
-    .returning('seq')
+  await sql`select pg_advisory_xact_lock(${sql.lit(EVENT_APPEND_LOCK)})`.execute(trx);
+  // The number is the next one after the last committed event, not the identity's: an identity
+  // value taken by a transaction that then rolls back (or whose process was killed) would be a
+  // hole for ever. Under the lock nobody else appends, so max + 1 is free, and a number that was
+  // rolled back was never seen by anyone, so the next append may take it.
+  const { next } = await trx
+    .selectFrom('event')
+    .select(sql<string>`coalesce(max("seq"), 0) + 1`.as('next'))
     .executeTakeFirstOrThrow();
-  if (dialect === 'postgres') {
-    await sql`select pg_notify(${EVENT_CHANNEL}, ${String(seq)})`.execute(trx);
-  }
-  return Number(seq);
+  const seq = Number(next);
+  await sql`insert into "event" ("seq", "kind", "clientId", "actorId", "actorName", "at", "fields")
+    overriding system value
+    values (${seq}, ${values.kind}, ${values.clientId}, ${values.actorId}, ${values.actorName}, ${values.at}, ${values.fields})`.execute(
+    trx,
+  );
+  await sql`select pg_notify(${EVENT_CHANNEL}, ${String(seq)})`.execute(trx);
+  return seq;
 }
 
 /** Events after `afterSeq`, oldest first. */
