@@ -79,12 +79,15 @@ export async function startTestServer(
   };
 }
 
+/** What a Session and a sign-up need of a server: also a server run as a child process. */
+export type ServerAddress = Pick<TestServer, 'url' | 'mail'>;
+
 /** A signed-in user's HTTP client: a cookie jar and JSON helpers over fetch. */
 export class Session {
-  readonly server: TestServer;
+  readonly server: Pick<TestServer, 'url'>;
   readonly cookies = new Map<string, string>();
 
-  constructor(server: TestServer) {
+  constructor(server: Pick<TestServer, 'url'>) {
     this.server = server;
   }
 
@@ -145,7 +148,7 @@ export function uniqueEmail(prefix = 'staff'): string {
 
 /** Signs up by email, follows the verification link from the mail, and returns the session. */
 export async function signUpVerified(
-  server: TestServer,
+  server: ServerAddress,
   options: { email?: string; password?: string; name?: string } = {},
 ): Promise<Session> {
   const email = options.email ?? uniqueEmail();
