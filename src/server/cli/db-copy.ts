@@ -1,12 +1,8 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { databaseTarget, type DatabaseTarget } from '../config.ts';
-import {
-  CopyRefused,
-  CopyUnverified,
-  copyDatabase,
-  type TableReport,
-} from '../db/copy-database.ts';
+import { databaseTarget } from '../config.ts';
+import { CopyRefused, CopyUnverified, copyDatabase } from '../db/copy-database.ts';
+import { describeTarget, reportTable } from './copy-report.ts';
 
 const USAGE = `Usage: npm run db:copy -- --from DATABASE_URL --to DATABASE_URL [--sessions]
 
@@ -23,46 +19,6 @@ if anything differs nothing is kept and the command exits with 1.
 Stop the server (or every instance) first: writes made during the copy are not copied. The
 target instances need the same SECRET_KEY (or secret.key) as the source: stored server
 passwords and deploy tokens are encrypted with it.`;
-
-/** A database URL fit to print: no password. */
-function describeTarget(target: DatabaseTarget): string {
-  if (target.kind === 'sqlite') return `sqlite:${target.file}`;
-  const url = new URL(target.url);
-  if (url.password) url.password = '***';
-  return url.toString();
-}
-
-function table(reports: TableReport[]): string {
-  const rows = [['table', 'source', 'target', 'checksum (SHA-256)', '']];
-  for (const r of reports) {
-    if (r.skipped) {
-      rows.push([r.table, '-', '-', 'not copied (add --sessions to copy them)', '']);
-      continue;
-    }
-    const same = r.counted === r.source && r.source === r.target;
-    const sums = r.sourceChecksum === r.targetChecksum;
-    rows.push([
-      r.table,
-      String(r.counted),
-      String(r.target),
-      sums
-        ? r.sourceChecksum.slice(0, 16)
-        : `${r.sourceChecksum.slice(0, 16)} ≠ ${r.targetChecksum.slice(0, 16)}`,
-      same && sums ? 'ok' : 'DIFFERENT',
-    ]);
-  }
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
-  return rows
-    .map((row) =>
-      row
-        .map((cell, i) =>
-          i === 1 || i === 2 ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!),
-        )
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
-}
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -87,7 +43,7 @@ async function main(): Promise<number> {
   console.log(`Copying ${describeTarget(from)} → ${describeTarget(to)}`);
   try {
     const report = await copyDatabase(from, to, { sessions: values.sessions });
-    console.log(table(report.tables));
+    console.log(reportTable(report.tables));
     const copied = report.tables.filter((t) => !t.skipped);
     const rows = copied.reduce((sum, t) => sum + t.target, 0);
     console.log(
@@ -99,7 +55,7 @@ async function main(): Promise<number> {
     return 0;
   } catch (error) {
     if (error instanceof CopyUnverified) {
-      console.error(table(error.tables));
+      console.error(reportTable(error.tables));
       console.error(error.message);
       return 1;
     }
