@@ -23,6 +23,7 @@ import { registerErrorHandling } from './http/error-handler.ts';
 import { registerCsrfCheck } from './http/csrf.ts';
 import { loggerOptions } from './http/logger.ts';
 import { registerStaticFiles } from './http/static-files.ts';
+import { recordRoutes } from './http/route-registry.ts';
 import { DATABASE_UNAVAILABLE_MESSAGE } from './http/database-unavailable.ts';
 
 const DEFAULT_CLIENT_DIR = path.resolve(
@@ -64,6 +65,8 @@ export async function buildApp(
     // Streams are ended by the hub on close; idle keep-alive sockets need not hold shutdown.
     forceCloseConnections: 'idle',
   });
+  // First, so that it sees every route registered after it.
+  recordRoutes(app);
 
   const db = openDatabase(config.database, { log: app.log });
   app.addHook('onClose', async () => db.close());

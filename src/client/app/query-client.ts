@@ -1,12 +1,14 @@
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { NETWORK_ERROR_STATUS, isApiError } from '#client/lib/api-client.ts';
-import { meKey, type Session } from '#client/lib/session.ts';
+import { meKey, sessionAfter, type Session } from '#client/lib/session.ts';
 
-/** Any 401 means the session ended (signed out elsewhere, expired, revoked by a reset). */
+/**
+ * Any 401 means the session ended (signed out elsewhere, expired, revoked by a reset); a 403
+ * ACCOUNT_DISABLED that an administrator disabled this account.
+ */
 function onError(error: unknown): void {
-  if (isApiError(error, 401)) {
-    queryClient.setQueryData<Session>(meKey, { status: 'signed-out' });
-  }
+  const after = sessionAfter(error);
+  if (after) queryClient.setQueryData<Session>(meKey, after);
 }
 
 export const queryClient = new QueryClient({

@@ -7,11 +7,14 @@ export class ApiRequestError extends Error {
   readonly status: number;
   /** Dotted field path (as the forms name them) → message. */
   readonly fields: Record<string, string>;
+  /** The kind of refusal, when the server names one (e.g. ACCOUNT_DISABLED). */
+  readonly code: string | undefined;
 
-  constructor(status: number, message: string, fields: Record<string, string> = {}) {
+  constructor(status: number, message: string, fields: Record<string, string> = {}, code?: string) {
     super(message);
     this.status = status;
     this.fields = fields;
+    this.code = code;
   }
 }
 
@@ -60,7 +63,12 @@ async function toError(response: Response): Promise<ApiRequestError> {
   const body: unknown = await response.json().catch(() => null);
   const parsed = apiErrorSchema.safeParse(body);
   if (parsed.success) {
-    return new ApiRequestError(response.status, parsed.data.error, parsed.data.fields);
+    return new ApiRequestError(
+      response.status,
+      parsed.data.error,
+      parsed.data.fields,
+      parsed.data.code,
+    );
   }
   const fallback =
     response.status >= 500

@@ -1,14 +1,25 @@
 import { createContext, use } from 'react';
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { meSchema, type Me } from '#shared/account.ts';
+import { ACCOUNT_DISABLED_CODE } from '#shared/api-error.ts';
 import { apiRequest, isApiError } from './api-client.ts';
 
 /**
- * Who is using the app, as the API sees it. A missing or unverified session is an answer,
- * not an error, so the guard can route on it without retries or error screens.
+ * Who is using the app, as the API sees it. A missing, unverified or disabled session is an
+ * answer, not an error, so the guard can route on it without retries or error screens.
  */
 export type Session =
-  { status: 'signed-in'; me: Me } | { status: 'signed-out' } | { status: 'unverified' };
+  | { status: 'signed-in'; me: Me }
+  | { status: 'signed-out' }
+  | { status: 'unverified' }
+  | { status: 'disabled' };
+
+/** What an API refusal says about the session, if anything. */
+export function sessionAfter(error: unknown): Session | null {
+  if (isApiError(error, 401)) return { status: 'signed-out' };
+  if (isApiError(error, 403) && error.code === ACCOUNT_DISABLED_CODE) return { status: 'disabled' };
+  return null;
+}
 
 export const meKey = ['me'] as const;
 
@@ -19,7 +30,8 @@ export function meQuery() {
       try {
         return { status: 'signed-in', me: await apiRequest('/api/me', meSchema, { signal }) };
       } catch (error) {
-        if (isApiError(error, 401)) return { status: 'signed-out' };
+        const after = sessionAfter(error);
+        if (after) return after;
         if (isApiError(error, 403)) return { status: 'unverified' };
         throw error;
       }

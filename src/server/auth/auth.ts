@@ -2,6 +2,7 @@ import { betterAuth } from 'better-auth';
 import { APIError, createAuthMiddleware } from 'better-auth/api';
 import { genericOAuth } from 'better-auth/plugins';
 import type { FastifyBaseLogger } from 'fastify';
+import { ACCOUNT_DISABLED_CODE } from '#shared/api-error.ts';
 import type { Config } from '../config.ts';
 import { deriveKey } from '../secrets.ts';
 import type { Db } from '../db/database.ts';
@@ -21,7 +22,6 @@ import {
  */
 export const CLIENT_IP_HEADER = 'x-clients-manager-client-ip';
 
-export const ACCOUNT_DISABLED_CODE = 'ACCOUNT_DISABLED';
 export const ACCOUNT_DISABLED_MESSAGE =
   'This account is disabled. Ask an administrator if you think that is a mistake.';
 

@@ -12,7 +12,9 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export function registerCsrfCheck(app: FastifyInstance, publicUrl: string): void {
   const allowed = new URL(publicUrl).origin;
   app.addHook('onRequest', async (request) => {
-    if (SAFE_METHODS.has(request.method) || !request.url.startsWith('/api/')) return;
+    // Every state-changing request, whatever its path: the router decodes `/%61pi/…` to an
+    // API route, so a check on the raw URL's prefix could be stepped around.
+    if (SAFE_METHODS.has(request.method)) return;
     // A provider may post its answer back from its own site (response_mode=form_post); state
     // and PKCE protect that route instead.
     if (request.url.startsWith('/api/auth/callback/')) return;

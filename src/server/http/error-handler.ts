@@ -12,11 +12,11 @@ import { wantsSpaFallback } from './static-files.ts';
 export function registerErrorHandling(app: FastifyInstance, options: { spa: boolean }): void {
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
     if (error instanceof HttpError) {
-      return reply
-        .status(error.statusCode)
-        .send(
-          error.fields ? { error: error.message, fields: error.fields } : { error: error.message },
-        );
+      return reply.status(error.statusCode).send({
+        error: error.message,
+        ...(error.fields ? { fields: error.fields } : {}),
+        ...(error.code ? { code: error.code } : {}),
+      });
     }
     if (isDatabaseUnavailable(error)) {
       // Expected while PostgreSQL restarts or fails over: no stack trace per request.

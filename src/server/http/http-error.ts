@@ -1,14 +1,24 @@
 import type { z } from 'zod';
+import type { ApiErrorCode } from '#shared/api-error.ts';
 
-/** An error with a status and a message meant for the user; `fields` name the bad inputs. */
+/**
+ * An error with a status and a message meant for the user; `fields` name the bad inputs, `code`
+ * tells the web app which kind of refusal it is when it must act on it.
+ */
 export class HttpError extends Error {
   readonly statusCode: number;
   readonly fields: Record<string, string> | undefined;
+  readonly code: ApiErrorCode | undefined;
 
-  constructor(statusCode: number, message: string, fields?: Record<string, string>) {
+  constructor(
+    statusCode: number,
+    message: string,
+    details: { fields?: Record<string, string>; code?: ApiErrorCode } = {},
+  ) {
     super(message);
     this.statusCode = statusCode;
-    this.fields = fields;
+    this.fields = details.fields;
+    this.code = details.code;
   }
 }
 
@@ -28,5 +38,5 @@ export function parseInput<S extends z.ZodType>(
   const named = Object.entries(fields)
     .map(([field, message]) => `${field}: ${message}`)
     .join('; ');
-  throw new HttpError(400, `Invalid ${what}: ${named}`, fields);
+  throw new HttpError(400, `Invalid ${what}: ${named}`, { fields });
 }

@@ -30,3 +30,11 @@ export function wantsSpaFallback(method: string, url: string, accept: string | u
     (accept ?? '').includes('text/html')
   );
 }
+
+/**
+ * A route @fastify/static registered for one file of the web build (it keeps the file in the
+ * route's config): public, like the page that loads before anyone signs in.
+ */
+export function isWebAppFile(config: unknown): boolean {
+  return typeof (config as { file?: unknown } | undefined)?.file === 'string';
+}

@@ -1,0 +1,151 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACCOUNT_DISABLED_CODE } from '#shared/api-error.ts';
+import type { Client } from '#shared/clients.ts';
+import { PUBLIC_ROUTES } from './session-guard.ts';
+import { isWebAppFile } from '../http/static-files.ts';
+import type { RegisteredRoute } from '../http/route-registry.ts';
+import { distinctRoutes, requestFor, type RouteRequest } from '../testing/route-requests.ts';
+import {
+  signUpVerified,
+  startTestServer,
+  type Session,
+  type TestServer,
+} from '../testing/test-server.ts';
+
+let server: TestServer;
+let staff: Session;
+let disabled: Session;
+let client: Client;
+
+beforeAll(async () => {
+  // A web build of two files, so the static routes are in the list too.
+  const web = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-guard-web-'));
+  fs.mkdirSync(path.join(web, 'assets'));
+  fs.writeFileSync(path.join(web, 'index.html'), '<!doctype html><title>Clients Manager</title>');
+  fs.writeFileSync(path.join(web, 'assets', 'index-abc123.js'), 'console.log(1)');
+  server = await startTestServer({}, { clientDir: web });
+  staff = await signUpVerified(server, { name: 'Staff' });
+  disabled = await signUpVerified(server, { name: 'Leaver' });
+  client = (await staff.json<Client>('POST', '/api/clients', { name: 'Guarded' })).body;
+  // Disabled while a session still exists: the `user` command deletes the sessions too, but a
+  // sign-in that passed its check a moment before the disabling can leave one behind.
+  const { id } = (await disabled.json<{ id: string }>('GET', '/api/me')).body;
+  await server.app.parts.db.kysely
+    .updateTable('user')
+    .set({ disabled: server.config.database.kind === 'postgres' ? true : 1 })
+    .where('id', '=', id)
+    .execute();
+});
+afterAll(async () => server.close());
+
+function isPublic(route: RegisteredRoute): boolean {
+  return PUBLIC_ROUTES.has(route.url) || isWebAppFile(route.config);
+}
+
+/** Sends one request and reads its answer; a stream (a route left open) is cut after its head. */
+async function send(
+  request: RouteRequest,
+  cookie?: string,
+): Promise<{ status: number; body: unknown }> {
+  const abort = new AbortController();
+  const response = await fetch(new URL(request.path, server.url), {
+    method: request.method,
+    redirect: 'manual',
+    signal: abort.signal,
+    headers: {
+      origin: server.url,
+      ...(cookie ? { cookie } : {}),
+      ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
+  });
+  if ((response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+    abort.abort();
+    return { status: response.status, body: 'stream' };
+  }
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // Not JSON: kept as text, and the assertions below say what was expected.
+  }
+  return { status: response.status, body };
+}
+
+describe('every registered route', () => {
+  const routes = () => distinctRoutes(server.app.registeredRoutes);
+
+  it('is found by the registry: the API, auth, health and the web build', () => {
+    const names = routes().map((r) => `${r.method} ${r.url}`);
+    for (const expected of [
+      'GET /api/clients',
+      'PUT /api/clients/:id',
+      'GET /api/events',
+      'POST /api/auth/*',
+      'GET /healthz',
+      'GET /index.html',
+      'GET /assets/index-abc123.js',
+    ]) {
+      expect(names).toContain(expected);
+    }
+    expect(names.length).toBeGreaterThan(20);
+  });
+
+  it('names exactly these as public: a new public route is a visible change here', () => {
+    expect([...PUBLIC_ROUTES].sort()).toEqual([
+      '/api/auth/*',
+      '/api/config',
+      '/healthz',
+      '/readyz',
+    ]);
+  });
+
+  it('is either public or answers 401 without a session and 403 for a disabled user', async () => {
+    const guarded: string[] = [];
+    for (const route of routes()) {
+      const name = `${route.method} ${route.url}`;
+      const request = requestFor(route, { id: client.id, version: client.version });
+      if (isPublic(route)) {
+        const answer = await send(request);
+        expect(answer.body, name).not.toEqual({ error: 'Sign in to continue' });
+        if (route.method === 'GET') expect(answer.status, name).toBe(200);
+        continue;
+      }
+      guarded.push(name);
+      // HEAD answers carry no body.
+      const head = route.method === 'HEAD';
+      expect(await send(request), `${name} without a session`).toEqual({
+        status: 401,
+        body: head ? '' : { error: 'Sign in to continue' },
+      });
+      // The router decodes the path: an encoded spelling reaches the same route, and the guard.
+      const encoded = { ...request, path: request.path.replace(/^\/a/, '/%61') };
+      expect((await send(encoded)).status, `${name} spelled ${encoded.path}`).toBe(401);
+      const refused = await send(request, disabled.cookieHeader);
+      expect(refused.status, `${name} for a disabled user`).toBe(403);
+      if (!head) expect(refused.body, name).toMatchObject({ code: ACCOUNT_DISABLED_CODE });
+    }
+    // Every route but auth, config, health and the web build: HEAD beside each GET included.
+    expect(guarded.length).toBeGreaterThanOrEqual(20);
+    // Nothing was written by the refused requests.
+    expect((await staff.json<Client>('GET', `/api/clients/${client.id}`)).body.version).toBe(
+      client.version,
+    );
+  });
+
+  it('answers the staff member it guards for (the requests above were real ones)', async () => {
+    for (const route of routes().filter((r) => !isPublic(r) && r.method === 'GET')) {
+      const answer = await send(requestFor(route, { id: client.id }), staff.cookieHeader);
+      expect(answer.status, `${route.method} ${route.url}`).toBe(200);
+    }
+  });
+
+  it('keeps unknown API paths behind the guard, and the web app public', async () => {
+    expect((await send({ method: 'GET', path: '/api/nothing-here' })).status).toBe(401);
+    expect((await send({ method: 'GET', path: '/no-such-page' })).status).toBe(404);
+  });
+});

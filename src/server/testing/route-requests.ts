@@ -1,0 +1,42 @@
+import type { RegisteredRoute } from '../http/route-registry.ts';
+
+/** A concrete request for one registered route. */
+export interface RouteRequest {
+  method: string;
+  path: string;
+  body?: unknown;
+}
+
+/**
+ * Turns a registered route into a request that its handler would answer with success: path
+ * parameters filled with real values (an existing client id), a valid body for writes. A guard
+ * that let it through would show as a 2xx, not as a 404 or 400 that hides the hole.
+ */
+export function requestFor(
+  route: RegisteredRoute,
+  values: { id: string; wildcard?: string; version?: number },
+): RouteRequest {
+  const path = route.url
+    .replace(/:id\b/g, values.id)
+    .replace(/\*$/, values.wildcard ?? 'get-session');
+  const writes = route.method === 'POST' || route.method === 'PUT';
+  if (!writes) return { method: route.method, path };
+  const body =
+    route.url === '/api/me/access-token'
+      ? { accessToken: 'route-request-token' }
+      : route.method === 'PUT'
+        ? { name: 'Changed by a route request', version: values.version ?? 1 }
+        : { name: 'Made by a route request' };
+  return { method: route.method, path, body };
+}
+
+/** Routes the registry lists, each method once (Fastify adds HEAD beside GET by itself). */
+export function distinctRoutes(routes: readonly RegisteredRoute[]): RegisteredRoute[] {
+  const seen = new Set<string>();
+  return routes.filter((r) => {
+    const key = `${r.method} ${r.url}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
