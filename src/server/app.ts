@@ -16,6 +16,7 @@ import { startStreamAccessCheck } from './realtime/stream-access.ts';
 import { PgWakeup } from './realtime/pg-wakeup.ts';
 import { ClientRepository } from './features/clients/client-repository.ts';
 import { registerClientRoutes } from './features/clients/client-routes.ts';
+import { registerTransferRoutes } from './features/transfer/transfer-routes.ts';
 import { DeployTokens } from './features/account/deploy-tokens.ts';
 import { registerAccountRoutes } from './features/account/account-routes.ts';
 import { registerSessionRoutes } from './features/account/session-routes.ts';
@@ -131,7 +132,10 @@ export async function buildApp(
     crossOriginEmbedderPolicy: false,
   });
 
-  const spa = await registerStaticFiles(app, options.clientDir ?? DEFAULT_CLIENT_DIR);
+  const spa = await registerStaticFiles(
+    app,
+    options.clientDir ?? config.webDir ?? DEFAULT_CLIENT_DIR,
+  );
   if (!spa) app.log.warn('web app not built (run npm run build): serving the API only');
   registerErrorHandling(app, { spa });
   registerCsrfCheck(app, config.publicUrl);
@@ -156,6 +160,7 @@ export async function buildApp(
     tokens,
     deployCommandTemplate: config.deployCommandTemplate,
   });
+  registerTransferRoutes(app, { db, box, clients, onCommitted: () => void hub.wake() });
   registerEventsRoute(app, hub);
 
   return app;

@@ -31,7 +31,9 @@ export function registerErrorHandling(app: FastifyInstance, options: { spa: bool
       request.log.error({ err: error }, 'request failed');
       return reply.status(status).send({ error: 'Something went wrong on the server. Try again.' });
     }
-    return reply.status(status).send({ error: clientErrorMessage(error) });
+    return reply
+      .status(status)
+      .send({ error: clientErrorMessage(error, request.routeOptions.bodyLimit) });
   });
 
   app.setNotFoundHandler((request, reply) => {
@@ -44,13 +46,14 @@ export function registerErrorHandling(app: FastifyInstance, options: { spa: bool
   });
 }
 
-function clientErrorMessage(error: FastifyError): string {
+function clientErrorMessage(error: FastifyError, bodyLimit: number | undefined): string {
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return 'Malformed JSON body: send a valid JSON object';
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return 'Request body is too large: the limit is 1 MB';
+      // Most routes take 1 MB; the import route takes more (IMPORT_MAX_BYTES).
+      return `Request body is too large: the limit is ${Math.round((bodyLimit ?? 1024 * 1024) / (1024 * 1024))} MB`;
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return 'Unsupported Content-Type: send application/json';
     default:

@@ -32,30 +32,55 @@ export const EVENT_APPEND_LOCK = 4_350_262_851;
 export async function appendEvent(
   trx: Transaction<Database>,
   dialect: Dialect,
-  event: {
-    kind: ClientEventKind;
-    clientId: string;
-    actor: Actor;
-    fields: readonly string[];
-    at: string;
-  },
+  event: NewEvent,
 ): Promise<number> {
-  const values = {
+  const [seq] = await appendEvents(trx, dialect, [event]);
+  return seq!;
+}
+
+/** What an event records. The actor's id is null for the command line (no signed-in user). */
+export interface NewEvent {
+  kind: ClientEventKind;
+  clientId: string;
+  actor: Actor | { id: null; name: string };
+  fields: readonly string[];
+  at: string;
+}
+
+/** Rows per insert statement: well under SQLite's and PostgreSQL's bound-parameter limits. */
+const EVENTS_PER_INSERT = 500;
+
+/**
+ * Appends several events in order inside the caller's transaction (an import writes thousands
+ * at once), as appendEvent does for one: under the same lock, numbered on from the last one,
+ * with one NOTIFY for the lot. Returns their sequence numbers.
+ */
+export async function appendEvents(
+  trx: Transaction<Database>,
+  dialect: Dialect,
+  events: readonly NewEvent[],
+): Promise<number[]> {
+  if (events.length === 0) return [];
+  const rows = events.map((event) => ({
     kind: event.kind,
     clientId: event.clientId,
     actorId: event.actor.id,
     actorName: event.actor.name,
     at: event.at,
     fields: JSON.stringify(event.fields),
-  };
+  }));
+  const seqs: number[] = [];
   if (dialect === 'sqlite') {
     // AUTOINCREMENT's counter lives in a table that rolls back with the transaction: no gaps.
-    const { seq } = await trx
-      .insertInto('event')
-      .values(values)
-      .returning('seq')
-      .executeTakeFirstOrThrow();
-    return Number(seq);
+    for (let i = 0; i < rows.length; i += EVENTS_PER_INSERT) {
+      const inserted = await trx
+        .insertInto('event')
+        .values(rows.slice(i, i + EVENTS_PER_INSERT))
+        .returning('seq')
+        .execute();
+      seqs.push(...inserted.map(({ seq }) => Number(seq)).sort((a, b) => a - b));
+    }
+    return seqs;
   }
   await sql`select pg_advisory_xact_lock(${sql.lit(EVENT_APPEND_LOCK)})`.execute(trx);
   // The number is the next one after the last committed event, not the identity's: an identity
@@ -66,14 +91,19 @@ export async function appendEvent(
     .selectFrom('event')
     .select(sql<string>`coalesce(max("seq"), 0) + 1`.as('next'))
     .executeTakeFirstOrThrow();
-  const seq = Number(next);
-  await sql`insert into "event" ("seq", "kind", "clientId", "actorId", "actorName", "at", "fields")
-    overriding system value
-    values (${seq}, ${values.kind}, ${values.clientId}, ${values.actorId}, ${values.actorName}, ${values.at}, ${values.fields})`.execute(
-    trx,
-  );
-  await sql`select pg_notify(${EVENT_CHANNEL}, ${String(seq)})`.execute(trx);
-  return seq;
+  const first = Number(next);
+  for (let i = 0; i < rows.length; i += EVENTS_PER_INSERT) {
+    const values = rows.slice(i, i + EVENTS_PER_INSERT).map((row, j) => {
+      const seq = first + i + j;
+      seqs.push(seq);
+      return sql`(${seq}, ${row.kind}, ${row.clientId}, ${row.actorId}, ${row.actorName}, ${row.at}, ${row.fields})`;
+    });
+    await sql`insert into "event" ("seq", "kind", "clientId", "actorId", "actorName", "at", "fields")
+      overriding system value
+      values ${sql.join(values)}`.execute(trx);
+  }
+  await sql`select pg_notify(${EVENT_CHANNEL}, ${String(seqs.at(-1))})`.execute(trx);
+  return seqs;
 }
 
 /** Events after `afterSeq`, oldest first. */

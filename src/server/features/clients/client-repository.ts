@@ -11,7 +11,7 @@ import { appendEvent } from '../../realtime/event-log.ts';
 import { changedFields } from './changed-fields.ts';
 import { readClientHistory } from './client-history.ts';
 
-type ClientRow = Selectable<ClientTable> & {
+export type ClientRow = Selectable<ClientTable> & {
   createdByName: string | null;
   updatedByName: string | null;
 };
@@ -30,16 +30,16 @@ export function newClientId(): string {
 }
 
 /** Who made a new record and when; a new record starts at version 1. */
-function newRecordStamps(actor: Actor, at: string) {
+export function newRecordStamps(actor: { id: string | null }, at: string) {
   return { createdAt: at, createdBy: actor.id, updatedAt: at, updatedBy: actor.id, version: 1 };
 }
 
-function today(): string {
+export function today(): string {
   return new Date().toISOString().slice(0, 10);
 }
 
 /** The stored row turned into what the API presents; the password only as `hasPassword`. */
-function present(row: ClientRow): Client {
+export function presentClient(row: ClientRow): Client {
   return {
     id: row.id,
     name: row.name,
@@ -90,12 +90,9 @@ export class ClientRepository {
       .select(['creator.name as createdByName', 'updater.name as updatedByName']);
   }
 
-  async list(): Promise<Client[]> {
-    const rows = await this.#select(this.#db)
-      .orderBy('client.createdAt')
-      .orderBy('client.id')
-      .execute();
-    return rows.map(present);
+  async list(db: Kysely<Database> | Transaction<Database> = this.#db): Promise<Client[]> {
+    const rows = await this.#select(db).orderBy('client.createdAt').orderBy('client.id').execute();
+    return rows.map(presentClient);
   }
 
   async get(
@@ -103,7 +100,7 @@ export class ClientRepository {
     db: Kysely<Database> | Transaction<Database> = this.#db,
   ): Promise<Client | undefined> {
     const row = await this.#select(db).where('client.id', '=', id).executeTakeFirst();
-    return row ? present(row) : undefined;
+    return row ? presentClient(row) : undefined;
   }
 
   /** The client's events, newest first; undefined when neither it nor any event exists. */
@@ -139,7 +136,7 @@ export class ClientRepository {
         .insertInto('client')
         .values({
           id,
-          ...this.#columns(values, today()),
+          ...clientColumns(values, today(), this.#dialect),
           serverPassword: values.server.password ? this.#box.seal(values.server.password) : null,
           ...newRecordStamps(actor, at),
         })
@@ -164,7 +161,7 @@ export class ClientRepository {
       const result = await trx
         .updateTable('client')
         .set({
-          ...this.#columns(values, before.startDate),
+          ...clientColumns(values, before.startDate, this.#dialect),
           // Omitted: keep the stored password. Empty: remove it.
           ...(password === undefined
             ? {}
@@ -288,20 +285,21 @@ export class ClientRepository {
       return { password: row.serverPassword === null ? '' : this.#box.open(row.serverPassword) };
     });
   }
+}
 
-  #columns(values: ClientValues, defaultStartDate: string) {
-    return {
-      name: values.name,
-      code: values.code,
-      description: values.description,
-      tags: JSON.stringify(values.tags),
-      startDate: values.startDate ?? defaultStartDate,
-      serverHost: values.server.host,
-      serverPort: values.server.port,
-      serverUsername: values.server.username,
-      serverPrivate: fromBool(values.server.private, this.#dialect),
-      serverUiDir: values.server.uiDir,
-      domains: JSON.stringify(values.domains),
-    };
-  }
+/** The client table's columns for the given values (tags and domains as JSON lists). */
+export function clientColumns(values: ClientValues, defaultStartDate: string, dialect: Dialect) {
+  return {
+    name: values.name,
+    code: values.code,
+    description: values.description,
+    tags: JSON.stringify(values.tags),
+    startDate: values.startDate ?? defaultStartDate,
+    serverHost: values.server.host,
+    serverPort: values.server.port,
+    serverUsername: values.server.username,
+    serverPrivate: fromBool(values.server.private, dialect),
+    serverUiDir: values.server.uiDir,
+    domains: JSON.stringify(values.domains),
+  };
 }

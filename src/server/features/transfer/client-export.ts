@@ -1,0 +1,73 @@
+import {
+  EXPORT_FORMAT,
+  EXPORT_VERSION,
+  type ClientExport,
+  type ExportedClient,
+} from '#shared/client-transfer.ts';
+import type { Db } from '../../db/database.ts';
+import type { SecretBox } from '../../secrets.ts';
+import { appendEvents, type NewEvent } from '../../realtime/event-log.ts';
+import type { ClientRepository } from '../clients/client-repository.ts';
+
+/** Marks the password reads an export makes, so the history can say so. */
+export const EXPORT_EVENT_FIELD = 'export';
+
+/**
+ * Every client, as the API presents it, in the export format. With `secrets`, each stored
+ * password is opened and put in the file, and each read is recorded in the event log as a
+ * password read by `actor`, in the same transaction as the read: a file with passwords never
+ * leaves without its trace.
+ */
+export async function exportClients(
+  db: Db,
+  box: SecretBox,
+  repository: ClientRepository,
+  options: { secrets: boolean; actor: NewEvent['actor'] },
+): Promise<{ file: ClientExport; passwordsRead: number }> {
+  return db.kysely.transaction().execute(async (trx) => {
+    const clients = await repository.list(trx);
+    let exported: ExportedClient[] = clients;
+    let passwordsRead = 0;
+    if (options.secrets) {
+      const sealed = new Map(
+        (
+          await trx
+            .selectFrom('client')
+            .select(['id', 'serverPassword'])
+            .where('serverPassword', 'is not', null)
+            .execute()
+        ).map((row) => [row.id, row.serverPassword!]),
+      );
+      const at = new Date().toISOString();
+      const events: NewEvent[] = [];
+      exported = clients.map((client) => {
+        const secret = sealed.get(client.id);
+        if (secret !== undefined) {
+          events.push({
+            kind: 'client.password_read',
+            clientId: client.id,
+            actor: options.actor,
+            at,
+            fields: [EXPORT_EVENT_FIELD],
+          });
+        }
+        return {
+          ...client,
+          server: { ...client.server, password: secret === undefined ? '' : box.open(secret) },
+        };
+      });
+      await appendEvents(trx, db.dialect, events);
+      passwordsRead = events.length;
+    }
+    return {
+      file: {
+        format: EXPORT_FORMAT,
+        version: EXPORT_VERSION,
+        exportedAt: new Date().toISOString(),
+        includesSecrets: options.secrets,
+        clients: exported,
+      },
+      passwordsRead,
+    };
+  });
+}

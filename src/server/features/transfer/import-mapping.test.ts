@@ -1,0 +1,177 @@
+import { describe, expect, it } from 'vitest';
+import { EXPORT_FORMAT } from '#shared/client-transfer.ts';
+import {
+  ImportFileError,
+  mapDocument,
+  mapImportFile,
+  readImportDocuments,
+  readStartDate,
+} from './import-mapping.ts';
+
+/** A document of the original tool's `clients` collection (SPEC.md section 3). */
+const firestoreDoc = {
+  name: 'Acme',
+  code: 'ACM',
+  description: 'Web shop',
+  tags: 'eu-west-1, shop',
+  startDate: { _seconds: 1_700_000_000, _nanoseconds: 0 },
+  server: {
+    username: 'deploy',
+    private: true,
+    password: 'hunter2',
+    port: '2222',
+    host: 'acme.example.com',
+    uiDir: '/srv/ui',
+  },
+  domains: ['https://acme.example.com'],
+};
+
+describe('readImportDocuments finds the documents in every accepted shape', () => {
+  const doc = { name: 'A' };
+  it.each([
+    ['a list', [doc], [{ doc }]],
+    ['{ clients: [...] }', { clients: [doc] }, [{ doc }]],
+    ['{ clients: { id: doc } }', { clients: { abc: doc } }, [{ key: 'abc', doc }]],
+    [
+      'an object keyed by id',
+      { abc: doc, def: doc },
+      [
+        { key: 'abc', doc },
+        { key: 'def', doc },
+      ],
+    ],
+    [
+      'node-firestore-import-export',
+      { __collections__: { clients: { abc: { ...doc, __collections__: {} } } } },
+      [{ key: 'abc', doc: { ...doc, __collections__: {} } }],
+    ],
+    ['our own export', { format: EXPORT_FORMAT, version: 1, clients: [doc] }, [{ doc }]],
+  ])('%s', (_shape, data, expected) => {
+    expect(readImportDocuments(data)).toEqual(expected);
+  });
+
+  it.each([
+    ['a string', 'clients', /holds no client documents/],
+    ['a single document', { name: 'A', code: 'B' }, /holds no client documents/],
+    ['clients as text', { clients: 'x' }, /neither a list nor an object/],
+    ['another export version', { format: EXPORT_FORMAT, version: 2, clients: [] }, /version 2/],
+  ])('refuses %s as a whole, saying what it accepts', (_what, data, message) => {
+    expect(() => readImportDocuments(data)).toThrow(ImportFileError);
+    expect(() => readImportDocuments(data)).toThrow(message);
+  });
+});
+
+describe('readStartDate', () => {
+  it.each([
+    ['an ISO date', '2021-03-04', '2021-03-04'],
+    ['an ISO timestamp', '2021-03-04T23:30:00.000Z', '2021-03-04'],
+    ['a Date string', 'Thu, 04 Mar 2021 12:00:00 GMT', '2021-03-04'],
+    ['Timestamp JSON', { seconds: 1_614_859_200, nanoseconds: 5 }, '2021-03-04'],
+    ['the Admin SDK form', { _seconds: 1_614_859_200, _nanoseconds: 0 }, '2021-03-04'],
+    [
+      'node-firestore-import-export',
+      { __datatype__: 'timestamp', value: { _seconds: 1_614_859_200, _nanoseconds: 0 } },
+      '2021-03-04',
+    ],
+    ['milliseconds', 1_614_859_200_000, '2021-03-04'],
+    ['null (the default applies)', null, undefined],
+  ])('reads %s', (_what, value, date) => {
+    expect(readStartDate(value)).toEqual({ date });
+  });
+
+  it.each([['soon'], [{ when: 'x' }], [true]])('names the field for %j', (value) => {
+    expect(readStartDate(value)).toEqual({ problem: expect.stringMatching(/^startDate: /) });
+  });
+});
+
+describe('mapDocument', () => {
+  it('maps a Firestore document of the original tool onto the form’s fields', () => {
+    expect(mapDocument(firestoreDoc, 'AbCdEfGhIj0123456789')).toEqual({
+      id: 'AbCdEfGhIj0123456789',
+      values: {
+        name: 'Acme',
+        code: 'ACM',
+        description: 'Web shop',
+        tags: ['eu-west-1', 'shop'],
+        startDate: '2023-11-14',
+        server: {
+          host: 'acme.example.com',
+          port: 2222,
+          username: 'deploy',
+          password: 'hunter2',
+          private: true,
+          uiDir: '/srv/ui',
+        },
+        domains: ['https://acme.example.com'],
+      },
+    });
+  });
+
+  it('takes the id from id, __id__ or _id before the key, and fills nulls with defaults', () => {
+    const mapped = mapDocument(
+      { __id__: 'from-field', name: null, tags: null, server: { port: null, private: 'false' } },
+      'from-key',
+    );
+    expect(mapped).toMatchObject({
+      id: 'from-field',
+      values: { name: '', tags: [], server: { port: 22, private: false, host: '' } },
+    });
+    expect(mapDocument({ _id: 'x1' })).toMatchObject({ id: 'x1' });
+    expect(mapDocument({ id: 42, code: 7 })).toMatchObject({ id: '42', values: { code: '7' } });
+  });
+
+  it('gives a new id (undefined) for ids that cannot be client ids or name a route', () => {
+    expect(mapDocument({ name: 'A' }, 'has/slash')).toMatchObject({ id: undefined });
+    expect(mapDocument({ name: 'A' }, 'export')).toMatchObject({ id: undefined });
+  });
+
+  it('keeps an absent password absent, so an update keeps the stored one', () => {
+    const mapped = mapDocument({ server: { host: 'h' } });
+    expect('values' in mapped && mapped.values.server.password).toBeUndefined();
+  });
+
+  it('reads domains given as one text', () => {
+    expect(mapDocument({ domains: 'https://a.example, https://b.example' })).toMatchObject({
+      values: { domains: ['https://a.example', 'https://b.example'] },
+    });
+  });
+
+  it.each([
+    ['not an object', 'text', /^Not an object/],
+    ['a bad port', { server: { port: 'ssh' } }, /^server\.port: /],
+    ['a port out of range', { server: { port: 70000 } }, /^server\.port: Must be between/],
+    ['a bad domain', { domains: ['ftp://x'] }, /^domains\.0: Must be an http/],
+    ['a host with a space', { server: { host: 'a b' } }, /^server\.host: /],
+    ['a bad date', { startDate: 'someday' }, /^startDate: /],
+    ['a name that is an object', { name: { first: 'A' } }, /^name: /],
+  ])('rejects %s, naming the field', (_what, doc, reason) => {
+    expect(mapDocument(doc, 'id1')).toEqual({
+      ...(typeof doc === 'object' ? { id: 'id1' } : {}),
+      reason: expect.stringMatching(reason),
+    });
+  });
+});
+
+describe('mapImportFile', () => {
+  it('reports every invalid document with its index and id, and a repeated id', () => {
+    const result = mapImportFile([
+      { id: 'one', name: 'A' },
+      { id: 'two', server: { port: -1 } },
+      { name: 'no id' },
+      { id: 'one', name: 'again' },
+    ]);
+    expect(result.total).toBe(4);
+    expect(result.candidates.map((c) => [c.index, c.id])).toEqual([
+      [0, 'one'],
+      [2, undefined],
+    ]);
+    expect(result.invalid).toEqual([
+      { index: 1, id: 'two', reason: 'server.port: Must be between 1 and 65535' },
+      {
+        index: 3,
+        id: 'one',
+        reason: 'id: The same id as document 0; each client may appear once',
+      },
+    ]);
+  });
+});

@@ -1,0 +1,229 @@
+import { clientIdSchema, clientInputSchema, type ClientValues } from '#shared/clients.ts';
+import { EXPORT_FORMAT, EXPORT_VERSION, type ImportProblem } from '#shared/client-transfer.ts';
+
+/** The file as a whole is not something we can import: nothing in it was looked at further. */
+export class ImportFileError extends Error {
+  override name = 'ImportFileError';
+}
+
+/** A document that passed validation: what to write, and the id to write it under. */
+export interface ImportCandidate {
+  /** Position of the document in the file, from 0. */
+  index: number;
+  /** A valid client id from the document; undefined: the client gets a new id. */
+  id: string | undefined;
+  values: ClientValues;
+}
+
+export interface MappedImport {
+  total: number;
+  candidates: ImportCandidate[];
+  invalid: ImportProblem[];
+}
+
+interface RawDocument {
+  /** The key the document was filed under, in an export keyed by document id. */
+  key?: string;
+  doc: unknown;
+}
+
+type Plain = Record<string, unknown>;
+
+function isPlain(value: unknown): value is Plain {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const SHAPES_HINT =
+  'Expected our own export, a list of client documents, { "clients": [...] }, or an object keyed by document id.';
+
+/**
+ * Finds the client documents in a parsed file. Accepted: our own export
+ * (`{ format: "clients-manager-export", version: 1, clients }`); a list of documents;
+ * `{ clients: [...] }` or `{ clients: { <id>: {...} } }`; an object keyed by document id; and
+ * node-firestore-import-export's `{ __collections__: { clients: { <id>: {...} } } }`.
+ */
+export function readImportDocuments(data: unknown): RawDocument[] {
+  if (Array.isArray(data)) return data.map((doc) => ({ doc }));
+  if (!isPlain(data))
+    throw new ImportFileError(`The file holds no client documents. ${SHAPES_HINT}`);
+  if (data.format === EXPORT_FORMAT) {
+    if (data.version !== EXPORT_VERSION) {
+      throw new ImportFileError(
+        `This export is of version ${String(data.version)}; this server reads version ${EXPORT_VERSION}.`,
+      );
+    }
+    if (!Array.isArray(data.clients))
+      throw new ImportFileError('The export has no "clients" list.');
+    return data.clients.map((doc) => ({ doc }));
+  }
+  const collections = data.__collections__;
+  if (isPlain(collections) && 'clients' in collections) {
+    return readImportDocuments({ clients: collections.clients });
+  }
+  if ('clients' in data) {
+    const clients = data.clients;
+    if (Array.isArray(clients)) return clients.map((doc) => ({ doc }));
+    if (isPlain(clients)) return keyedDocuments(clients);
+    throw new ImportFileError(
+      `"clients" is neither a list nor an object keyed by id. ${SHAPES_HINT}`,
+    );
+  }
+  const values = Object.values(data);
+  if (values.length > 0 && values.every(isPlain)) return keyedDocuments(data);
+  throw new ImportFileError(`The file holds no client documents. ${SHAPES_HINT}`);
+}
+
+function keyedDocuments(byId: Plain): RawDocument[] {
+  return Object.entries(byId).map(([key, doc]) => ({ key, doc }));
+}
+
+/** Strings as they are, numbers and booleans as text; absent or null: the field's default. */
+function text(value: unknown): unknown {
+  if (value === null || value === undefined) return undefined;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return value;
+}
+
+/** Firestore kept whatever the form sent: a port typed as "2222" is read as a number. */
+function port(value: unknown): unknown {
+  if (value === null || value === undefined || value === '') return undefined;
+  if (typeof value === 'string' && /^\s*\d+\s*$/.test(value)) return Number(value);
+  return value;
+}
+
+function bool(value: unknown): unknown {
+  if (value === null || value === undefined) return undefined;
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  return value;
+}
+
+function domains(value: unknown): unknown {
+  if (value === null || value === undefined) return undefined;
+  if (typeof value === 'string') return value.split(/[\s,]+/).filter((url) => url !== '');
+  return value;
+}
+
+const START_DATE_PROBLEM =
+  'startDate: Must be a date (YYYY-MM-DD), an ISO timestamp or a Firestore timestamp';
+
+function isoDate(date: Date): string | undefined {
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString().slice(0, 10);
+}
+
+/**
+ * A start date as Firestore exports write it, as a calendar date (UTC): an ISO string, a
+ * Timestamp as JSON (`{ seconds, nanoseconds }`, the Admin SDK's `{ _seconds, _nanoseconds }`,
+ * node-firestore-import-export's `{ __datatype__: "timestamp", value: {...} }`), or a number of
+ * milliseconds since 1970. `null` or absent: undefined (the default applies).
+ */
+export function readStartDate(value: unknown): { date: string | undefined } | { problem: string } {
+  if (value === null || value === undefined || value === '') return { date: undefined };
+  let date: string | undefined;
+  if (typeof value === 'string') {
+    const trimmed = value.trim();
+    date = /^\d{4}-\d{2}-\d{2}/.test(trimmed) ? trimmed.slice(0, 10) : isoDate(new Date(value));
+  } else if (typeof value === 'number') {
+    date = isoDate(new Date(value));
+  } else if (isPlain(value)) {
+    if (value.__datatype__ === 'timestamp') return readStartDate(value.value);
+    const seconds = value.seconds ?? value._seconds;
+    if (typeof seconds === 'number') date = isoDate(new Date(seconds * 1000));
+  }
+  return date === undefined ? { problem: START_DATE_PROBLEM } : { date };
+}
+
+/** The document's id, from its fields or the key it was filed under. */
+function documentId(doc: Plain, key: string | undefined): string | undefined {
+  const raw = doc.id ?? doc.__id__ ?? doc._id ?? key;
+  return typeof raw === 'string' || typeof raw === 'number' ? String(raw) : undefined;
+}
+
+/** Ids that are also route names (`GET /api/clients/export`): such a client gets a new id. */
+const RESERVED_IDS = new Set(['export', 'import']);
+
+type Mapped = { id: string | undefined; values: ClientValues } | { id?: string; reason: string };
+
+/**
+ * One document (ours or a Firestore one, SPEC.md section 3) as the Add Client form would send
+ * it, validated by the same schema. Fields we do not keep (`command`, our `createdAt`,
+ * `version`…) are ignored. An id that is not a valid client id is not an error: the client
+ * gets a new one.
+ */
+export function mapDocument(doc: unknown, key?: string): Mapped {
+  if (!isPlain(doc)) return { reason: 'Not an object: a client document is a JSON object' };
+  const sourceId = documentId(doc, key);
+  const id =
+    clientIdSchema.safeParse(sourceId).success && !RESERVED_IDS.has(sourceId!)
+      ? sourceId
+      : undefined;
+  const named = sourceId === undefined ? {} : { id: sourceId };
+  const start = readStartDate(doc.startDate);
+  if ('problem' in start) return { ...named, reason: start.problem };
+  const server = doc.server;
+  const input = {
+    name: text(doc.name),
+    code: text(doc.code),
+    description: text(doc.description),
+    tags: doc.tags === null ? undefined : doc.tags,
+    startDate: start.date,
+    server:
+      server === null || server === undefined
+        ? undefined
+        : isPlain(server)
+          ? {
+              host: text(server.host),
+              port: port(server.port),
+              username: text(server.username),
+              password: text(server.password),
+              private: bool(server.private),
+              uiDir: text(server.uiDir),
+            }
+          : server,
+    domains: domains(doc.domains),
+  };
+  const result = clientInputSchema.safeParse(input);
+  if (result.success) return { id, values: result.data };
+  const reasons = new Map<string, string>();
+  for (const issue of result.error.issues) {
+    const field = issue.path.map(String).join('.') || 'document';
+    if (!reasons.has(field)) reasons.set(field, `${field}: ${issue.message}`);
+  }
+  return { ...named, reason: [...reasons.values()].join('; ') };
+}
+
+/**
+ * The whole file mapped: documents ready to write, and those that cannot be, each with its
+ * index and reason. An id used by two documents makes the later one invalid.
+ */
+export function mapImportFile(data: unknown): MappedImport {
+  const documents = readImportDocuments(data);
+  const candidates: ImportCandidate[] = [];
+  const invalid: ImportProblem[] = [];
+  const seen = new Map<string, number>();
+  documents.forEach(({ key, doc }, index) => {
+    const mapped = mapDocument(doc, key);
+    if ('reason' in mapped) {
+      invalid.push({
+        index,
+        ...(mapped.id === undefined ? {} : { id: mapped.id }),
+        reason: mapped.reason,
+      });
+      return;
+    }
+    if (mapped.id !== undefined) {
+      const first = seen.get(mapped.id);
+      if (first !== undefined) {
+        invalid.push({
+          index,
+          id: mapped.id,
+          reason: `id: The same id as document ${first}; each client may appear once`,
+        });
+        return;
+      }
+      seen.set(mapped.id, index);
+    }
+    candidates.push({ index, id: mapped.id, values: mapped.values });
+  });
+  return { total: documents.length, candidates, invalid };
+}
