@@ -132,7 +132,10 @@ export async function buildApp(
     crossOriginEmbedderPolicy: false,
   });
 
-  const spa = await registerStaticFiles(app, options.clientDir ?? DEFAULT_CLIENT_DIR);
+  const spa = await registerStaticFiles(
+    app,
+    options.clientDir ?? config.webDir ?? DEFAULT_CLIENT_DIR,
+  );
   if (!spa) app.log.warn('web app not built (run npm run build): serving the API only');
   registerErrorHandling(app, { spa });
   registerCsrfCheck(app, config.publicUrl);

@@ -44,6 +44,7 @@ const envSchema = z.object({
       .optional(),
   ),
   DATA_DIR: z.string().trim().min(1).default('./data'),
+  WEB_DIR: optionalText,
   DATABASE_URL: optionalText.pipe(
     z
       .string()
@@ -122,6 +123,8 @@ export interface Config {
   host: string;
   publicUrl: string;
   dataDir: string;
+  /** The built web app to serve; unset: dist/client of this checkout. */
+  webDir: string | undefined;
   database: DatabaseTarget;
   /** Unset: a key is generated into DATA_DIR on first start (see secret-key.ts). */
   secretKey: string | undefined;
@@ -162,6 +165,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
     dataDir,
+    webDir: e.WEB_DIR === undefined ? undefined : path.resolve(e.WEB_DIR),
     database: databaseTarget(e.DATABASE_URL, dataDir, e.DATABASE_POOL_SIZE),
     secretKey: e.SECRET_KEY,
     smtpUrl: e.SMTP_URL,

@@ -22,7 +22,7 @@ export class TestPostgres {
   // Stopping starts synchronously (the server gets SIGINT at once), which is all 'exit' allows.
   readonly #stopOnExit = () => void this.#server.stop().catch(() => undefined);
 
-  private constructor(Server: typeof EmbeddedPostgres, port: number) {
+  private constructor(Server: typeof EmbeddedPostgres, port: number, durable: boolean) {
     this.port = port;
     this.#dir = path.join(os.tmpdir(), `cm-pg-${randomBytes(6).toString('hex')}`);
     this.#server = new Server({
@@ -40,13 +40,11 @@ export class TestPostgres {
         // No Unix socket: its default folder may not exist or be writable here.
         '-c',
         'unix_socket_directories=',
-        // Test data need not survive a power cut; a clean stop still writes everything.
-        '-c',
-        'fsync=off',
-        '-c',
-        'synchronous_commit=off',
-        '-c',
-        'full_page_writes=off',
+        // Test data need not survive a power cut; a clean stop still writes everything. The
+        // benchmark asks for PostgreSQL's durable defaults instead (each commit flushed).
+        ...(durable
+          ? []
+          : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']),
         '-c',
         'max_connections=300',
       ],
@@ -55,9 +53,16 @@ export class TestPostgres {
     });
   }
 
-  /** Creates the cluster and starts it (about a second). */
-  static async start(): Promise<TestPostgres> {
-    const server = new TestPostgres(await loadEmbeddedPostgres(), await freePort());
+  /**
+   * Creates the cluster and starts it (about a second). `durable`: keep fsync and synchronous
+   * commit on, as a production server has them (the benchmark); tests leave them off.
+   */
+  static async start(options: { durable?: boolean } = {}): Promise<TestPostgres> {
+    const server = new TestPostgres(
+      await loadEmbeddedPostgres(),
+      await freePort(),
+      options.durable ?? false,
+    );
     try {
       await server.#server.initialise();
       await server.start();

@@ -1,0 +1,191 @@
+import type { LoadResult } from './http-load.ts';
+import type { FanoutResult } from './sse-fanout.ts';
+import type { WebResult } from './web.ts';
+
+export interface SizeFigures {
+  clients: number;
+  listBytes: number;
+  list: LoadResult;
+  one: LoadResult;
+  floorList: LoadResult;
+  floorOne: LoadResult;
+}
+
+export interface DatabaseFigures {
+  database: 'sqlite' | 'postgres';
+  sizes: SizeFigures[];
+  create?: LoadResult;
+  createAcknowledged?: number;
+  createdRows?: number;
+  fanout?: Omit<FanoutResult, 'events'> & { events: number; samples: FanoutResult[] };
+  idleRssMb?: number;
+  fanoutRssMb?: number;
+  peakRssMb: number;
+  readyMs?: number;
+  readySamples?: number[];
+}
+
+export interface BenchReport {
+  at: string;
+  machine: {
+    cpus: number;
+    cpuModel: string;
+    node: string;
+    platform: string;
+    loadAverageAtStart: number[];
+    loadAverageAtEnd?: number[];
+  };
+  settings: {
+    runs: number;
+    seconds: number;
+    sizes: number[];
+    subscribers: number;
+    connections: number;
+  };
+  databases: DatabaseFigures[];
+  web?: WebResult;
+}
+
+const n = (value: number, digits = 0) =>
+  value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const ms = (value: number) => `${n(value, value < 10 ? 1 : 0)} ms`;
+const kb = (bytes: number) => `${n(bytes / 1024, 1)} KB`;
+const check = (ok: boolean) => (ok ? 'yes' : '**no**');
+
+function load(result: LoadResult, floor?: LoadResult): string {
+  const share = floor ? ` (${n((100 * result.requestsPerSecond) / floor.requestsPerSecond)}%)` : '';
+  const failed = result.failures > 0 ? ` ⚠ ${result.failures} failed` : '';
+  return `${n(result.requestsPerSecond)}/s${share}, p50 ${ms(result.p50Ms)}, p99 ${ms(result.p99Ms)}${failed}`;
+}
+
+/** One Markdown table: what the bench measured, per database, against the targets. */
+export function formatTable(report: BenchReport): string {
+  const dbs = report.databases;
+  const header = [
+    'measure',
+    ...dbs.map((d) => (d.database === 'sqlite' ? 'SQLite' : 'PostgreSQL')),
+    'target',
+    'met',
+  ];
+  const rows: string[][] = [];
+  const row = (measure: string, cells: string[], target: string, met: boolean) =>
+    rows.push([measure, ...cells, target, check(met)]);
+
+  for (const [i, size] of report.settings.sizes.entries()) {
+    const at = dbs.map((d) => d.sizes[i]).filter((s) => s !== undefined);
+    if (at.length === 0) continue;
+    const floor = at[0]!;
+    row(
+      `floor (bare node:http), list of ${n(size)} (${kb(floor.listBytes)})`,
+      dbs.map((_, j) => (j === 0 ? load(floor.floorList) : '″')),
+      '',
+      true,
+    );
+    row(
+      `list of ${n(size)}`,
+      at.map((s) => load(s.list, s.floorList)),
+      '≥ 50% of floor',
+      at.every(
+        (s) =>
+          s.list.requestsPerSecond >= 0.5 * s.floorList.requestsPerSecond && s.list.failures === 0,
+      ),
+    );
+    row(
+      `floor, get-one`,
+      dbs.map((_, j) => (j === 0 ? load(floor.floorOne) : '″')),
+      '',
+      true,
+    );
+    row(
+      `get-one (${n(size)} stored)`,
+      at.map((s) => load(s.one, s.floorOne)),
+      '≥ 50% of floor',
+      at.every(
+        (s) =>
+          s.one.requestsPerSecond >= 0.5 * s.floorOne.requestsPerSecond && s.one.failures === 0,
+      ),
+    );
+  }
+  const sqlite = dbs.find((d) => d.database === 'sqlite');
+  row(
+    'create (each answer after its commit)',
+    dbs.map((d) =>
+      d.create
+        ? `${load(d.create)}; ${n(d.createAcknowledged ?? 0)} answered, ${n(d.createdRows ?? 0)} rows`
+        : '–',
+    ),
+    'SQLite ≥ 1,500/s, p99 ≤ 25 ms',
+    !!sqlite?.create &&
+      sqlite.create.requestsPerSecond >= 1500 &&
+      sqlite.create.p99Ms <= 25 &&
+      // Requests still in flight when a run stops may commit unanswered: rows ≥ answers.
+      dbs.every((d) => (d.createdRows ?? 0) >= (d.createAcknowledged ?? Infinity)),
+  );
+  row(
+    `live fan-out, ${n(report.settings.subscribers)} subscribers (answer → last subscriber)`,
+    dbs.map((d) =>
+      d.fanout
+        ? `p50 ${ms(d.fanout.allP50Ms)}, p99 ${ms(d.fanout.allP99Ms)}, max ${ms(d.fanout.allMaxMs)}; every event in order: ${d.fanout.complete ? 'yes' : 'NO'}`
+        : '–',
+    ),
+    'p99 ≤ 50 ms, all in order',
+    dbs.every((d) => d.fanout && d.fanout.allP99Ms <= 50 && d.fanout.complete),
+  );
+  row(
+    'server RSS idle / under fan-out / peak of the run',
+    dbs.map((d) => `${n(d.idleRssMb ?? 0)} / ${n(d.fanoutRssMb ?? 0)} / ${n(d.peakRssMb)} MB`),
+    '≤ 200 MB under fan-out',
+    dbs.every((d) => (d.fanoutRssMb ?? Infinity) <= 200),
+  );
+  row(
+    'start to ready',
+    dbs.map((d) => (d.readyMs === undefined ? '–' : ms(d.readyMs))),
+    '≤ 1 s',
+    dbs.every((d) => (d.readyMs ?? Infinity) <= 1000),
+  );
+  const web = report.web;
+  if (web) {
+    const cell = (text: string) => dbs.map((_, j) => (j === 0 ? text : ''));
+    row(
+      'sign-in page JS / CSS, gzip',
+      cell(`${kb(web.signInJsGzip)} / ${kb(web.signInCssGzip)}`),
+      'JS less than the dashboard',
+      web.signInJsGzip < web.dashboardJsGzip,
+    );
+    row(
+      'dashboard JS / CSS, gzip',
+      cell(`${kb(web.dashboardJsGzip)} / ${kb(web.dashboardCssGzip)}`),
+      'JS ≤ 250 KB',
+      web.dashboardJsGzip <= 250 * 1024,
+    );
+    const largest = Math.max(...report.settings.sizes);
+    row(
+      `navigation → list of ${n(largest)} visible (Chromium)`,
+      cell(ms(web.listVisibleMs)),
+      '≤ 1 s',
+      web.listVisibleMs <= 1000,
+    );
+    row(
+      'search keystroke → list updated',
+      cell(ms(web.keystrokeMs)),
+      '≤ 50 ms',
+      web.keystrokeMs <= 50,
+    );
+    row(
+      'list rows in the DOM',
+      cell(`${n(web.rowsInDom)} of ${n(largest)}`),
+      'only those in view',
+      web.rowsInDom < 100,
+    );
+  }
+  const m = report.machine;
+  const lines = [
+    `Clients Manager bench, ${report.at.slice(0, 16).replace('T', ' ')} UTC: ${m.cpus} × ${m.cpuModel}, Node ${m.node}, ${m.platform}; load average ${m.loadAverageAtStart.map((l) => l.toFixed(2)).join(' ')} at start.`,
+    `Medians of ${report.settings.runs} runs of ${report.settings.seconds} s, ${report.settings.connections} connections (autocannon in its own process); % = share of the floor's requests/s.`,
+    '',
+    `| ${header.join(' | ')} |`,
+    `| ${header.map(() => '---').join(' | ')} |`,
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ];
+  return lines.join('\n');
+}
