@@ -1,0 +1,113 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Client } from '#shared/clients.ts';
+import type { ClientExport } from '#shared/client-transfer.ts';
+import type { ClientHistory } from '#shared/events.ts';
+import {
+  signUpVerified,
+  startTestServer,
+  type Session,
+  type TestServer,
+} from '../testing/test-server.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../../..');
+let server: TestServer;
+let staff: Session;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  staff = await signUpVerified(server, { name: 'Staff' });
+});
+afterAll(async () => server.close());
+
+/** Runs `npm run clients -- …` as an operator would, on the test server's data. */
+function clientsCommand(
+  args: string[],
+): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['src/server/cli/clients.ts', ...args], {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH ?? '',
+        DATA_DIR: server.dataDir,
+        ...server.databaseEnv,
+        LOG_LEVEL: 'warn',
+      },
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('exit', (code) => resolve({ code, out, err }));
+  });
+}
+
+describe('npm run clients', () => {
+  it('exports with passwords to a file readable by its owner only, and warns', async () => {
+    const client = (
+      await staff.json<Client>('POST', '/api/clients', {
+        name: 'Cli export',
+        server: { password: 'cli-secret' },
+      })
+    ).body;
+    const out = path.join(server.dataDir, 'export.json');
+    const result = await clientsCommand(['export', '--secrets', '--out', out]);
+    expect(result.code).toBe(0);
+    expect(result.err).toMatch(/Exported \d+ client\(s\) to .*export\.json\./);
+    expect(result.err).toMatch(/Warning: the export holds the server passwords in clear/);
+    expect(fs.statSync(out).mode & 0o777).toBe(0o600);
+    const file = JSON.parse(fs.readFileSync(out, 'utf8')) as ClientExport;
+    expect(file.clients.find((c) => c.id === client.id)?.server.password).toBe('cli-secret');
+    const history = await staff.json<ClientHistory>('GET', `/api/clients/${client.id}/history`);
+    expect(history.body.events[0]).toMatchObject({
+      kind: 'client.password_read',
+      actor: { id: null, name: expect.stringMatching(/\(command line\)$/) },
+    });
+  });
+
+  it('imports a Firestore file: dry run, refusal with invalid documents, then --skip-invalid with progress', async () => {
+    const documents = Array.from({ length: 1200 }, (_, n) => ({
+      __id__: `cli${String(n).padStart(17, '0')}`,
+      name: `Cli ${n}`,
+      startDate: { seconds: 1_700_000_000, nanoseconds: 0 },
+      domains: n === 3 ? ['not a url'] : [],
+    }));
+    const file = path.join(server.dataDir, 'firestore.json');
+    fs.writeFileSync(file, JSON.stringify(documents));
+
+    const dry = await clientsCommand(['import', file, '--dry-run']);
+    expect(dry.code).toBe(0);
+    expect(dry.out).toBe(
+      [
+        '1200 document(s): 1199 new, 0 updated, 0 unchanged, 1 invalid.',
+        '  document 3 (id cli00000000000000003): domains.0: Must be an http:// or https:// URL',
+        'Dry run: nothing was written.',
+        '',
+      ].join('\n'),
+    );
+
+    const refused = await clientsCommand(['import', file]);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(/^Nothing was imported because of the invalid document/);
+    expect((await staff.json<Client>('GET', '/api/clients/cli00000000000000000')).status).toBe(404);
+
+    const applied = await clientsCommand(['import', file, '--skip-invalid']);
+    expect(applied.code).toBe(0);
+    expect(applied.err).toContain('\rimported 200/1199');
+    expect(applied.err).toContain('\rimported 1199/1199\n');
+    expect(applied.out).toMatch(/Imported: 1199 created, 0 updated\.\n$/);
+    const one = await staff.json<Client>('GET', '/api/clients/cli00000000000000000');
+    expect(one.body).toMatchObject({ name: 'Cli 0', startDate: '2023-11-14', createdBy: null });
+  });
+
+  it('says what is wrong with a file that is not JSON, and with a missing file name', async () => {
+    const bad = path.join(server.dataDir, 'bad.json');
+    fs.writeFileSync(bad, '{ nope');
+    const notJson = await clientsCommand(['import', bad]);
+    expect(notJson.code).toBe(1);
+    expect(notJson.err).toMatch(/^Cannot read .*bad\.json as JSON: /);
+    expect((await clientsCommand(['import'])).code).toBe(2);
+  });
+});

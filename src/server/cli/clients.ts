@@ -1,0 +1,154 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import { parseArgs } from 'node:util';
+import type { ImportReport } from '#shared/client-transfer.ts';
+import { configFromEnvOrExit } from '../config-from-env.ts';
+import { openDatabase } from '../db/database.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+import { SecretBox, resolveSecretKey } from '../secrets.ts';
+import { ClientRepository } from '../features/clients/client-repository.ts';
+import { exportClients } from '../features/transfer/client-export.ts';
+import { importClients } from '../features/transfer/client-import.ts';
+import { ImportFileError } from '../features/transfer/import-mapping.ts';
+
+const USAGE = `Usage: npm run clients -- <command> [options]
+
+  export [--secrets] [--out FILE]   every client as JSON, to FILE or standard output; with
+                                    --secrets the server passwords are in it (in clear), and
+                                    each read is recorded in the clients' history
+  import FILE [--dry-run] [--skip-invalid]
+                                    our own export, or a Firestore export of the original
+                                    tool's clients collection (see docs/operations.md). Prints
+                                    what it would do (--dry-run) or did: new clients, updated
+                                    ones (same id), invalid documents with index and reason.
+                                    One transaction: with any invalid document nothing is
+                                    written, unless --skip-invalid
+
+Uses the same settings as the server (environment and .env: DATA_DIR, DATABASE_URL,
+SECRET_KEY). Live browsers see the changes as if a colleague made them.`;
+
+/** Shown in the clients' history as who did it. */
+function commandLineActor() {
+  let user = 'operator';
+  try {
+    user = os.userInfo().username;
+  } catch {
+    // No user name for this uid (some containers): keep the generic one.
+  }
+  return { id: null, name: `${user} (command line)` };
+}
+
+/** How many invalid documents are listed one by one; the rest are counted. */
+const INVALID_LISTED = 20;
+
+function printReport(report: ImportReport): void {
+  const { total, created, updated, unchanged, invalid } = report;
+  console.log(
+    `${total} document(s): ${created} new, ${updated} updated, ${unchanged} unchanged, ${invalid.length} invalid.`,
+  );
+  for (const problem of invalid.slice(0, INVALID_LISTED)) {
+    const id = problem.id === undefined ? '' : ` (id ${problem.id})`;
+    console.log(`  document ${problem.index}${id}: ${problem.reason}`);
+  }
+  if (invalid.length > INVALID_LISTED) {
+    console.log(`  … and ${invalid.length - INVALID_LISTED} more invalid document(s).`);
+  }
+}
+
+async function main(): Promise<number> {
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: {
+      secrets: { type: 'boolean' },
+      out: { type: 'string' },
+      'dry-run': { type: 'boolean' },
+      'skip-invalid': { type: 'boolean' },
+      help: { type: 'boolean' },
+    },
+  });
+  const [command, file] = positionals;
+  if (values.help || !command) {
+    console.log(USAGE);
+    return values.help ? 0 : 2;
+  }
+  if (command !== 'export' && command !== 'import') {
+    console.error(`Unknown command "${command}".\n\n${USAGE}`);
+    return 2;
+  }
+  if (command === 'import' && !file) {
+    console.error(`Name the file to import.\n\n${USAGE}`);
+    return 2;
+  }
+
+  const config = configFromEnvOrExit();
+  const db = openDatabase(config.database);
+  try {
+    await migrateToLatest(db);
+    const box = new SecretBox(resolveSecretKey(config.secretKey, config.dataDir));
+    const actor = commandLineActor();
+
+    if (command === 'export') {
+      const secrets = values.secrets === true;
+      const repository = new ClientRepository(db, box, () => undefined);
+      const { file: content } = await exportClients(db, box, repository, { secrets, actor });
+      const text = `${JSON.stringify(content, null, 2)}\n`;
+      if (values.out) {
+        // A file with passwords in clear is readable by its owner only.
+        fs.writeFileSync(values.out, text, { mode: secrets ? 0o600 : 0o644 });
+        console.error(`Exported ${content.clients.length} client(s) to ${values.out}.`);
+      } else {
+        process.stdout.write(text);
+      }
+      if (secrets) {
+        console.error(
+          'Warning: the export holds the server passwords in clear. Keep it safe and delete it when done.',
+        );
+      }
+      return 0;
+    }
+
+    let data: unknown;
+    try {
+      data = JSON.parse(fs.readFileSync(file!, 'utf8'));
+    } catch (error) {
+      console.error(`Cannot read ${file} as JSON: ${(error as Error).message}`);
+      return 1;
+    }
+    const dryRun = values['dry-run'] === true;
+    const outcome = await importClients(db, box, data, {
+      dryRun,
+      skipInvalid: values['skip-invalid'] === true,
+      actor,
+      onProgress: (done, total) => process.stderr.write(`\rimported ${done}/${total}`),
+    });
+    if (outcome.status === 'applied' && outcome.report.created + outcome.report.updated > 0) {
+      process.stderr.write('\n');
+    }
+    printReport(outcome.report);
+    switch (outcome.status) {
+      case 'dry_run':
+        console.log('Dry run: nothing was written.');
+        return 0;
+      case 'refused':
+        console.error(
+          'Nothing was imported because of the invalid document(s). Fix them, or run again with --skip-invalid to import only the valid ones.',
+        );
+        return 1;
+      case 'applied':
+        console.log(
+          `Imported: ${outcome.report.created} created, ${outcome.report.updated} updated.`,
+        );
+        return 0;
+    }
+  } catch (error) {
+    if (error instanceof ImportFileError) {
+      console.error(error.message);
+      return 1;
+    }
+    throw error;
+  } finally {
+    await db.close();
+  }
+}
+
+process.exitCode = await main();
