@@ -4,6 +4,13 @@ import { clientSchema } from './clients.ts';
 export const EXPORT_FORMAT = 'clients-manager-export';
 export const EXPORT_VERSION = 1;
 
+/**
+ * Marks in an event's field list (beside field names): the client was written by an import,
+ * or its password was read by an export.
+ */
+export const IMPORT_EVENT_FIELD = 'import';
+export const EXPORT_EVENT_FIELD = 'export';
+
 /** Largest import file the server takes (the import route's own body limit). */
 export const IMPORT_MAX_BYTES = 20 * 1024 * 1024;
 

@@ -59,7 +59,8 @@ async function send(path: string, options: RequestOptions): Promise<Response> {
   return response;
 }
 
-async function toError(response: Response): Promise<ApiRequestError> {
+/** The error a failed response stands for, with the message and fields the server sent. */
+export async function toError(response: Response): Promise<ApiRequestError> {
   const body: unknown = await response.json().catch(() => null);
   const parsed = apiErrorSchema.safeParse(body);
   if (parsed.success) {

@@ -25,6 +25,9 @@ describe('describeEvent', () => {
     [event('client.duplicated', ['from:abc']), 'created it as a duplicate'],
     [event('client.password_read'), 'read the password'],
     [event('client.deleted'), 'deleted it'],
+    [event('client.created', ['import']), 'imported it'],
+    [event('client.updated', ['code', 'import']), 'edited code by an import'],
+    [event('client.password_read', ['export']), 'read the password in an export'],
   ])('%#: %s', (input, text) => {
     expect(describeEvent(input)).toBe(text);
   });

@@ -1,4 +1,5 @@
 import type { ClientEvent } from '#shared/events.ts';
+import { EXPORT_EVENT_FIELD, IMPORT_EVENT_FIELD } from '#shared/client-transfer.ts';
 
 /** How a changed field is named on screen; the log holds names only, never values. */
 const FIELD_LABELS: Record<string, string> = {
@@ -28,19 +29,22 @@ function listOf(items: readonly string[]): string {
 
 /** What happened, after the actor's name: "edited name and tags". */
 export function describeEvent(event: ClientEvent): string {
+  const imported = event.fields.includes(IMPORT_EVENT_FIELD);
+  const fields = event.fields.filter((field) => field !== IMPORT_EVENT_FIELD);
   switch (event.kind) {
     case 'client.created':
-      return 'created it';
+      return imported ? 'imported it' : 'created it';
     case 'client.updated':
-      return event.fields.length === 0
-        ? 'saved it without changes'
-        : `edited ${listOf(event.fields.map(fieldLabel))}`;
+      if (fields.length === 0) return 'saved it without changes';
+      return `edited ${listOf(fields.map(fieldLabel))}${imported ? ' by an import' : ''}`;
     case 'client.duplicated':
       return 'created it as a duplicate';
     case 'client.deleted':
       return 'deleted it';
     case 'client.password_read':
-      return 'read the password';
+      return event.fields.includes(EXPORT_EVENT_FIELD)
+        ? 'read the password in an export'
+        : 'read the password';
     case 'client.restored':
       return 'restored it after a delete';
   }

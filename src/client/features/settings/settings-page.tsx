@@ -8,6 +8,7 @@ import { useMe } from '#client/lib/session.ts';
 import { PasswordField } from '#client/components/password-field.tsx';
 import { useSaveAccessToken } from './api/access-token.ts';
 import { SessionsSection } from './sessions-section.tsx';
+import { TransferSection } from '../transfer/transfer-section.tsx';
 
 export function SettingsPage() {
   return (
@@ -18,6 +19,7 @@ export function SettingsPage() {
       <AccountSection />
       <AccessTokenSection />
       <SessionsSection />
+      <TransferSection />
     </Stack>
   );
 }

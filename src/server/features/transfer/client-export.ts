@@ -1,4 +1,5 @@
 import {
+  EXPORT_EVENT_FIELD,
   EXPORT_FORMAT,
   EXPORT_VERSION,
   type ClientExport,
@@ -8,9 +9,6 @@ import type { Db } from '../../db/database.ts';
 import type { SecretBox } from '../../secrets.ts';
 import { appendEvents, type NewEvent } from '../../realtime/event-log.ts';
 import type { ClientRepository } from '../clients/client-repository.ts';
-
-/** Marks the password reads an export makes, so the history can say so. */
-export const EXPORT_EVENT_FIELD = 'export';
 
 /**
  * Every client, as the API presents it, in the export format. With `secrets`, each stored

@@ -1,6 +1,6 @@
 import type { Selectable, Transaction } from 'kysely';
 import type { ClientValues } from '#shared/clients.ts';
-import type { ImportReport } from '#shared/client-transfer.ts';
+import { IMPORT_EVENT_FIELD, type ImportReport } from '#shared/client-transfer.ts';
 import type { ClientTable, Database } from '../../db/schema.ts';
 import type { Db } from '../../db/database.ts';
 import type { SecretBox } from '../../secrets.ts';
@@ -14,9 +14,6 @@ import {
 } from '../clients/client-repository.ts';
 import { changedFields } from '../clients/changed-fields.ts';
 import { mapImportFile, type ImportCandidate } from './import-mapping.ts';
-
-/** Marks the events an import writes, so the history can say where a change came from. */
-export const IMPORT_EVENT_FIELD = 'import';
 
 /** Rows per insert statement: well under the bound-parameter limits of both databases. */
 const ROWS_PER_INSERT = 200;

@@ -1,0 +1,112 @@
+import fs from 'node:fs';
+import type { Page } from '@playwright/test';
+import type { ClientExport } from '../src/shared/client-transfer.ts';
+import { test, expect, seedClient } from './fixtures.ts';
+
+const section = (page: Page) => page.getByRole('region', { name: 'Import and export' });
+
+async function chooseFile(page: Page, name: string, content: unknown): Promise<void> {
+  const chooser = page.waitForEvent('filechooser');
+  await section(page).getByRole('button', { name: 'Import from a file' }).click();
+  await (
+    await chooser
+  ).setFiles({
+    name,
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(content)),
+  });
+}
+
+test('export with passwords warns first, downloads the file and records the read', async ({
+  page,
+  staff,
+}) => {
+  const client = await seedClient(staff, { name: 'Exported Ltd', server: { password: 'pw-e2e' } });
+  await page.goto('/settings');
+  const part = section(page);
+  await expect(part.getByText('every server password in clear')).toHaveCount(0);
+  await part.getByRole('checkbox', { name: 'Include passwords' }).check();
+  await expect(part.getByText('The file will hold every server password in clear')).toBeVisible();
+
+  const download = page.waitForEvent('download');
+  await part.getByRole('button', { name: 'Export clients with passwords' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^clients-\d{4}-\d{2}-\d{2}-with-passwords\.json$/);
+  const content = JSON.parse(fs.readFileSync(await file.path(), 'utf8')) as ClientExport;
+  expect(content.clients.find((c) => c.id === client.id)?.server.password).toBe('pw-e2e');
+  await expect(page.getByText('Clients exported.')).toBeVisible();
+
+  await page.goto(`/clients/${client.id}`);
+  await expect(
+    page.getByRole('list', { name: 'History' }).getByRole('listitem').first(),
+  ).toHaveText(/^Grace Staff read the password in an export/);
+});
+
+test('import shows the dry run, then imports the valid documents with a progress bar', async ({
+  page,
+  staff,
+}) => {
+  void staff;
+  const run = Date.now().toString(36);
+  const documents = Object.fromEntries(
+    Array.from({ length: 30 }, (_, n) => [
+      `e2e${run}${String(n).padStart(4, '0')}`,
+      {
+        name: `Imported ${run} ${n}`,
+        code: `IMP${n}`,
+        tags: 'eu-west-1, imported',
+        startDate: { _seconds: 1_700_000_000, _nanoseconds: 0 },
+        server: { host: `imp-${n}.example.com`, port: n === 4 ? 'ssh' : 22 },
+        domains: n === 9 ? ['not a url'] : [`https://imp-${n}.example.com`],
+      },
+    ]),
+  );
+  await page.goto('/settings');
+  await chooseFile(page, 'firestore-clients.json', { clients: documents });
+
+  const dialog = page.getByRole('dialog', { name: 'Import firestore-clients.json' });
+  const summary = dialog.getByRole('table', { name: 'Import summary' });
+  await expect(summary.getByRole('row', { name: 'New clients' })).toContainText('28');
+  await expect(summary.getByRole('row', { name: 'Invalid' })).toContainText('2');
+  const invalid = dialog.getByRole('table', { name: 'Invalid documents' });
+  await expect(invalid.getByRole('row')).toHaveText([
+    'DocumentIdReason',
+    `4e2e${run}0004server.port: Must be a number`,
+    `9e2e${run}0009domains.0: Must be an http:// or https:// URL`,
+  ]);
+  await page.screenshot({ path: test.info().outputPath('import-review.png') });
+
+  // Hold the answer a moment so the bar's server phase can be seen.
+  await page.route('**/api/clients/import?skipInvalid=1', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await route.continue();
+  });
+  await dialog.getByRole('button', { name: 'Import 28 clients' }).click();
+  await expect(dialog.getByRole('progressbar')).toBeVisible();
+  await expect(page.getByText('Import done: 28 new, 0 updated.')).toBeVisible();
+  await expect(dialog).toHaveCount(0);
+
+  await page.goto(`/clients/e2e${run}0000`);
+  const panel = page.getByRole('region', { name: 'Selected Client' });
+  await expect(panel.getByRole('heading', { name: `Imported ${run} 0 (IMP0)` })).toBeVisible();
+  await expect(panel.getByText('Client since: Nov 14, 2023')).toBeVisible();
+  await expect(
+    panel.getByRole('list', { name: 'History' }).getByRole('listitem').first(),
+  ).toHaveText(/^Grace Staff imported it/);
+  await expect(page.getByRole('link', { name: new RegExp(`Imported ${run} 4 `) })).toHaveCount(0);
+});
+
+test('a file that is not JSON is named at the file input, nothing is sent', async ({
+  page,
+  staff,
+}) => {
+  void staff;
+  await page.goto('/settings');
+  const chooser = page.waitForEvent('filechooser');
+  await section(page).getByRole('button', { name: 'Import from a file' }).click();
+  await (
+    await chooser
+  ).setFiles({ name: 'notes.json', mimeType: 'application/json', buffer: Buffer.from('{ nope') });
+  await expect(section(page).getByText(/^This file is not JSON: /)).toBeVisible();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+});
