@@ -1,8 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { fromNodeHeaders } from 'better-auth/node';
+import type { Kysely } from 'kysely';
 import { ACCOUNT_DISABLED_CODE, EMAIL_NOT_VERIFIED_CODE } from '#shared/api-error.ts';
 import { ACCOUNT_DISABLED_MESSAGE, type Auth } from './auth.ts';
 import { HttpError } from '../http/http-error.ts';
+import type { Database } from '../db/schema.ts';
+import { SessionLookup } from './session-lookup.ts';
 import { isWebAppFile } from '../http/static-files.ts';
 
 export interface SignedInUser {
@@ -56,12 +58,13 @@ export function isPublicRequest(request: FastifyRequest): boolean {
  * One guard for every route: a valid session of a verified, enabled user, or 401/403 JSON. The
  * server enforces it; the original only redirected in the browser and let the route load anyway.
  */
-export function registerSessionGuard(app: FastifyInstance, auth: Auth): void {
+export function registerSessionGuard(app: FastifyInstance, auth: Auth, db: Kysely<Database>): void {
+  const sessions = new SessionLookup(auth, db);
   app.decorateRequest('user', null);
   app.decorateRequest('sessionId', null);
   app.addHook('onRequest', async (request) => {
     if (isPublicRequest(request)) return;
-    const session = await auth.api.getSession({ headers: fromNodeHeaders(request.headers) });
+    const session = await sessions.get(request.headers);
     if (!session) throw new HttpError(401, 'Sign in to continue');
     if (!session.user.emailVerified)
       throw new HttpError(403, 'Verify your email address to continue', {
