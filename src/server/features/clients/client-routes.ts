@@ -12,6 +12,7 @@ import { HttpError, parseInput } from '../../http/http-error.ts';
 import { actorOf, requireUser } from '../../auth/session-guard.ts';
 import type { ClientRepository } from './client-repository.ts';
 import { buildCommands } from './deploy-command.ts';
+import { ClientListCache, etagMatches } from './client-list-cache.ts';
 import type { DeployTokens } from '../account/deploy-tokens.ts';
 
 function clientId(params: unknown): string {
@@ -28,11 +29,20 @@ export function registerClientRoutes(
 ): void {
   const { clients, tokens, deployCommandTemplate } = deps;
 
-  // `?q=` filters as the search box does (name, code, tag, description, host).
-  app.get('/api/clients', async (request): Promise<ClientList> => {
+  const listCache = new ClientListCache(app.parts.db.kysely, () => clients.list());
+
+  // `?q=` filters as the search box does (name, code, tag, description, host). The whole list
+  // is served from one serialised copy per change, with an ETag: a browser that has the
+  // current list gets 304 and no body.
+  app.get('/api/clients', async (request, reply) => {
     const q = (request.query as { q?: unknown }).q;
-    const all = await clients.list();
-    return { clients: typeof q === 'string' ? filterClients(all, q) : all };
+    const list = await listCache.current();
+    if (typeof q === 'string') {
+      return { clients: filterClients(list.clients, q) } satisfies ClientList;
+    }
+    reply.header('etag', list.etag).header('cache-control', 'no-cache');
+    if (etagMatches(request.headers['if-none-match'], list.etag)) return reply.status(304).send();
+    return reply.type('application/json; charset=utf-8').send(list.body);
   });
 
   app.get('/api/clients/:id', async (request): Promise<Client> => {

@@ -1,0 +1,78 @@
+import { sql, type Kysely } from 'kysely';
+import type { Client } from '#shared/clients.ts';
+import type { Database } from '../../db/schema.ts';
+
+export interface CachedList {
+  /** What the list was built from (see `#version`); the ETag names it. */
+  version: string;
+  etag: string;
+  /** `{ "clients": [...] }`, serialised once for every reader of this version. */
+  body: string;
+  clients: Client[];
+}
+
+/**
+ * The whole client list, read and serialised once per change instead of once per request (at
+ * 10,000 clients that is 4.5 MB of JSON and tens of milliseconds).
+ *
+ * Every change to a client appends to the event log in its own transaction, so the log's head
+ * sequence number says whether the list changed, on every instance that shares the database: a
+ * write on another instance moves the same head. The list also shows who created and last
+ * changed each client, by name, from the user table: a renamed or removed person changes it
+ * without an event, so the version also holds the user table's count and latest update. That
+ * version is one cheap query per request, read before the list, so a cached body is never
+ * older than its version says (at worst newer, when a write lands between the two reads; the
+ * next request then reads the list again).
+ */
+export class ClientListCache {
+  readonly #db: Kysely<Database>;
+  readonly #load: () => Promise<Client[]>;
+  #entry: CachedList | undefined;
+  #pending: { version: string; promise: Promise<CachedList> } | undefined;
+
+  constructor(db: Kysely<Database>, load: () => Promise<Client[]>) {
+    this.#db = db;
+    this.#load = load;
+  }
+
+  async current(): Promise<CachedList> {
+    const version = await this.#version();
+    if (this.#entry?.version === version) return this.#entry;
+    // Readers that miss together share one read of the table.
+    if (this.#pending?.version === version) return this.#pending.promise;
+    const promise = this.#build(version);
+    this.#pending = { version, promise };
+    try {
+      const entry = await promise;
+      this.#entry = entry;
+      return entry;
+    } finally {
+      if (this.#pending?.promise === promise) this.#pending = undefined;
+    }
+  }
+
+  async #build(version: string): Promise<CachedList> {
+    const clients = await this.#load();
+    return { version, etag: `W/"${version}"`, body: JSON.stringify({ clients }), clients };
+  }
+
+  async #version(): Promise<string> {
+    const { rows } = await sql<{
+      head: number | string | null;
+      people: number | string;
+      changed: string | Date | number | null;
+    }>`select (select max("seq") from "event") as "head",
+              (select count(*) from "user") as "people",
+              (select max("updatedAt") from "user") as "changed"`.execute(this.#db);
+    const row = rows[0]!;
+    const changed = row.changed === null ? 0 : new Date(row.changed).getTime();
+    return `${Number(row.head ?? 0)}-${Number(row.people)}-${changed.toString(36)}`;
+  }
+}
+
+/** Whether an If-None-Match header names this ETag (weak comparison, as GET allows). */
+export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  const bare = (tag: string) => tag.trim().replace(/^W\//, '');
+  return ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || bare(tag) === bare(etag));
+}
