@@ -1,10 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  Session,
-  signUpVerified,
-  startTestServer,
-  type TestServer,
-} from '../testing/test-server.ts';
+import type { Session } from '../testing/test-server.ts';
+import { signUpVerified, startTestServer, type TestServer } from '../testing/test-server.ts';
 
 // The guard's quick session check must refuse and refresh exactly as Better Auth does.
 describe('session lookup', () => {
