@@ -12,7 +12,10 @@ import { randomClientBody } from './random-client.ts';
 import { SseSubscriber } from './sse-subscriber.ts';
 
 export interface SoakOptions {
+  /** The measured run; memory is compared between its start and its end. */
   seconds: number;
+  /** The same load before it, while V8 sizes its heap to it. */
+  warmup: number;
   writers: number;
   subscribers: number;
   postgres: boolean;
@@ -23,6 +26,7 @@ export interface SoakOptions {
 export interface SoakResult {
   database: 'sqlite' | 'postgres';
   seconds: number;
+  warmup: number;
   requests: number;
   byStatus: Record<string, number>;
   serverErrors: number;
@@ -43,6 +47,9 @@ export interface SoakResult {
   rssWarmKb: number;
   rssEndKb: number;
   rssMaxKb: number;
+  /** The heap still live after a full garbage collection (heap-probe.ts), at the same moments. */
+  liveWarmKb: number;
+  liveEndKb: number;
   /** RSS every 10 s. */
   rssCurveKb: number[];
   rssGrowth: number;
@@ -75,6 +82,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       postgres = await TestPostgres.start();
       env.DATABASE_URL = (await createDatabase(postgres.url())).url;
     }
+    // The probe reports the live heap on SIGUSR2 (this server only, never in production).
+    env.NODE_OPTIONS = `--import ${path.join(import.meta.dirname, 'heap-probe.ts')}`;
     server = await spawnServer(env);
     const session: Session = await signUpVerified({ url: server.url, mail });
 
@@ -92,19 +101,24 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     const latencies: number[] = [];
     let unanswered = 0;
     const started = performance.now();
-    const deadline = started + options.seconds * 1000;
-    // V8 sizes its heap to the load during the first tens of seconds (the live heap after a
-    // full collection stays flat, about 40-50 MB, while the space it keeps grows to fit the
-    // allocation rate): memory is compared from the end of the first third of the run.
-    const warmUpMs = Math.max(5000, (options.seconds * 1000) / 3);
+    // Under this load V8 grows the heap it keeps (not the live heap, which stays flat) for the
+    // first half minute or more: memory is compared from the end of the warm-up.
+    const warmEnd = started + options.warmup * 1000;
+    const deadline = warmEnd + options.seconds * 1000;
     const rssCurve: number[] = [];
-    let rssWarmKb = 0;
     let rssMaxKb = 0;
     const running = server;
+    const memory = (async () => {
+      await sleep(warmEnd - performance.now());
+      const rssWarmKb = running.rssKb();
+      const liveWarmKb = await liveHeapKb(running);
+      log(`warm-up done: RSS ${Math.round(rssWarmKb / 1024)} MB; the measured run starts`);
+      await sleep(deadline - performance.now());
+      return { rssWarmKb, liveWarmKb, rssEndKb: running.rssKb() };
+    })();
     const sampler = setInterval(() => {
       const rss = running.rssKb();
       rssMaxKb = Math.max(rssMaxKb, rss);
-      if (rssWarmKb === 0 && performance.now() - started >= warmUpMs) rssWarmKb = rss;
       const elapsed = Math.round((performance.now() - started) / 1000);
       if (elapsed > 0 && elapsed % 10 === 0) {
         rssCurve.push(rss);
@@ -138,8 +152,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     };
     await Promise.all(Array.from({ length: options.writers }, (_, w) => writer(w)));
     clearInterval(sampler);
-    const rssEndKb = server.rssKb();
-    if (rssWarmKb === 0) rssWarmKb = rssEndKb;
+    const { rssWarmKb, liveWarmKb, rssEndKb } = await memory;
+    const liveEndKb = await liveHeapKb(server);
 
     // Every subscriber must reach the last event; give slow ones a moment to drain.
     const head = await lastSeq(session);
@@ -161,6 +175,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     const dropped = subscribers.reduce((sum, s) => sum + s.dropped, 0);
     const reordered = subscribers.reduce((sum, s) => sum + s.reordered, 0);
     const rssGrowth = rssEndKb / rssWarmKb - 1;
+    const liveGrowth = liveEndKb / liveWarmKb - 1;
 
     const failures: string[] = [];
     if (serverErrors > 0) failures.push(`${serverErrors} answers were 5xx`);
@@ -172,10 +187,15 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     if (streamErrors.length > 0) failures.push(`stream errors: ${streamErrors.join('; ')}`);
     if (rssGrowth > 0.2)
       failures.push(`RSS grew ${(rssGrowth * 100).toFixed(0)}% after warm-up (limit 20%)`);
+    if (liveGrowth > 0.2)
+      failures.push(
+        `the live heap grew ${(liveGrowth * 100).toFixed(0)}% after warm-up (limit 20%)`,
+      );
 
     return {
       database: options.postgres ? 'postgres' : 'sqlite',
       seconds: options.seconds,
+      warmup: options.warmup,
       requests,
       byStatus,
       serverErrors,
@@ -197,6 +217,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       rssWarmKb,
       rssEndKb,
       rssMaxKb,
+      liveWarmKb,
+      liveEndKb,
       rssCurveKb: rssCurve,
       rssGrowth,
       passed: failures.length === 0,
@@ -208,6 +230,20 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     await mail.close();
     await postgres?.destroy();
     fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Asks the server's heap probe (heap-probe.ts) for the live heap after a full collection. */
+async function liveHeapKb(server: ServerProcess): Promise<number> {
+  const answers = () => [...server.output().matchAll(/^heap-probe (\{.*\})$/gm)];
+  const before = answers().length;
+  server.child.kill('SIGUSR2');
+  const until = performance.now() + 10_000;
+  for (;;) {
+    const found = answers();
+    if (found.length > before) return (JSON.parse(found.at(-1)![1]!) as { liveKb: number }).liveKb;
+    if (performance.now() > until) throw new Error('the heap probe did not answer');
+    await sleep(50);
   }
 }
 
@@ -226,13 +262,14 @@ export function formatSoak(r: SoakResult): string {
     .map(([status, n]) => `${status}: ${n}`)
     .join(', ');
   return [
-    `soak on ${r.database}, ${r.seconds} s, loopback`,
-    `  requests      ${r.requests} (${(r.requests / r.seconds).toFixed(0)}/s; ${statuses}; no answer: ${r.unanswered})`,
+    `soak on ${r.database}, loopback: ${r.warmup} s warm-up + ${r.seconds} s measured, the same load throughout`,
+    `  requests      ${r.requests} (${(r.requests / (r.seconds + r.warmup)).toFixed(0)}/s; ${statuses}; no answer: ${r.unanswered})`,
     `  5xx           ${r.serverErrors}`,
     `  latency       median ${ms(r.latencyMs.p50)}, p99 ${ms(r.latencyMs.p99)}, max ${ms(r.latencyMs.max)}`,
     `  events        ${r.events} in the log; each of ${r.subscribers} subscribers received ${r.receivedMin}${r.receivedMin === r.receivedMax ? '' : `..${r.receivedMax}`}`,
     `  dropped       ${r.dropped}, reordered ${r.reordered}, reconnects ${r.reconnects}, behind at the end ${r.lagging}`,
     `  server RSS    ${mb(r.rssWarmKb)} after warm-up, ${mb(r.rssEndKb)} at the end (${r.rssGrowth >= 0 ? '+' : ''}${(r.rssGrowth * 100).toFixed(1)}%), peak ${mb(r.rssMaxKb)}`,
+    `  live heap     ${mb(r.liveWarmKb)} after warm-up, ${mb(r.liveEndKb)} at the end (after a full collection)`,
     `  RSS every 10 s ${r.rssCurveKb.map((kb) => Math.round(kb / 1024)).join(', ')} MB`,
     r.passed ? 'PASS' : `FAIL: ${r.failures.join('; ')}`,
   ].join('\n');
