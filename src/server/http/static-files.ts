@@ -14,6 +14,8 @@ export async function registerStaticFiles(app: FastifyInstance, root: string): P
     root,
     wildcard: false,
     index: false,
+    // The build writes .br and .gz copies (scripts/vite-precompress.ts): sent as accepted.
+    preCompressed: true,
     setHeaders(res, filePath) {
       const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
       res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');

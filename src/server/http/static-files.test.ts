@@ -1,0 +1,64 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { precompressDir } from '../../../scripts/vite-precompress.ts';
+import { startTestServer, type TestServer } from '../testing/test-server.ts';
+
+describe('static files of the web build', () => {
+  let server: TestServer;
+  let webDir: string;
+  const script = `console.log(${JSON.stringify('hello '.repeat(500))});\n`;
+
+  beforeAll(async () => {
+    webDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-static-'));
+    fs.mkdirSync(path.join(webDir, 'assets'));
+    fs.writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>t</title>');
+    fs.writeFileSync(path.join(webDir, 'assets/app-0a1b2c.js'), script);
+    precompressDir(webDir);
+    server = await startTestServer({}, { clientDir: webDir });
+  });
+  afterAll(async () => {
+    await server.close();
+    fs.rmSync(webDir, { recursive: true, force: true });
+  });
+
+  /** The bytes as sent (fetch would decode them itself). */
+  function get(acceptEncoding: string) {
+    return new Promise<{ response: http.IncomingMessage; bytes: Buffer }>((resolve, reject) => {
+      http
+        .get(
+          `${server.url}/assets/app-0a1b2c.js`,
+          { headers: { 'accept-encoding': acceptEncoding } },
+          (response) => {
+            const chunks: Buffer[] = [];
+            response.on('data', (chunk: Buffer) => chunks.push(chunk));
+            response.on('end', () => resolve({ response, bytes: Buffer.concat(chunks) }));
+          },
+        )
+        .on('error', reject);
+    });
+  }
+
+  it('sends the brotli copy to a browser that accepts it, cached for good', async () => {
+    const { response, bytes } = await get('gzip, deflate, br');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-encoding']).toBe('br');
+    expect(response.headers.vary).toMatch(/accept-encoding/i);
+    expect(response.headers['content-type']).toMatch(/javascript/);
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(bytes.length).toBeLessThan(script.length / 10);
+    expect(zlib.brotliDecompressSync(bytes).toString()).toBe(script);
+  });
+
+  it('sends gzip where brotli is not accepted, and the file itself where neither is', async () => {
+    const gzip = await get('gzip');
+    expect(gzip.response.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gzip.bytes).toString()).toBe(script);
+    const plain = await get('identity');
+    expect(plain.response.headers['content-encoding']).toBeUndefined();
+    expect(plain.bytes.toString()).toBe(script);
+  });
+});
