@@ -6,8 +6,8 @@ export interface CachedList {
   /** What the list was built from (see `#version`); the ETag names it. */
   version: string;
   etag: string;
-  /** `{ "clients": [...] }`, serialised once for every reader of this version. */
-  body: string;
+  /** `{ "clients": [...] }`, serialised and UTF-8 encoded once for every reader of this version. */
+  body: Buffer;
   clients: Client[];
 }
 
@@ -53,7 +53,12 @@ export class ClientListCache {
 
   async #build(version: string): Promise<CachedList> {
     const clients = await this.#load();
-    return { version, etag: `W/"${version}"`, body: JSON.stringify({ clients }), clients };
+    return {
+      version,
+      etag: `W/"${version}"`,
+      body: Buffer.from(JSON.stringify({ clients })),
+      clients,
+    };
   }
 
   async #version(): Promise<string> {
