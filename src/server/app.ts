@@ -25,6 +25,7 @@ import { registerCsrfCheck } from './http/csrf.ts';
 import { loggerOptions } from './http/logger.ts';
 import { registerStaticFiles } from './http/static-files.ts';
 import { recordRoutes } from './http/route-registry.ts';
+import { registerJsonBodyParser } from './http/json-body.ts';
 import { DATABASE_UNAVAILABLE_MESSAGE } from './http/database-unavailable.ts';
 
 const DEFAULT_CLIENT_DIR = path.resolve(
@@ -68,6 +69,7 @@ export async function buildApp(
   });
   // First, so that it sees every route registered after it.
   recordRoutes(app);
+  registerJsonBodyParser(app);
 
   const db = openDatabase(config.database, { log: app.log });
   app.addHook('onClose', async () => db.close());

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isStorableText } from './clients.ts';
 
 /** The signed-in user as the app shows them (the original's User document). */
 export const meSchema = z.object({
@@ -16,7 +17,8 @@ export const accessTokenInputSchema = z.object({
     .string()
     .trim()
     .max(4096, 'Must be at most 4096 characters')
-    .refine((v) => !/[\r\n]/.test(v), 'Must be a single line'),
+    .refine((v) => !/[\r\n]/.test(v), 'Must be a single line')
+    .refine(isStorableText, 'Must not contain NUL characters or broken Unicode'),
 });
 export type AccessTokenInput = z.infer<typeof accessTokenInputSchema>;
 

@@ -4,7 +4,25 @@ import { parseTags } from './tags.ts';
 export const DEFAULT_SERVER_PORT = 22;
 export const CLONE_SUFFIX = ' (Clone)';
 
-const text = (max: number) => z.string().trim().max(max, `Must be at most ${max} characters`);
+/**
+ * Whether both databases keep a string as it was sent: PostgreSQL refuses NUL in text (a 500
+ * before this check), and a lone UTF-16 surrogate would come back as U+FFFD.
+ */
+export function isStorableText(value: string): boolean {
+  return !value.includes('\u0000') && value.isWellFormed();
+}
+const STORABLE_MESSAGE = 'Must not contain NUL characters or broken Unicode';
+
+/** Any string field: at most `max` characters, storable. */
+const plain = (max: number) =>
+  z.string().max(max, `Must be at most ${max} characters`).refine(isStorableText, STORABLE_MESSAGE);
+
+const text = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, `Must be at most ${max} characters`)
+    .refine(isStorableText, STORABLE_MESSAGE);
 
 /** A calendar date, `YYYY-MM-DD`. A full ISO timestamp is accepted and cut to its date. */
 export const startDateSchema = z
@@ -13,21 +31,17 @@ export const startDateSchema = z
   .transform((value) => value.slice(0, 10))
   .pipe(z.iso.date('Must be a date such as 2026-11-21'));
 
-export const domainSchema = z
-  .string()
-  .trim()
-  .max(2048, 'Must be at most 2048 characters')
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      return url.protocol === 'http:' || url.protocol === 'https:';
-    } catch {
-      return false;
-    }
-  }, 'Must be an http:// or https:// URL');
+export const domainSchema = text(2048).refine((value) => {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}, 'Must be an http:// or https:// URL');
 
 export const tagsSchema = z
-  .union([z.string().max(2000, 'Must be at most 2000 characters'), z.array(text(100)).max(50)])
+  .union([plain(2000), z.array(text(100)).max(50)])
   .transform((value) => parseTags(value))
   .pipe(
     z
@@ -50,7 +64,7 @@ export const serverInputSchema = z.object({
     .regex(/^(?!-)[^\s@]*$/, 'Must be a user name without spaces or @')
     .default(''),
   /** Omitted on update: keep the stored password. An empty string removes it. */
-  password: z.string().max(1024, 'Must be at most 1024 characters').optional(),
+  password: plain(1024).optional(),
   private: z.boolean('Must be true or false').default(true),
   uiDir: text(1024).default(''),
 });

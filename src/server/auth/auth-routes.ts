@@ -35,7 +35,31 @@ export function registerAuthRoutes(app: FastifyInstance, auth: Auth, publicUrl: 
       if (response.status === 429 && retryAfter) reply.header('retry-after', retryAfter);
       const cookies = response.headers.getSetCookie();
       if (cookies.length > 0) reply.header('set-cookie', cookies);
-      return reply.send(response.body ? await response.text() : null);
+      const text = response.body ? await response.text() : '';
+      if (response.status >= 400 && !namesTheProblem(text)) {
+        // Better Auth answers an unknown path or a wrong method with an empty body; every
+        // refusal of this server is JSON that says what went wrong.
+        return reply
+          .removeHeader('content-length')
+          .header('content-type', 'application/json; charset=utf-8')
+          .send({ error: refusalMessage(response.status, request.method, request.url) });
+      }
+      return reply.send(text === '' ? null : text);
     },
   });
+}
+
+function namesTheProblem(text: string): boolean {
+  try {
+    const body = JSON.parse(text) as { message?: unknown; error?: unknown } | null;
+    return typeof body?.message === 'string' || typeof body?.error === 'string';
+  } catch {
+    return false;
+  }
+}
+
+function refusalMessage(status: number, method: string, url: string): string {
+  if (status === 404) return `No route ${method} ${url.split('?')[0]}`;
+  if (status === 405) return `${method} is not allowed here`;
+  return `The request was refused (${status})`;
 }

@@ -3,6 +3,7 @@ import { APIError, createAuthMiddleware } from 'better-auth/api';
 import { genericOAuth } from 'better-auth/plugins';
 import type { FastifyBaseLogger } from 'fastify';
 import { ACCOUNT_DISABLED_CODE } from '#shared/api-error.ts';
+import { isStorableText } from '#shared/clients.ts';
 import type { Config } from '../config.ts';
 import { deriveKey } from '../secrets.ts';
 import type { Db } from '../db/database.ts';
@@ -102,6 +103,16 @@ export function createAuth({ db, config, secretKey, mailer, log }: AuthOptions) 
       // (Better Auth hides whether an address exists). A refused person must be told why, and
       // the lists reveal nothing about any one account, so say it before sign-up starts.
       before: createAuthMiddleware(async (ctx) => {
+        // PostgreSQL refuses NUL in text: without this, a name with one failed deep in the
+        // user insert as "Failed to create user" and an error in the log.
+        for (const [field, value] of Object.entries((ctx.body ?? {}) as Record<string, unknown>)) {
+          if (typeof value === 'string' && !isStorableText(value)) {
+            throw new APIError('BAD_REQUEST', {
+              code: 'INVALID_TEXT',
+              message: `${field}: Must not contain NUL characters or broken Unicode`,
+            });
+          }
+        }
         if (ctx.path !== '/sign-up/email') return;
         const email: unknown = (ctx.body as { email?: unknown } | undefined)?.email;
         if (typeof email === 'string' && !isEmailAllowed(email, allowlist)) {
