@@ -60,4 +60,10 @@ test('on a phone the dashboard fits the width', async ({ page, staff }) => {
   await expect(page.getByRole('region', { name: 'Selected Client' })).toBeVisible();
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   expect(width).toBeLessThanOrEqual(390);
+  // The panel stacks under the list rather than beside it.
+  const listTop = await page.getByRole('button', { name: 'Add client' }).boundingBox();
+  const panelBox = await page.getByRole('region', { name: 'Selected Client' }).boundingBox();
+  expect(panelBox!.y).toBeGreaterThan(listTop!.y + listTop!.height);
+  expect(panelBox!.width).toBeGreaterThan(300);
+  await page.screenshot({ path: test.info().outputPath('phone-dashboard.png'), fullPage: true });
 });

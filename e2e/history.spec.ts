@@ -54,3 +54,23 @@ test('a duplicate’s history links to the original', async ({ page, staff }) =>
   await expect(page).toHaveURL(new RegExp(`/clients/${client.id}$`));
   await expect(page.getByRole('heading', { name: 'Source' })).toBeVisible();
 });
+
+test('Copy password copies it without showing it, and the read is in the history', async ({
+  page,
+  staff,
+  context,
+}) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const client = await seedClient(staff, {
+    name: 'Vault',
+    server: { password: 'copied-secret-3' },
+  });
+  await page.goto(`/clients/${client.id}`);
+  await page.getByRole('button', { name: 'Copy password' }).click();
+  await expect(page.getByText('Password copied to clipboard.')).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('copied-secret-3');
+  await expect(page.getByRole('region', { name: 'Selected Client' })).not.toContainText(
+    'copied-secret-3',
+  );
+  await expect(historyItems(page).first()).toHaveText(/^Grace Staff read the password/);
+});

@@ -75,6 +75,8 @@ export function sendImport(
     xhr.upload.addEventListener('progress', (event) => {
       if (event.lengthComputable) options.onProgress?.({ sent: event.loaded, total: event.total });
     });
+    // Sent in full: from here on the server is at work (also when no progress event came).
+    xhr.upload.addEventListener('load', () => options.onProgress?.({ sent: 1, total: 1 }));
     xhr.addEventListener('error', () =>
       reject(
         new ApiRequestError(

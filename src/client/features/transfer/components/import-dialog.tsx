@@ -14,9 +14,13 @@ type Step =
   | { kind: 'importing'; report: ImportReport; progress: UploadProgress | null }
   | { kind: 'failed'; message: string; report?: ImportReport };
 
-/** Sending the file, then the server's work: the bar fills with the upload, then pulses. */
+/**
+ * Sending the file, then the server's work: the bar fills with the upload, then pulses. A
+ * browser may report no upload progress at all (Chromium on a fast link says nothing until the
+ * answer starts): then it pulses from the start.
+ */
 function UploadBar({ progress, working }: { progress: UploadProgress | null; working: string }) {
-  const sent = progress && progress.total > 0 ? progress.sent / progress.total : 0;
+  const sent = progress && progress.total > 0 ? progress.sent / progress.total : 1;
   const uploading = sent < 1;
   const label = uploading ? `Sending the file… ${Math.floor(sent * 100)}%` : working;
   return (

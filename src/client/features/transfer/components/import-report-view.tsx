@@ -31,26 +31,24 @@ export function ImportReportView({ report }: { report: ImportReport }) {
       {report.invalid.length > 0 && (
         <Alert color="orange" title="Invalid documents are not imported">
           <Stack gap="xs">
-            <Table.ScrollContainer minWidth={360}>
-              <Table aria-label="Invalid documents" fz="xs" verticalSpacing={4}>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Document</Table.Th>
-                    <Table.Th>Id</Table.Th>
-                    <Table.Th>Reason</Table.Th>
+            <Table aria-label="Invalid documents" fz="xs" verticalSpacing={4}>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Document</Table.Th>
+                  <Table.Th>Id</Table.Th>
+                  <Table.Th>Reason</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {report.invalid.slice(0, LISTED).map((problem) => (
+                  <Table.Tr key={problem.index}>
+                    <Table.Td>{problem.index}</Table.Td>
+                    <Table.Td style={{ wordBreak: 'break-all' }}>{problem.id ?? '—'}</Table.Td>
+                    <Table.Td>{problem.reason}</Table.Td>
                   </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {report.invalid.slice(0, LISTED).map((problem) => (
-                    <Table.Tr key={problem.index}>
-                      <Table.Td>{problem.index}</Table.Td>
-                      <Table.Td style={{ wordBreak: 'break-all' }}>{problem.id ?? '—'}</Table.Td>
-                      <Table.Td>{problem.reason}</Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+                ))}
+              </Table.Tbody>
+            </Table>
             {report.invalid.length > LISTED && (
               <Text size="xs">
                 … and {count(report.invalid.length - LISTED)} more. Documents are numbered from 0 in
