@@ -110,3 +110,28 @@ test('a file that is not JSON is named at the file input, nothing is sent', asyn
   await expect(section(page).getByText(/^This file is not JSON: /)).toBeVisible();
   await expect(page.getByRole('dialog')).toHaveCount(0);
 });
+
+test('a browser on the dashboard takes a 2,000-client import in a few list refetches', async ({
+  page,
+  staff,
+}) => {
+  await page.goto('/');
+  await expect(page.getByText('No client selected')).toBeVisible();
+  let listFetches = 0;
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === '/api/clients') listFetches += 1;
+  });
+  const run = Date.now().toString(36);
+  const documents = Array.from({ length: 2000 }, (_, n) => ({
+    name: `Live ${run} ${n}`,
+    code: `L${n}`,
+  }));
+  const report = await staff.json<{ created: number }>('POST', '/api/clients/import', documents);
+  expect(report.body.created).toBe(2000);
+  await page.getByRole('searchbox').fill(`Live ${run} 1999`);
+  await expect(
+    page.getByRole('link', { name: new RegExp(`Live ${run} 1999 \\(L1999\\)`) }),
+  ).toBeVisible();
+  // Each event used to trigger its own refetch of the whole list: 2,000 of them.
+  expect(listFetches).toBeLessThan(20);
+});

@@ -12,9 +12,18 @@ import { meKey } from './session.ts';
 type Listener = (event: ClientEvent) => void;
 
 const RECONNECT_DELAY_MS = 5_000;
+/**
+ * Events arriving within this window are answered with one refetch of the list: an import
+ * writes thousands of clients at once, and a refetch per event would ask the server for the
+ * whole list thousands of times.
+ */
+const COALESCE_MS = 50;
 
 let source: EventSource | null = null;
 let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
+let flushTimer: ReturnType<typeof setTimeout> | undefined;
+/** Clients changed since the last flush, and whether the latest change deleted them. */
+let changed = new Map<string, boolean>();
 const listeners = new Set<Listener>();
 
 /**
@@ -33,6 +42,9 @@ export function startLiveUpdates(queryClient: QueryClient): () => void {
 export function stopLiveUpdates(): void {
   clearTimeout(reconnectTimer);
   reconnectTimer = undefined;
+  clearTimeout(flushTimer);
+  flushTimer = undefined;
+  changed = new Map();
   source?.close();
   source = null;
 }
@@ -61,13 +73,8 @@ function connect(queryClient: QueryClient): void {
         void queryClient.invalidateQueries({ queryKey: clientKeys.history(event.clientId) });
         return;
       }
-      void queryClient.invalidateQueries({ queryKey: clientKeys.list() });
-      void queryClient.invalidateQueries({
-        queryKey: clientKeys.detail(event.clientId),
-        // A deleted client is only marked stale: refetching it would just be a 404 while the
-        // screen showing it moves away.
-        refetchType: event.kind === 'client.deleted' ? 'none' : 'active',
-      });
+      changed.set(event.clientId, event.kind === 'client.deleted');
+      flushTimer ??= setTimeout(() => flush(queryClient), COALESCE_MS);
     });
   }
   const reloadEverything = () => void queryClient.invalidateQueries();
@@ -83,6 +90,21 @@ function connect(queryClient: QueryClient): void {
       if (source === events) connect(queryClient);
     }, RECONNECT_DELAY_MS);
   });
+}
+
+function flush(queryClient: QueryClient): void {
+  flushTimer = undefined;
+  const batch = changed;
+  changed = new Map();
+  void queryClient.invalidateQueries({ queryKey: clientKeys.list() });
+  for (const [clientId, deleted] of batch) {
+    void queryClient.invalidateQueries({
+      queryKey: clientKeys.detail(clientId),
+      // A deleted client is only marked stale: refetching it would just be a 404 while the
+      // screen showing it moves away.
+      refetchType: deleted ? 'none' : 'active',
+    });
+  }
 }
 
 function safeJson(text: unknown): unknown {
