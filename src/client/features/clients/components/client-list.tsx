@@ -2,6 +2,7 @@ import {
   useCallback,
   useEffect,
   useId,
+  useLayoutEffect,
   useMemo,
   useRef,
   useState,
@@ -27,6 +28,7 @@ import {
 } from '@mantine/core';
 import { useHotkeys } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
+import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { filterClients } from '#shared/client-search.ts';
 import { ErrorAlert } from '#client/components/error-alert.tsx';
 import { PlusIcon, SearchIcon } from '#client/components/icons.tsx';
@@ -36,6 +38,9 @@ import { useClientSearch } from '../use-client-search.ts';
 import classes from './client-list.module.css';
 
 const URL_WRITE_DELAY_MS = 200;
+/** A row with a one-line description; rows are measured once drawn. */
+const ESTIMATED_ROW_PX = 58;
+const ROW_GAP_PX = 2;
 
 /**
  * The search box's text. It is the input's own state, because the URL (written through the
@@ -101,6 +106,36 @@ export function ClientList({
     Math.min(cursor.query === query ? cursor.index : 0, matches.length - 1),
   );
 
+  // Only the rows in (and just around) the window are in the DOM: ten thousand clients would
+  // otherwise be ten thousand rows to build, lay out and update on every keystroke. The page
+  // keeps scrolling as a whole; the list's offset in it is measured after each render.
+  const listRef = useRef<HTMLOListElement>(null);
+  const [scrollMargin, setScrollMargin] = useState(0);
+  // What sits above the list (the count line while searching) moves it.
+  const listShown = matches.length > 0;
+  const searchingNow = query !== '';
+  useLayoutEffect(() => {
+    const list = listRef.current;
+    if (!list) return;
+    setScrollMargin(Math.round(list.getBoundingClientRect().top + window.scrollY));
+  }, [listShown, searchingNow]);
+  const virtualizer = useWindowVirtualizer({
+    count: matches.length,
+    estimateSize: () => ESTIMATED_ROW_PX,
+    gap: ROW_GAP_PX,
+    overscan: 6,
+    scrollMargin,
+    getItemKey: (index) => matches[index]?.id ?? index,
+  });
+  const selectedIndex = useMemo(
+    () => (selectedId === undefined ? -1 : matches.findIndex((c) => c.id === selectedId)),
+    [matches, selectedId],
+  );
+  // A shared link or a new client selects a row that may be far down: bring it into view.
+  useEffect(() => {
+    if (selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
+  }, [selectedIndex, virtualizer]);
+
   // `/` anywhere outside a field jumps to the search box.
   useHotkeys([['/', () => inputRef.current?.focus()]]);
 
@@ -116,7 +151,9 @@ export function ClientList({
       event.preventDefault();
       if (matches.length === 0) return;
       const step = event.key === 'ArrowDown' ? 1 : -1;
-      setCursor({ query, index: (active + step + matches.length) % matches.length });
+      const next = (active + step + matches.length) % matches.length;
+      setCursor({ query, index: next });
+      virtualizer.scrollToIndex(next, { align: 'auto' });
     } else if (event.key === 'Enter') {
       event.preventDefault();
       open(active);
@@ -202,11 +239,26 @@ export function ClientList({
               {`${matches.length} of ${clients.data.length} clients`}
             </Text>
           )}
-          <Box component="ol" className={classes.list}>
-            {matches.map((client, index) => {
+          <Box
+            component="ol"
+            ref={listRef}
+            className={classes.list}
+            style={{ height: virtualizer.getTotalSize() }}
+          >
+            {virtualizer.getVirtualItems().map((item) => {
+              const index = item.index;
+              const client = matches[index]!;
               const selected = client.id === selectedId;
               return (
-                <li key={client.id}>
+                <li
+                  key={item.key}
+                  data-index={index}
+                  ref={virtualizer.measureElement}
+                  aria-setsize={matches.length}
+                  aria-posinset={index + 1}
+                  className={classes.item}
+                  style={{ transform: `translateY(${item.start - scrollMargin}px)` }}
+                >
                   <NavLink
                     id={`${rowId}-${index}`}
                     component={Link}

@@ -1,0 +1,101 @@
+import { test as base, expect, type Page } from '@playwright/test';
+import {
+  clientColumns,
+  newClientId,
+  newRecordStamps,
+} from '../src/server/features/clients/client-repository.ts';
+import {
+  signUpVerified,
+  startTestServer,
+  type Session,
+  type TestServer,
+} from '../src/server/testing/test-server.ts';
+import { WEB_APP, signInContext } from './fixtures.ts';
+
+const CLIENTS = 2000;
+
+// A server of its own: the other specs share theirs and count the rows they see.
+const test = base.extend<object, { server: TestServer; seeded: Session }>({
+  server: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright requires the destructuring form
+    async ({}, use) => {
+      const server = await startTestServer({}, { clientDir: WEB_APP });
+      await use(server);
+      await server.close();
+    },
+    { scope: 'worker' },
+  ],
+  seeded: [
+    async ({ server }, use) => {
+      const staff = await signUpVerified(server, { name: 'Lena List' });
+      const { db } = server.app.parts;
+      const at = new Date().toISOString();
+      // Straight into the table in one transaction: 2,000 API calls would take most of the test.
+      const rows = Array.from({ length: CLIENTS }, (_, i) => ({
+        id: newClientId(),
+        ...clientColumns(
+          {
+            name: `Client ${String(i + 1).padStart(4, '0')}`,
+            code: `C${i + 1}`,
+            description: i % 3 === 0 ? '' : `Description of client ${i + 1}`,
+            tags: [],
+            server: { host: 'h', port: 22, username: 'u', private: true, uiDir: '' },
+            domains: [],
+          },
+          '2024-01-01',
+          db.dialect,
+        ),
+        serverPassword: null,
+        ...newRecordStamps({ id: null }, new Date(Date.parse(at) + i).toISOString()),
+      }));
+      await db.kysely.transaction().execute(async (trx) => {
+        for (let i = 0; i < rows.length; i += 200) {
+          await trx
+            .insertInto('client')
+            .values(rows.slice(i, i + 200))
+            .execute();
+        }
+      });
+      await use(staff);
+    },
+    { scope: 'worker' },
+  ],
+  baseURL: async ({ server }, use) => use(server.url),
+});
+
+const list = (page: Page) => page.getByRole('navigation', { name: 'Clients' });
+const rowsInDom = (page: Page) => list(page).getByRole('listitem').count();
+
+test('a list of 2,000 clients keeps only the rows in view in the page', async ({
+  page,
+  context,
+  seeded,
+}) => {
+  await signInContext(context, seeded);
+  await page.goto('/');
+  const first = list(page).getByRole('link', { name: /Client 0001 \(C1\)/ });
+  await expect(first).toBeVisible();
+  await expect(first).toContainText('1.');
+  expect(await rowsInDom(page)).toBeLessThan(60);
+
+  // Scrolling to the end draws the last rows, still only a screenful of them.
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+  const last = list(page).getByRole('link', { name: /Client 2000 \(C2000\)/ });
+  await expect(last).toBeInViewport();
+  await expect(last).toContainText('2000.');
+  expect(await rowsInDom(page)).toBeLessThan(60);
+
+  // The arrow keys wrap from the first match to the last and bring it into view.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const search = page.getByRole('searchbox', { name: 'Search clients' });
+  await search.fill('client');
+  await expect(list(page).getByRole('status')).toHaveText('2000 of 2000 clients');
+  await search.press('ArrowUp');
+  const cursor = list(page).locator('[data-cursor]');
+  await expect(cursor).toContainText('Client 2000 (C2000)');
+  await expect(cursor).toContainText('2000.');
+  await expect(cursor).toBeInViewport();
+  await search.press('Enter');
+  await expect(page).toHaveURL(/\/clients\/[A-Za-z0-9_-]+\?q=client$/);
+  await expect(list(page).locator('[aria-current="true"]')).toContainText('Client 2000');
+});
