@@ -49,7 +49,7 @@ describe(`crash safety (${testDialect()})`, () => {
   let mail: MailCatcher;
   let dataDir: string;
   let database: Awaited<ReturnType<typeof testDatabaseEnv>>;
-  let env: Record<string, string> & { PORT: string; DATA_DIR: string };
+  let env: Record<string, string> & { DATA_DIR: string };
   let server: ServerProcess | undefined;
 
   beforeAll(async () => {
@@ -57,7 +57,6 @@ describe(`crash safety (${testDialect()})`, () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-crash-'));
     database = await testDatabaseEnv();
     env = {
-      PORT: String(await freePort()),
       DATA_DIR: dataDir,
       SMTP_URL: mail.url,
       ...database.env,
@@ -73,11 +72,19 @@ describe(`crash safety (${testDialect()})`, () => {
   it(
     `loses no acknowledged write and leaves no gap in the event log over ${KILLS} SIGKILLs`,
     async (context) => {
-      server = await spawnServer(env);
-      const session: Session = await signUpVerified({ url: server.url, mail });
+      // Each start takes a new port: the old one, free since the kill, could have been handed
+      // to another test's server meanwhile. The session follows the address.
+      const address = { url: '', mail };
+      const start = async () => {
+        const started = await spawnServer({ ...env, PORT: String(await freePort()) });
+        address.url = started.url;
+        return started;
+      };
+      server = await start();
+      const session: Session = await signUpVerified(address);
       // A clean stop writes Node's compile cache (spawn-server.ts) that the restarts then use.
       await server.stop();
-      server = await spawnServer(env);
+      server = await start();
 
       const tracked = new Map<string, Tracked>();
       /** Creates sent but not answered, by their unique name. */
@@ -158,7 +165,7 @@ describe(`crash safety (${testDialect()})`, () => {
         expect(await running.exited).toBe('SIGKILL');
         expect(refused).toEqual([]);
 
-        server = await spawnServer(env);
+        server = await start();
         const restarted = performance.now();
 
         // Every acknowledged write is there, whole; an unanswered one is wholly there or not.
