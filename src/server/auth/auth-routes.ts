@@ -44,6 +44,9 @@ export function registerAuthRoutes(app: FastifyInstance, auth: Auth, publicUrl: 
           .header('content-type', 'application/json; charset=utf-8')
           .send({ error: refusalMessage(response.status, request.method, request.url) });
       }
+      if (text !== '' && isJson(response.headers.get('content-type'))) {
+        return reply.removeHeader('content-length').send(withoutSessionTokens(text));
+      }
       return reply.send(text === '' ? null : text);
     },
   });
@@ -62,4 +65,35 @@ function refusalMessage(status: number, method: string, url: string): string {
   if (status === 404) return `No route ${method} ${url.split('?')[0]}`;
   if (status === 405) return `${method} is not allowed here`;
   return `The request was refused (${status})`;
+}
+
+function isJson(contentType: string | null): boolean {
+  return (contentType ?? '').toLowerCase().startsWith('application/json');
+}
+
+/**
+ * Better Auth puts session tokens (the unsigned part of the session cookie) in its JSON answers:
+ * sign-in, get-session, and every session of the user from list-sessions. The cookie is
+ * HttpOnly so that no script in the page can read it; the same value in a body any script can
+ * read would undo that, so it goes. Nothing in the web app uses it.
+ */
+export function withoutSessionTokens(text: string): string {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  const strip = (value: unknown, depth: number): void => {
+    if (depth > 4 || typeof value !== 'object' || value === null) return;
+    if (Array.isArray(value)) {
+      for (const item of value) strip(item, depth + 1);
+      return;
+    }
+    const record = value as Record<string, unknown>;
+    delete record.token;
+    for (const item of Object.values(record)) strip(item, depth + 1);
+  };
+  strip(body, 0);
+  return JSON.stringify(body);
 }

@@ -1,0 +1,327 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Client } from '#shared/clients.ts';
+import { deriveKey } from '../secrets.ts';
+import { linkIn } from '../testing/mail-catcher.ts';
+import { openEventStream, type SseReader } from '../testing/sse-reader.ts';
+import { distinctRoutes, requestFor } from '../testing/route-requests.ts';
+import { Session, startTestServer, uniqueEmail, type TestServer } from '../testing/test-server.ts';
+
+/**
+ * No secret leaks (issue 7, item 6): known secrets go in through every route and error path
+ * with debug logging on; none of them may come out in a log line, a response body or header, a
+ * URL, or a live event — in clear or in a common encoding. The three answers whose purpose is
+ * to hand a secret to its owner (reveal password, the deploy command to copy, an export asked
+ * for with passwords) may carry theirs and nothing else.
+ */
+
+// Distinctive, with characters that make the encodings differ from the clear text.
+const SECRET_KEY = 'SecretKey-LEAK-7Qw2Z5p8K3m6N1b4V0c7X2z5L8j1H4';
+const KNOWN = {
+  secretKey: SECRET_KEY,
+  betterAuthSecret: deriveKey(SECRET_KEY, 'clients-manager/better-auth/v1').toString('hex'),
+  vaultKeyHex: deriveKey(SECRET_KEY, 'clients-manager/secrets/v1').toString('hex'),
+  vaultKeyBase64: deriveKey(SECRET_KEY, 'clients-manager/secrets/v1').toString('base64'),
+  serverPassword: 'SrvPass+LEAK/q1W2e3R4"t5Y6\\u7I8 ü',
+  serverPassword2: 'SrvPass2-LEAK-o9P8i7U6y5T4r3E2',
+  deployToken: 'DeployTok-LEAK-a9S8d7F6g5H4j3K2+/=',
+  userPassword: 'UserPass-LEAK-z1X2c3V4b5N6m7',
+  userPassword2: 'UserPass2-LEAK-Lk9Jh8Gf7Ds6',
+};
+/** The known ones, and the session cookie and its token once signed in. */
+const SECRETS: Record<string, string> = { ...KNOWN };
+
+/** The secret and what it looks like URL-encoded, JSON-escaped, in hex and in base64. */
+function encodings(secret: string): string[] {
+  const out = new Set([
+    secret,
+    encodeURIComponent(secret),
+    JSON.stringify(secret).slice(1, -1),
+    Buffer.from(secret).toString('hex'),
+  ]);
+  // Base64 of a longer text that holds the secret depends on where it starts: for each of the
+  // three alignments, the middle of the encoding is the same whatever surrounds it.
+  for (let k = 0; k < 3; k++) {
+    const padded = Buffer.concat([Buffer.alloc(k), Buffer.from(secret)]);
+    for (const form of ['base64', 'base64url'] as const) {
+      out.add(padded.toString(form).slice(4, -4));
+    }
+  }
+  return [...out];
+}
+
+interface Exchange {
+  method: string;
+  url: string;
+  status: number;
+  /** Every response header but set-cookie, the one place the session cookie belongs. */
+  headers: string;
+  body: string;
+}
+
+/** A session that records every exchange it makes. */
+class RecordingSession extends Session {
+  readonly #log: Exchange[];
+  constructor(server: Pick<TestServer, 'url'>, log: Exchange[]) {
+    super(server);
+    this.#log = log;
+  }
+
+  override async request(
+    method: string,
+    url: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Response> {
+    const response = await super.request(method, url, body, headers);
+    this.#log.push({
+      method,
+      url: response.url || url,
+      status: response.status,
+      headers: JSON.stringify(
+        [...response.headers].filter(([name]) => name.toLowerCase() !== 'set-cookie'),
+      ),
+      body: await response.clone().text(),
+    });
+    return response;
+  }
+}
+
+let server: TestServer;
+const logLines: string[] = [];
+const exchanges: Exchange[] = [];
+let staff: RecordingSession;
+let stream: SseReader;
+
+beforeAll(async () => {
+  server = await startTestServer(
+    { LOG_LEVEL: 'debug', SECRET_KEY },
+    { logStream: { write: (line) => logLines.push(line) } },
+  );
+});
+afterAll(async () => server.close());
+
+/** Signs up by email with `password`, follows the mailed link, and signs in once more. */
+async function signUp(email: string, password: string): Promise<RecordingSession> {
+  const session = new RecordingSession(server, exchanges);
+  const before = server.mail.mails.length;
+  await session.request('POST', '/api/auth/sign-up/email', {
+    email,
+    password,
+    name: 'Leak Tester',
+    callbackURL: '/',
+  });
+  const mail = await server.mail.waitFor(email, 'Verify your email', before);
+  await session.request('GET', linkIn(mail));
+  const signIn = await session.request('POST', '/api/auth/sign-in/email', { email, password });
+  expect(signIn.status).toBe(200);
+  return session;
+}
+
+it('exercises every route and error path and finds no secret where it does not belong', async () => {
+  const email = uniqueEmail('leak');
+  staff = await signUp(email, KNOWN.userPassword);
+  const sessionToken = staff.cookies.get('cm.session_token')!;
+  SECRETS.sessionCookie = decodeURIComponent(sessionToken);
+  SECRETS.sessionToken = SECRETS.sessionCookie.split('.')[0]!;
+  stream = await openEventStream(server.url, staff.cookieHeader);
+  const anon = new RecordingSession(server, exchanges);
+
+  // Auth error paths: a wrong password, a known password for another address, bad bodies.
+  await anon.request('POST', '/api/auth/sign-in/email', {
+    email,
+    password: `${KNOWN.userPassword}-wrong`,
+  });
+  await anon.request('POST', '/api/auth/sign-in/email', {
+    email: 'nobody@example.test',
+    password: KNOWN.userPassword,
+  });
+  await anon.request('POST', '/api/auth/sign-in/email', { email, password: 5 });
+  await anon.request('POST', '/api/auth/sign-up/email', {
+    email,
+    password: KNOWN.userPassword,
+    name: 'Again',
+  });
+  await anon.request(
+    'POST',
+    '/api/auth/sign-in/email',
+    `{"email":"${email}","password":"${KNOWN.userPassword}`,
+  );
+  await staff.request('GET', '/api/auth/get-session');
+  await staff.request('GET', '/api/auth/list-sessions');
+  await staff.request('POST', '/api/auth/change-password', {
+    currentPassword: `${KNOWN.userPassword}-wrong`,
+    newPassword: KNOWN.userPassword2,
+  });
+
+  // The deploy token and the server passwords, valid and in refused bodies.
+  await staff.request('PUT', '/api/me/access-token', { accessToken: KNOWN.deployToken });
+  await staff.request('PUT', '/api/me/access-token', { accessToken: `${KNOWN.deployToken}\n` });
+  await staff.request('PUT', '/api/me/access-token', {
+    accessToken: KNOWN.deployToken.repeat(200),
+  });
+  const created = await staff.json<Client>('POST', '/api/clients', {
+    name: 'Vault',
+    tags: 'eu-west-1',
+    server: { host: 'vault.example', username: 'deploy', password: KNOWN.serverPassword },
+  });
+  expect(created.status).toBe(201);
+  const id = created.body.id;
+  await staff.request('PUT', `/api/clients/${id}`, {
+    name: 'Vault',
+    tags: 'eu-west-1',
+    server: { host: 'vault.example', password: KNOWN.serverPassword2 },
+    version: created.body.version,
+  });
+  await staff.request('PUT', `/api/clients/${id}`, {
+    name: 'Vault',
+    server: { password: KNOWN.serverPassword },
+    version: 1,
+  }); // a conflict
+  for (const body of [
+    { name: 5, server: { password: KNOWN.serverPassword, port: 'x' } },
+    { server: { password: `${KNOWN.serverPassword}\u0000` } },
+    { server: { password: KNOWN.serverPassword.repeat(40) } },
+    `{"server":{"password":"${KNOWN.serverPassword2}"`,
+  ]) {
+    await staff.request('POST', '/api/clients', body);
+  }
+  await staff.request(
+    'POST',
+    '/api/clients',
+    { server: { password: KNOWN.serverPassword } },
+    {
+      origin: 'https://evil.example',
+    },
+  );
+  await staff.request('POST', '/api/clients', KNOWN.serverPassword, {
+    'content-type': 'text/plain',
+  });
+
+  // Reading them back on purpose, and everything around them.
+  await staff.request('GET', `/api/clients/${id}/password`);
+  await staff.request('GET', `/api/clients/${id}/commands`);
+  await staff.request('GET', '/api/clients/export');
+  await staff.request('GET', '/api/clients/export?secrets=1');
+  const document = {
+    id: 'imported-1',
+    name: 'Imported',
+    server: { password: KNOWN.serverPassword2, port: 'not a port' },
+  };
+  await staff.request('POST', '/api/clients/import?dryRun=1', { clients: [document] });
+  await staff.request('POST', '/api/clients/import', [document]);
+
+  // Every registered route, signed in and not, with a valid request and with a refused one
+  // that carries secrets.
+  const hostile = {
+    name: ['x'],
+    server: { password: KNOWN.serverPassword, port: -1 },
+    accessToken: [KNOWN.deployToken],
+    version: 'x',
+  };
+  for (const route of distinctRoutes(server.app.registeredRoutes)) {
+    if (route.url === '/api/events') continue; // read below, as a stream
+    const request = requestFor(route, {
+      id,
+      version: (await staff.json<Client>('GET', `/api/clients/${id}`)).body.version,
+      wildcard: 'get-session',
+    });
+    for (const session of [staff, anon]) {
+      await session.request(request.method, request.path, request.body);
+      if (request.body !== undefined) await session.request(request.method, request.path, hostile);
+    }
+  }
+  await staff.request('POST', `/api/clients/${id}/duplicate`);
+  await staff.request('DELETE', `/api/clients/${id}`);
+  await staff.request('POST', `/api/clients/${id}/restore`);
+  await staff.request('GET', `/api/clients/${id}/history`);
+  await staff.request('GET', '/api/me/sessions');
+
+  // A password reset: the new password goes in, the mailed link's token goes out in a URL
+  // (that is what a reset link is), but none of our secrets.
+  const before = server.mail.mails.length;
+  await anon.request('POST', '/api/auth/request-password-reset', {
+    email,
+    redirectTo: '/reset-password',
+  });
+  const mail = await server.mail.waitFor(email, 'Reset your Clients Manager password', before);
+  const link = await anon.request('GET', linkIn(mail));
+  const token = new URL(link.headers.get('location')!, server.url).searchParams.get('token');
+  await anon.request('POST', '/api/auth/reset-password', {
+    newPassword: KNOWN.userPassword2,
+    token,
+  });
+  await anon.request('POST', '/api/auth/sign-in/email', { email, password: KNOWN.userPassword2 });
+
+  // The live stream saw every change above.
+  await stream.until('client.restored', 10_000).catch(() => undefined);
+  const events = stream.messages.map((m) => `${m.id ?? ''} ${m.event} ${m.data}`);
+  stream.close();
+
+  expect(exchanges.length).toBeGreaterThan(100);
+  expect(events.length).toBeGreaterThan(5);
+  expect(logLines.length).toBeGreaterThan(100);
+  expect(server.app.log.level).toBe('debug');
+
+  const allowed = allowedSecrets();
+  const leaks: string[] = [];
+  const look = (where: string, text: string, except: readonly string[] = []) => {
+    for (const [name, secret] of Object.entries(SECRETS)) {
+      if (except.includes(name)) continue;
+      if (encodings(secret).some((form) => text.includes(form))) leaks.push(`${name} in ${where}`);
+    }
+  };
+  look('the log', logLines.join('\n'));
+  for (const e of exchanges) {
+    const where = `${e.method} ${e.url} (${e.status})`;
+    look(`the URL of ${where}`, e.url);
+    look(`a header of ${where}`, e.headers);
+    const purpose = allowed.find((a) => a.matches(e));
+    look(`the body of ${where}`, purpose ? purpose.strip(e.body) : e.body, purpose?.except);
+  }
+  for (const event of events) look('a live event', event);
+  expect(leaks).toEqual([]);
+
+  // The three purposeful answers did carry their secret (so the checks above read real
+  // content), and told caches to keep it.
+  for (const purpose of allowed) {
+    const answer = exchanges.find((e) => purpose.matches(e) && e.status === 200);
+    expect(answer, purpose.name).toBeDefined();
+    const carried = purpose.carries.some((name) =>
+      encodings(SECRETS[name]!).some((form) => answer!.body.includes(form)),
+    );
+    expect(carried, `${purpose.name}: ${answer!.body}`).toBe(true);
+    expect(answer!.headers).toContain('no-store');
+  }
+});
+
+/** Answers whose purpose is to give a secret to the signed-in person who asked for it. */
+function allowedSecrets() {
+  const jsonWithout = (field: string) => (body: string) =>
+    body.replace(new RegExp(`"${field}":"(?:[^"\\\\]|\\\\.)*"`, 'g'), `"${field}":"…"`);
+  return [
+    {
+      name: 'reveal the password',
+      matches: (e: Exchange) =>
+        /\/api\/clients\/[^/]+\/password$/.test(e.url) && e.method === 'GET',
+      carries: ['serverPassword', 'serverPassword2'],
+      except: ['serverPassword', 'serverPassword2'],
+      strip: (body: string) => body,
+    },
+    {
+      name: 'the deploy command to copy',
+      matches: (e: Exchange) =>
+        /\/api\/clients\/[^/]+\/commands$/.test(e.url) && e.method === 'GET',
+      carries: ['deployToken'],
+      except: [],
+      // Only the command itself; its `display` (what the screen shows) must be masked.
+      strip: jsonWithout('command'),
+    },
+    {
+      name: 'an export asked for with passwords',
+      matches: (e: Exchange) => e.url.includes('/api/clients/export?secrets=1'),
+      carries: ['serverPassword', 'serverPassword2'],
+      except: ['serverPassword', 'serverPassword2'],
+      strip: (body: string) => body,
+    },
+  ];
+}
