@@ -3,6 +3,7 @@ import type { Db } from './database.ts';
 import { initial } from './migrations/0001-initial.ts';
 import { authHardening } from './migrations/0002-auth-hardening.ts';
 import { deletedClient } from './migrations/0004-deleted-client.ts';
+import { clientListOrder } from './migrations/0005-client-list-order.ts';
 
 /** Every migration, in order. Listed in code so the build carries them and nothing is scanned. */
 function migrations(db: Db): Record<string, Migration> {
@@ -10,6 +11,7 @@ function migrations(db: Db): Record<string, Migration> {
     '0001-initial': initial(db.dialect),
     '0002-auth-hardening': authHardening(db.dialect),
     '0004-deleted-client': deletedClient(db.dialect),
+    '0005-client-list-order': clientListOrder(),
   };
 }
 

@@ -9,7 +9,7 @@ export interface StreamSink {
   userId: string;
   /** The session the stream was opened with; the stream ends when that session does. */
   sessionId: string;
-  write(chunk: string): void;
+  write(chunk: string | Buffer): void;
   /** Bytes queued in the socket and not yet sent; a reader this far behind is cut off. */
   pending(): number;
   end(): void;
@@ -107,15 +107,17 @@ export class EventHub {
         this.#ring.push({ seq: event.seq, frame });
         if (this.#ring.length > this.#ringSize) this.#ring.shift();
         this.#cursor = event.seq;
+        // Serialised and encoded once: the same bytes go to every stream.
+        const bytes = Buffer.from(frame);
         for (const sub of this.#subscribers) {
-          if (sub.lastSent < event.seq) this.#send(sub, frame, event.seq);
+          if (sub.lastSent < event.seq) this.#send(sub, bytes, event.seq);
         }
       }
       if (events.length < PAGE) return;
     }
   }
 
-  #send(sub: Subscriber, frame: string, seq: number): void {
+  #send(sub: Subscriber, frame: Buffer, seq: number): void {
     if (sub.sink.pending() > MAX_PENDING_BYTES) {
       // Too slow to keep up: cut it off; the browser reconnects with its Last-Event-ID and
       // catches up from the table instead of holding memory here.
