@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildCommands, validateTemplate } from './deploy-command.ts';
 import { DEFAULT_DEPLOY_COMMAND_TEMPLATE } from '../../config.ts';
@@ -49,5 +51,74 @@ describe('deploy command', () => {
     expect(validateTemplate(DEFAULT_DEPLOY_COMMAND_TEMPLATE)).toBeNull();
     expect(validateTemplate('run {nope}')).toMatch(/unknown placeholder \{nope\}/);
     expect(validateTemplate('')).toMatch(/empty/);
+  });
+});
+
+/** The words a real POSIX shell makes of a command line, without running its program. */
+function wordsOf(command: string): string[] {
+  const out = execFileSync('sh', ['-c', `printf '%s\\0' ${command}`]);
+  return out.toString('utf8').split('\0').slice(0, -1);
+}
+
+/** Hostile text: quotes, $(), backticks, newlines, ;, &&, globs, and any other characters. */
+const hostile = fc
+  .oneof(
+    fc.string({ unit: 'grapheme', maxLength: 40 }),
+    fc
+      .array(
+        fc.constantFrom(
+          "'",
+          '"',
+          '\\',
+          '$(',
+          ')',
+          '`',
+          '\n',
+          ';',
+          '&&',
+          '|',
+          '*',
+          '~',
+          ' ',
+          '#',
+          '-',
+          '$HOME',
+          "'\\''",
+          '\t',
+          'é',
+          '💥',
+        ),
+        { maxLength: 12 },
+      )
+      .map((parts) => parts.join('')),
+    // A NUL cannot be in an argument (or in a stored tag or token): that is refused earlier.
+  )
+  .map((value) => value.replaceAll('\u0000', ''));
+
+describe('deploy command with hostile tags and tokens', () => {
+  it('is always the one command with the token and the first tag as single arguments', () => {
+    fc.assert(
+      fc.property(
+        hostile.filter((t) => t !== ''),
+        hostile.filter((t) => t !== ''),
+        (token, tag) => {
+          const [deploy] = buildCommands(DEFAULT_DEPLOY_COMMAND_TEMPLATE, {
+            accessToken: token,
+            tags: [tag, 'second'],
+            server,
+            code: 'ACM',
+          });
+            expect(wordsOf(deploy!.command!)).toEqual([
+            'pro-deploy',
+            'run',
+            '--token',
+            token,
+            '--server',
+            tag,
+          ]);
+        },
+      ),
+      { numRuns: 150 },
+    );
   });
 });

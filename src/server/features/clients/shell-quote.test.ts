@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { shellQuote } from './shell-quote.ts';
 
@@ -27,5 +28,40 @@ describe('shellQuote', () => {
     '~root',
   ])('keeps %j one inert word', (value) => {
     expect(throughShell(value)).toEqual([value]);
+  });
+
+  it('keeps any generated text one inert word', () => {
+    const shellish = fc
+      .array(
+        fc.oneof(
+          fc.string({ unit: 'grapheme', maxLength: 6 }),
+          fc.constantFrom(
+            "'",
+            '"',
+            '\\',
+            '$(',
+            ')',
+            '`',
+            '\n',
+            ';',
+            '&&',
+            '|',
+            '*',
+            '~',
+            ' ',
+            '$IFS',
+            "'\\''",
+          ),
+        ),
+        { maxLength: 10 },
+      )
+      // A NUL cannot be in an argument at all.
+      .map((parts) => parts.join('').replaceAll('\u0000', ''));
+    fc.assert(
+      fc.property(shellish, (value) => {
+        expect(throughShell(value)).toEqual([value]);
+      }),
+      { numRuns: 150 },
+    );
   });
 });
