@@ -10,6 +10,7 @@ import type { Actor } from '../../auth/session-guard.ts';
 import { appendEvent } from '../../realtime/event-log.ts';
 import { changedFields } from './changed-fields.ts';
 import { readClientHistory } from './client-history.ts';
+import { GroupCommit } from '../../db/group-commit.ts';
 
 export type ClientRow = Selectable<ClientTable> & {
   createdByName: string | null;
@@ -73,12 +74,14 @@ export class ClientRepository {
   readonly #dialect: Dialect;
   readonly #box: SecretBox;
   readonly #onCommitted: () => void;
+  readonly #group: GroupCommit | undefined;
 
   constructor(db: Db, box: SecretBox, onCommitted: () => void) {
     this.#db = db.kysely;
     this.#dialect = db.dialect;
     this.#box = box;
     this.#onCommitted = onCommitted;
+    this.#group = db.dialect === 'sqlite' ? new GroupCommit(db.kysely, onCommitted) : undefined;
   }
 
   #select(db: Kysely<Database> | Transaction<Database>) {
@@ -111,6 +114,8 @@ export class ClientRepository {
   }
 
   async #write<T>(work: (trx: Transaction<Database>, at: string) => Promise<T>): Promise<T> {
+    // SQLite: writes that arrive together share one transaction and one flush to disk.
+    if (this.#group) return this.#group.run(work);
     const result = await this.#db
       .transaction()
       .execute((trx) => work(trx, new Date().toISOString()));
