@@ -1,4 +1,11 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createSecretKey,
+  hkdfSync,
+  randomBytes,
+  type KeyObject,
+} from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -11,10 +18,11 @@ const VERSION = 'v1';
  * what it is reading.
  */
 export class SecretBox {
-  readonly #key: Buffer;
+  // A KeyObject made once: from a Buffer, every cipher would import the key anew.
+  readonly #key: KeyObject;
 
   constructor(secretKey: string) {
-    this.#key = deriveKey(secretKey, 'clients-manager/secrets/v1');
+    this.#key = createSecretKey(deriveKey(secretKey, 'clients-manager/secrets/v1'));
   }
 
   seal(plain: string): string {
