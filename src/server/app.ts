@@ -131,6 +131,8 @@ export async function buildApp(
       },
     },
     hsts: config.publicUrl.startsWith('https:'),
+    // The same as frame-ancestors 'none', for browsers that read only this header.
+    frameguard: { action: 'deny' },
     crossOriginEmbedderPolicy: false,
   });
 

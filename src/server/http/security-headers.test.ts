@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../testing/test-server.ts';
+
+/** The directives of a Content-Security-Policy header, by name. */
+function directives(header: string | undefined): Record<string, string> {
+  return Object.fromEntries(
+    (header ?? '')
+      .split(';')
+      .map((d) => d.trim())
+      .filter(Boolean)
+      .map((d) => {
+        const [name, ...values] = d.split(/\s+/);
+        return [name!, values.join(' ')];
+      }),
+  );
+}
+
+describe('security headers', () => {
+  let http: TestServer;
+  let https: TestServer;
+  beforeAll(async () => {
+    http = await startTestServer();
+    // Behind a TLS-terminating proxy: PUBLIC_URL says https.
+    https = await startTestServer({ PUBLIC_URL: 'https://clients.example' });
+  });
+  afterAll(async () => {
+    await http?.close();
+    await https?.close();
+  });
+
+  it('send a strict Content-Security-Policy on every answer, pages and API alike', async () => {
+    for (const url of ['/', '/api/clients', '/api/config', '/healthz']) {
+      const response = await http.app.inject({ url, headers: { accept: 'text/html' } });
+      const csp = directives(response.headers['content-security-policy'] as string | undefined);
+      expect(csp, url).toMatchObject({
+        'default-src': "'self'",
+        // No inline scripts, no eval: a stored <script> or onerror= cannot run.
+        'script-src': "'self'",
+        'script-src-attr': "'none'",
+        'object-src': "'none'",
+        'base-uri': "'none'",
+        'form-action': "'self'",
+        'frame-ancestors': "'none'",
+        'connect-src': "'self'",
+        'img-src': "'self' data: https:",
+        // Mantine sets CSS variables in style attributes and a <style> element at run time.
+        'style-src': "'self' 'unsafe-inline'",
+      });
+      expect(response.headers['x-content-type-options'], url).toBe('nosniff');
+      expect(response.headers['x-frame-options'], url).toBe('DENY');
+      expect(response.headers['referrer-policy'], url).toBe('no-referrer');
+    }
+  });
+
+  it('send HSTS and upgrade requests only when PUBLIC_URL is https', async () => {
+    const plain = await http.app.inject({ url: '/healthz' });
+    expect(plain.headers['strict-transport-security']).toBeUndefined();
+    expect(directives(plain.headers['content-security-policy'] as string)).not.toHaveProperty(
+      'upgrade-insecure-requests',
+    );
+    const secure = await https.app.inject({ url: '/healthz' });
+    expect(secure.headers['strict-transport-security']).toMatch(/max-age=\d{7,}/);
+    expect(directives(secure.headers['content-security-policy'] as string)).toHaveProperty(
+      'upgrade-insecure-requests',
+    );
+  });
+});
