@@ -1,6 +1,6 @@
 import { betterAuth } from 'better-auth';
 import { APIError, createAuthMiddleware } from 'better-auth/api';
-import { genericOAuth } from 'better-auth/plugins';
+import { genericOAuth } from 'better-auth/plugins/generic-oauth';
 import type { FastifyBaseLogger } from 'fastify';
 import { ACCOUNT_DISABLED_CODE } from '#shared/api-error.ts';
 import { isStorableText } from '#shared/clients.ts';
