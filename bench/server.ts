@@ -4,6 +4,8 @@ import { spawnServer, type ServerProcess } from '../src/server/testing/spawn-ser
 import { freePort } from '../src/server/testing/free-port.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
+/** The Node options `npm run serve` starts the server with (package.json). */
+const NODE_OPTIONS = '--max-semi-space-size=8';
 
 /**
  * The real server (`src/server/main.ts`) as a child process on `env`'s database. Request logs
@@ -14,7 +16,7 @@ export async function startServer(
   env: Record<string, string> & { DATA_DIR: string },
 ): Promise<ServerProcess> {
   return spawnServer(
-    { PORT: String(await freePort()), LOG_LEVEL: 'warn', ...env },
+    { PORT: String(await freePort()), LOG_LEVEL: 'warn', NODE_OPTIONS, ...env },
     { readyTimeoutMs: 60_000 },
   );
 }
@@ -32,6 +34,7 @@ export async function timeToReady(env: Record<string, string>): Promise<number> 
       PATH: process.env.PATH ?? '',
       BETTER_AUTH_TELEMETRY: '0',
       PUBLIC_URL: `http://127.0.0.1:${port}`,
+      NODE_OPTIONS,
       ...env,
       PORT: port,
       LOG_LEVEL: 'info',
