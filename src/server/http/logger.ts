@@ -2,10 +2,32 @@ import type { FastifyLoggerOptions } from 'fastify';
 import type { LoggerOptions } from 'pino';
 
 /** Query parameters whose values are secrets (Better Auth's verify and reset links). */
-const SECRET_QUERY = /([?&](?:token|code|state)=)[^&#]*/gi;
+const SECRET_NAME = /^(?:token|code|state)(?:\[.*\])?$/i;
 
+function decodedName(name: string): string {
+  try {
+    return decodeURIComponent(name.replaceAll('+', ' '));
+  } catch {
+    return name;
+  }
+}
+
+/**
+ * The URL with the values of secret query parameters cut. Names are compared decoded, as the
+ * server reads them: `?%74oken=…` is the same parameter as `?token=…`.
+ */
 export function redactUrl(url: string): string {
-  return url.replace(SECRET_QUERY, '$1[redacted]');
+  const start = url.indexOf('?');
+  if (start === -1) return url;
+  const pairs = url
+    .slice(start + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const name = eq === -1 ? pair : pair.slice(0, eq);
+      return SECRET_NAME.test(decodedName(name)) ? `${name}=[redacted]` : pair;
+    });
+  return `${url.slice(0, start)}?${pairs.join('&')}`;
 }
 
 /**

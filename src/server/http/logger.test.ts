@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { redactUrl } from './logger.ts';
+
+describe('redactUrl', () => {
+  it.each([
+    [
+      '/api/auth/verify-email?token=abc&callbackURL=%2F',
+      '/api/auth/verify-email?token=[redacted]&callbackURL=%2F',
+    ],
+    ['/cb?code=c1&state=s1', '/cb?code=[redacted]&state=[redacted]'],
+    ['/x?TOKEN=a', '/x?TOKEN=[redacted]'],
+    // Spelled so that only a decoder sees the name: the server reads it as `token`.
+    ['/x?%74oken=a&%54oken=b', '/x?%74oken=[redacted]&%54oken=[redacted]'],
+    ['/x?token[]=a&token', '/x?token[]=[redacted]&token=[redacted]'],
+    ['/x?tokens=a&q=token', '/x?tokens=a&q=token'],
+    ['/x?%E0%A4%A=1', '/x?%E0%A4%A=1'],
+    ['/plain/path', '/plain/path'],
+  ])('%s', (url, logged) => {
+    expect(redactUrl(url)).toBe(logged);
+  });
+});
