@@ -108,7 +108,7 @@ describe('deploy command with hostile tags and tokens', () => {
             server,
             code: 'ACM',
           });
-            expect(wordsOf(deploy!.command!)).toEqual([
+          expect(wordsOf(deploy!.command!)).toEqual([
             'pro-deploy',
             'run',
             '--token',
