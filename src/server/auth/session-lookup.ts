@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { fromNodeHeaders } from 'better-auth/node';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { toBool } from '../db/codec.ts';
 import type { Auth } from './auth.ts';
@@ -81,23 +81,25 @@ export class SessionLookup {
     if (!signed) return undefined;
     const token = this.#verify(signed, settings.secret);
     if (!token) return undefined;
-    const row = await this.#db
-      .selectFrom('session')
-      .innerJoin('user', 'user.id', 'session.userId')
-      .select([
-        'session.id as sessionId',
-        'session.expiresAt',
-        'user.id',
-        'user.email',
-        'user.name',
-        'user.image',
-        'user.emailVerified',
-        'user.disabled',
-      ])
-      .where('session.token', '=', token)
-      .executeTakeFirst();
+    // Two lookups by key: SQLite answers them in a fraction of the time of the same join. Raw
+    // SQL (valid on both databases) skips the query builder on every request.
+    const { rows: sessions } = await sql<{ id: string; userId: string; expiresAt: unknown }>`
+      select "id", "userId", "expiresAt" from "session" where "token" = ${token}`.execute(this.#db);
+    const session = sessions[0];
+    if (!session) return undefined;
+    const { rows: users } = await sql<{
+      id: string;
+      email: string;
+      name: string;
+      image: string | null;
+      emailVerified: number | boolean;
+      disabled: number | boolean;
+    }>`select "id", "email", "name", "image", "emailVerified", "disabled"
+      from "user" where "id" = ${session.userId}`.execute(this.#db);
+    const user = users[0];
+    const row = user && { ...user, sessionId: session.id, expiresAt: session.expiresAt };
     if (!row) return undefined;
-    const expiresAt = new Date(row.expiresAt).getTime();
+    const expiresAt = new Date(row.expiresAt as string | number | Date).getTime();
     const now = Date.now();
     // Expired, or due for the refresh that moves its expiry: Better Auth's own rules.
     if (!(expiresAt > now)) return undefined;
