@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
-import helmet from '@fastify/helmet';
 import type { Config } from './config.ts';
 import { databaseReachable, openDatabase, type Db } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
@@ -24,6 +23,7 @@ import { registerErrorHandling } from './http/error-handler.ts';
 import { registerCsrfCheck } from './http/csrf.ts';
 import { loggerOptions } from './http/logger.ts';
 import { registerStaticFiles } from './http/static-files.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
 import { recordRoutes } from './http/route-registry.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
 import { DATABASE_UNAVAILABLE_MESSAGE } from './http/database-unavailable.ts';
@@ -114,7 +114,7 @@ export async function buildApp(
 
   app.decorate('parts', { db, auth, hub });
 
-  await app.register(helmet, {
+  registerSecurityHeaders(app, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
