@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { filterClients, foldForSearch, parseSearch, tagQuery } from './client-search.ts';
+import {
+  filterClients,
+  filterIndexed,
+  foldForSearch,
+  parseSearch,
+  searchIndex,
+  tagQuery,
+} from './client-search.ts';
 
 const client = (name: string, extra: Partial<{ code: string; tags: string[]; host: string }>) => ({
   name,
@@ -68,4 +75,13 @@ describe('parseSearch', () => {
     expect(tagQuery('eu')).toBe('tag:eu');
     expect(tagQuery('a b')).toBe('tag:"a b"');
   });
+});
+
+describe('filterIndexed', () => {
+  it.each(['', 'creme', 'tag:shop', 'shop eu', 'acme 10.0', 'nothing'])(
+    'answers %j as filterClients does',
+    (query) => {
+      expect(filterIndexed(searchIndex(clients), query)).toEqual(filterClients(clients, query));
+    },
+  );
 });

@@ -29,7 +29,7 @@ import {
 import { useHotkeys } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
-import { filterClients } from '#shared/client-search.ts';
+import { filterIndexed, searchIndex } from '#shared/client-search.ts';
 import { ErrorAlert } from '#client/components/error-alert.tsx';
 import { PlusIcon, SearchIcon } from '#client/components/icons.tsx';
 import { clientsQuery } from '../api/client-queries.ts';
@@ -97,10 +97,9 @@ export function ClientList({
   const [cursor, setCursor] = useState({ query, index: 0 });
   const [searching, setSearching] = useState(false);
 
-  const matches = useMemo(
-    () => (clients.data ? filterClients(clients.data, query) : []),
-    [clients.data, query],
-  );
+  // Folded once per list, not once per keystroke.
+  const index = useMemo(() => searchIndex(clients.data ?? []), [clients.data]);
+  const matches = useMemo(() => filterIndexed(index, query), [index, query]);
   const active = Math.max(
     0,
     Math.min(cursor.query === query ? cursor.index : 0, matches.length - 1),
