@@ -1,5 +1,6 @@
-import { useEffect, useRef, useState } from 'react';
+import { Suspense, lazy, useEffect, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
+import { Loader } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
@@ -7,10 +8,15 @@ import type { Client } from '#shared/clients.ts';
 import { onClientEvent } from '#client/lib/live-updates.ts';
 import { clientKeys } from '#client/lib/query-keys.ts';
 import { wasDeletedHere } from './api/client-mutations.ts';
-import { ClientForm } from './components/client-form.tsx';
 import { ClientList } from './components/client-list.tsx';
 import { ClientPanel, NoClientSelected } from './components/client-panel.tsx';
 import classes from './dashboard-page.module.css';
+
+// The form (number, tag and date inputs and their libraries) loads when it is first opened:
+// the dashboard's first paint does not wait for code it may not need.
+const ClientForm = lazy(async () => ({
+  default: (await import('./components/client-form.tsx')).ClientForm,
+}));
 
 /** What the right-hand side shows instead of the selected client, if anything. */
 type FormState = { kind: 'add'; key: number } | { kind: 'edit'; key: number; client: Client };
@@ -67,15 +73,17 @@ export function DashboardPage() {
       </div>
       <div className={classes.side} ref={sideRef}>
         {form ? (
-          <ClientForm
-            key={form.key}
-            client={form.kind === 'edit' ? form.client : undefined}
-            onCancel={() => setForm(null)}
-            onSaved={(saved) => {
-              setForm(null);
-              void navigate(`/clients/${encodeURIComponent(saved.id)}`);
-            }}
-          />
+          <Suspense fallback={<Loader m="xl" aria-label="Loading the form" />}>
+            <ClientForm
+              key={form.key}
+              client={form.kind === 'edit' ? form.client : undefined}
+              onCancel={() => setForm(null)}
+              onSaved={(saved) => {
+                setForm(null);
+                void navigate(`/clients/${encodeURIComponent(saved.id)}`);
+              }}
+            />
+          </Suspense>
         ) : clientId ? (
           <ClientPanel
             key={clientId}
