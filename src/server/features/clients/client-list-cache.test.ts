@@ -102,6 +102,18 @@ describe('GET /api/clients with an ETag', () => {
     expect(after.text).toContain('Alice B.');
   });
 
+  it('sends the list gzipped to a browser that accepts it', async () => {
+    const plain = await get();
+    const response = await alice.request('GET', '/api/clients', undefined, {
+      'accept-encoding': 'gzip, deflate, br',
+    });
+    expect(response.headers.get('content-encoding')).toBe('gzip');
+    expect(response.headers.get('vary')).toMatch(/accept-encoding/i);
+    expect(response.headers.get('etag')).toBe(plain.etag);
+    // fetch decodes it: the same list as the identity answer.
+    expect(await response.text()).toBe(plain.text);
+  });
+
   it('filters with ?q= from the same list', async () => {
     const { status, body } = await alice.json<ClientList>('GET', '/api/clients?q=acme');
     expect(status).toBe(200);

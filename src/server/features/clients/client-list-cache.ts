@@ -1,3 +1,5 @@
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
 import { sql, type Kysely } from 'kysely';
 import type { Client } from '#shared/clients.ts';
 import type { Database } from '../../db/schema.ts';
@@ -9,6 +11,16 @@ export interface CachedList {
   /** `{ "clients": [...] }`, serialised and UTF-8 encoded once for every reader of this version. */
   body: Buffer;
   clients: Client[];
+  /** The body gzipped, made on first demand (in the thread pool, off the event loop). */
+  gzip?: Promise<Buffer>;
+}
+
+const gzip = promisify(zlib.gzip);
+
+/** The list's body gzipped: once per version, for every browser that accepts it. */
+export function gzippedBody(list: CachedList): Promise<Buffer> {
+  list.gzip ??= gzip(list.body, { level: 6 });
+  return list.gzip;
 }
 
 /**

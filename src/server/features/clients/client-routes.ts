@@ -12,7 +12,7 @@ import { HttpError, parseInput } from '../../http/http-error.ts';
 import { actorOf, requireUser } from '../../auth/session-guard.ts';
 import type { ClientRepository } from './client-repository.ts';
 import { buildCommands } from './deploy-command.ts';
-import { ClientListCache, etagMatches } from './client-list-cache.ts';
+import { ClientListCache, etagMatches, gzippedBody } from './client-list-cache.ts';
 import type { DeployTokens } from '../account/deploy-tokens.ts';
 
 function clientId(params: unknown): string {
@@ -40,9 +40,17 @@ export function registerClientRoutes(
     if (typeof q === 'string') {
       return { clients: filterClients(list.clients, q) } satisfies ClientList;
     }
-    reply.header('etag', list.etag).header('cache-control', 'no-cache');
+    reply
+      .header('etag', list.etag)
+      .header('cache-control', 'no-cache')
+      .header('vary', 'accept-encoding');
     if (etagMatches(request.headers['if-none-match'], list.etag)) return reply.status(304).send();
-    return reply.type('application/json; charset=utf-8').send(list.body);
+    reply.type('application/json; charset=utf-8');
+    // 4.5 MB of JSON at 10,000 clients is about 0.7 MB gzipped, compressed once per change.
+    if (/\bgzip\b/.test(request.headers['accept-encoding'] ?? '')) {
+      return reply.header('content-encoding', 'gzip').send(await gzippedBody(list));
+    }
+    return reply.send(list.body);
   });
 
   app.get('/api/clients/:id', async (request): Promise<Client> => {
