@@ -4,6 +4,9 @@ import { FullPageLoader } from '#client/components/full-page-loader.tsx';
 import { NotAvailablePage } from '#client/components/not-available-page.tsx';
 import { NotFoundPage } from '#client/components/not-found-page.tsx';
 import { RouteErrorPage } from '#client/components/route-error-page.tsx';
+import { clientsQuery } from '#client/features/clients/api/client-queries.ts';
+import { meQuery } from '#client/lib/session.ts';
+import { queryClient } from './query-client.ts';
 
 /*
  * Thin routes, each screen loaded on demand: the signed-out screens never download the
@@ -50,12 +53,22 @@ const notAvailable = ['Issues', 'Servers', 'Credentials', 'Apps'].map((name): Ro
 
 const signedInRoutes: RouteObject = {
   lazy: async () => ({ Component: (await import('./signed-in-layout.tsx')).SignedInLayout }),
+  // Who is signed in is asked while the shell's code loads, not once the guard has rendered.
+  loader: () => {
+    void queryClient.prefetchQuery(meQuery());
+    return null;
+  },
   children: [
     {
       // One route for "/" and "/clients/:clientId" so switching clients keeps the page mounted.
       lazy: async () => ({
         Component: (await import('../features/clients/dashboard-page.tsx')).DashboardPage,
       }),
+      // The list is asked for while the dashboard's code loads, not once it has rendered.
+      loader: () => {
+        void queryClient.prefetchQuery(clientsQuery());
+        return null;
+      },
       children: [{ index: true }, { path: 'clients/:clientId' }],
     },
     { path: 'dashboard', element: <Navigate to="/" replace /> },
