@@ -160,9 +160,9 @@ export function formatTable(report: BenchReport): string {
     );
     const largest = Math.max(...report.settings.sizes);
     row(
-      `navigation → list of ${n(largest)} visible (Chromium)`,
-      cell(ms(web.listVisibleMs)),
-      '≤ 1 s',
+      `navigation → list of ${n(largest)} visible (Chromium): first visit / again`,
+      cell(`${ms(web.listVisibleMs)} / ${ms(web.listVisibleWarmMs)}`),
+      '≤ 1 s (first visit)',
       web.listVisibleMs <= 1000,
     );
     row(
