@@ -4,7 +4,7 @@
  * measures with load generators in processes of their own. Prints one table and writes it,
  * with every sample, to bench/results/<time>.json.
  *
- *   npm run bench -- [--runs 3] [--seconds 5] [--sizes 1000,10000] [--subscribers 500]
+ *   npm run bench -- [--runs 3] [--seconds 5] [--sizes 1000,10000] [--subscribers 100,500]
  *                    [--no-postgres] [--no-web] [--web-dir dist/client]
  */
 import { execFileSync } from 'node:child_process';
@@ -34,7 +34,7 @@ const { values: args } = parseArgs({
     runs: { type: 'string', default: '3' },
     seconds: { type: 'string', default: '5' },
     sizes: { type: 'string', default: '1000,10000' },
-    subscribers: { type: 'string', default: '500' },
+    subscribers: { type: 'string', default: '100,500' },
     'no-postgres': { type: 'boolean', default: false },
     'no-web': { type: 'boolean', default: false },
     'web-dir': { type: 'string' },
@@ -43,7 +43,7 @@ const { values: args } = parseArgs({
 const runs = Number(args.runs);
 const seconds = Number(args.seconds);
 const sizes = args.sizes.split(',').map(Number);
-const subscribers = Number(args.subscribers);
+const subscriberCounts = args.subscribers.split(',').map(Number);
 
 const log = (line: string) =>
   console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
@@ -167,28 +167,33 @@ async function benchDatabase(
     await sleep(2000);
     figures.idleRssMb = server.rssKb() / 1024;
 
-    log(`${kind}: live fan-out to ${subscribers} subscribers, ${runs} runs`);
-    const fanouts: FanoutResult[] = [];
+    // The RSS figure is taken during the largest count, which comes last.
     let fanoutPeak = 0;
-    for (let run = 0; run < runs; run += 1) {
-      const [result, rss] = await peakRss(running, () =>
-        sseFanout({ url: running.url, session, subscribers, writes: 100 }),
-      );
-      fanouts.push(result);
-      fanoutPeak = Math.max(fanoutPeak, rss);
-      await sleep(500);
+    figures.fanouts = [];
+    for (const subscribers of subscriberCounts) {
+      log(`${kind}: live fan-out to ${subscribers} subscribers, ${runs} runs`);
+      const fanouts: FanoutResult[] = [];
+      fanoutPeak = 0;
+      for (let run = 0; run < runs; run += 1) {
+        const [result, rss] = await peakRss(running, () =>
+          sseFanout({ url: running.url, session, subscribers, writes: 100 }),
+        );
+        fanouts.push(result);
+        fanoutPeak = Math.max(fanoutPeak, rss);
+        await sleep(500);
+      }
+      figures.fanouts.push({
+        subscribers,
+        events: fanouts.reduce((sum, f) => sum + f.events, 0),
+        allP50Ms: median(fanouts.map((f) => f.allP50Ms)),
+        allP99Ms: median(fanouts.map((f) => f.allP99Ms)),
+        allMaxMs: Math.max(...fanouts.map((f) => f.allMaxMs)),
+        eachP50Ms: median(fanouts.map((f) => f.eachP50Ms)),
+        eachP99Ms: median(fanouts.map((f) => f.eachP99Ms)),
+        complete: fanouts.every((f) => f.complete),
+        samples: fanouts,
+      });
     }
-    figures.fanout = {
-      subscribers,
-      events: fanouts.reduce((sum, f) => sum + f.events, 0),
-      allP50Ms: median(fanouts.map((f) => f.allP50Ms)),
-      allP99Ms: median(fanouts.map((f) => f.allP99Ms)),
-      allMaxMs: Math.max(...fanouts.map((f) => f.allMaxMs)),
-      eachP50Ms: median(fanouts.map((f) => f.eachP50Ms)),
-      eachP99Ms: median(fanouts.map((f) => f.eachP99Ms)),
-      complete: fanouts.every((f) => f.complete),
-      samples: fanouts,
-    };
     figures.fanoutRssMb = fanoutPeak;
 
     log(`${kind}: create, ${runs} × ${seconds} s`);
@@ -245,7 +250,7 @@ const report: BenchReport = {
     platform: `${os.platform()} ${os.release()}`,
     loadAverageAtStart: os.loadavg(),
   },
-  settings: { runs, seconds, sizes, subscribers, connections: CONNECTIONS },
+  settings: { runs, seconds, sizes, subscribers: subscriberCounts, connections: CONNECTIONS },
   databases: [],
 };
 
