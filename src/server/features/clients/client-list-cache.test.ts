@@ -57,7 +57,7 @@ describe('GET /api/clients with an ETag', () => {
   it('answers 304 without a body while nothing changed, and the new list after a write', async () => {
     const first = await get();
     expect(first.status).toBe(200);
-    expect(first.cacheControl).toBe('no-cache');
+    expect(first.cacheControl).toBe('private, no-cache');
     expect(first.etag).toMatch(/^W\/".+"$/);
 
     const again = await get(first.etag!);

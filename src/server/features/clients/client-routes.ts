@@ -42,7 +42,8 @@ export function registerClientRoutes(
     }
     reply
       .header('etag', list.etag)
-      .header('cache-control', 'no-cache')
+      // Private: a shared proxy must not keep one person's answer for another.
+      .header('cache-control', 'private, no-cache')
       .header('vary', 'accept-encoding');
     if (etagMatches(request.headers['if-none-match'], list.etag)) return reply.status(304).send();
     reply.type('application/json; charset=utf-8');
