@@ -12,7 +12,7 @@ import { HttpError, parseInput } from '../../http/http-error.ts';
 import { actorOf, requireUser } from '../../auth/session-guard.ts';
 import type { ClientRepository } from './client-repository.ts';
 import { buildCommands } from './deploy-command.ts';
-import { ClientListCache, etagMatches, gzippedBody } from './client-list-cache.ts';
+import { ClientListCache, etagMatches, gzippedBody, listedClients } from './client-list-cache.ts';
 import type { DeployTokens } from '../account/deploy-tokens.ts';
 
 function clientId(params: unknown): string {
@@ -38,7 +38,7 @@ export function registerClientRoutes(
     const q = (request.query as { q?: unknown }).q;
     const list = await listCache.current();
     if (typeof q === 'string') {
-      return { clients: filterClients(list.clients, q) } satisfies ClientList;
+      return { clients: filterClients(listedClients(list), q) } satisfies ClientList;
     }
     reply
       .header('etag', list.etag)
