@@ -19,6 +19,8 @@ export interface SoakOptions {
   writers: number;
   subscribers: number;
   postgres: boolean;
+  /** With `postgres`: a database to use instead of starting an embedded server. */
+  databaseUrl?: string;
   /** Progress lines (one every 10 s); the summary is returned. */
   log?: (line: string) => void;
 }
@@ -79,8 +81,12 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       SMTP_URL: mail.url,
     };
     if (options.postgres) {
-      postgres = await TestPostgres.start();
-      env.DATABASE_URL = (await createDatabase(postgres.url())).url;
+      if (options.databaseUrl) {
+        env.DATABASE_URL = options.databaseUrl;
+      } else {
+        postgres = await TestPostgres.start();
+        env.DATABASE_URL = (await createDatabase(postgres.url())).url;
+      }
     }
     // The probe reports the live heap on SIGUSR2 (this server only, never in production).
     env.NODE_OPTIONS = `--import ${path.join(import.meta.dirname, 'heap-probe.ts')}`;
