@@ -15,6 +15,13 @@ describe('redactUrl', () => {
     ['/x?tokens=a&q=token', '/x?tokens=a&q=token'],
     ['/x?%E0%A4%A=1', '/x?%E0%A4%A=1'],
     ['/plain/path', '/plain/path'],
+    // The reset link carries its token in the path.
+    [
+      '/api/auth/reset-password/Xy12abc?callbackURL=%2Freset-password',
+      '/api/auth/reset-password/[redacted]?callbackURL=%2Freset-password',
+    ],
+    ['/api/auth/RESET-PASSWORD/Xy12abc', '/api/auth/RESET-PASSWORD/[redacted]'],
+    ['/reset-password', '/reset-password'],
   ])('%s', (url, logged) => {
     expect(redactUrl(url)).toBe(logged);
   });

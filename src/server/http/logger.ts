@@ -18,7 +18,8 @@ function decodedName(name: string): string {
  */
 export function redactUrl(url: string): string {
   const start = url.indexOf('?');
-  if (start === -1) return url;
+  const path = redactPath(start === -1 ? url : url.slice(0, start));
+  if (start === -1) return path;
   const pairs = url
     .slice(start + 1)
     .split('&')
@@ -27,7 +28,14 @@ export function redactUrl(url: string): string {
       const name = eq === -1 ? pair : pair.slice(0, eq);
       return SECRET_NAME.test(decodedName(name)) ? `${name}=[redacted]` : pair;
     });
-  return `${url.slice(0, start)}?${pairs.join('&')}`;
+  return `${path}?${pairs.join('&')}`;
+}
+
+/** Better Auth's reset link carries its token in the path: /api/auth/reset-password/<token>. */
+const TOKEN_IN_PATH = /(\/reset-password\/)[^/?]+/gi;
+
+function redactPath(path: string): string {
+  return path.replace(TOKEN_IN_PATH, '$1[redacted]');
 }
 
 /**
@@ -54,6 +62,11 @@ export function loggerOptions(level: string): FastifyLoggerOptions & LoggerOptio
         'password',
         'accessToken',
         'token',
+        // Better Auth's own log lines: { auth: [context objects] }.
+        'auth[*].token',
+        'auth[*].password',
+        'auth[*].clientSecret',
+        'auth[*].accessToken',
       ],
       censor: '[redacted]',
     },

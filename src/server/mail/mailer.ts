@@ -8,8 +8,14 @@ export interface Mail {
   subject: string;
   text: string;
   html: string;
-  /** The one link the mail is about, logged when there is no SMTP server. */
+  /** The one link the mail is about. */
   link: string;
+  /**
+   * Whether the link may go to the log when there is no SMTP server. A verification link must
+   * (the first user of a fresh install has no other way in); a reset link must not: it sets the
+   * password of whoever it names, and logs travel further than the outbox file (mode 600).
+   */
+  linkInLog: boolean;
 }
 
 export interface Mailer {
@@ -19,7 +25,8 @@ export interface Mailer {
 
 /**
  * Sends through SMTP_URL. Without it, each mail is written to DATA_DIR/outbox as a .eml file
- * and its link to the server log, so the first user of a fresh install can still verify.
+ * and named in the server log with, for a verification mail, its link, so the first user of a
+ * fresh install can still verify.
  */
 export function createMailer(options: {
   smtpUrl: string | undefined;
@@ -66,7 +73,12 @@ export function createMailer(options: {
       );
       await fs.writeFile(file, info.message as Buffer, { mode: 0o600 });
       log.warn(
-        { to: mail.to, subject: mail.subject, link: mail.link, file },
+        {
+          to: mail.to,
+          subject: mail.subject,
+          ...(mail.linkInLog ? { link: mail.link } : {}),
+          file,
+        },
         'SMTP_URL is not set: mail written to the outbox instead of sent',
       );
     },

@@ -9,11 +9,13 @@ function linkMail(
   action: string,
   link: string,
   outro: string,
+  linkInLog: boolean,
 ): Mail {
   return {
     to,
     subject,
     link,
+    linkInLog,
     text: `${intro}\n\n${action}:\n${link}\n\n${outro}\n`,
     html: `<p>${escape(intro)}</p><p><a href="${escape(link)}">${escape(action)}</a></p><p>${escape(outro)}</p>`,
   };
@@ -27,6 +29,7 @@ export function verifyEmailMail(to: string, link: string): Mail {
     'Verify email address',
     link,
     'If you did not sign up, you can ignore this mail.',
+    true,
   );
 }
 
@@ -38,5 +41,6 @@ export function resetPasswordMail(to: string, link: string): Mail {
     'Choose a new password',
     link,
     'If it was not you, ignore this mail: your password stays as it is.',
+    false,
   );
 }

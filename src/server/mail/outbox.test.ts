@@ -1,0 +1,60 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Session, startTestServer, uniqueEmail, type TestServer } from '../testing/test-server.ts';
+
+// A fresh install has no SMTP server: the first user must still be able to verify, from the
+// link in the server log or the .eml file in DATA_DIR/outbox.
+const lines: string[] = [];
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer(
+    { SMTP_URL: '', LOG_LEVEL: 'info' },
+    { logStream: { write: (line) => lines.push(line) } },
+  );
+});
+afterAll(async () => server.close());
+
+/** A quoted-printable body with its soft line breaks and escapes undone. */
+function decodeQuotedPrintable(text: string): string {
+  return text
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+describe('mail without SMTP_URL', () => {
+  it('writes the verification mail to the outbox and its link to the log; the link verifies', async () => {
+    const email = uniqueEmail('first');
+    const session = new Session(server);
+    const signUp = await session.request('POST', '/api/auth/sign-up/email', {
+      email,
+      password: 'first user password',
+      name: 'First Staff',
+      callbackURL: '/',
+    });
+    expect(signUp.status).toBe(200);
+    expect(server.mail.mails).toHaveLength(0);
+
+    const outbox = path.join(server.dataDir, 'outbox');
+    const files = fs.readdirSync(outbox).filter((f) => f.includes(email));
+    expect(files).toHaveLength(1);
+    const file = path.join(outbox, files[0]!);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    const eml = decodeQuotedPrintable(fs.readFileSync(file, 'utf8'));
+    expect(eml).toContain(`To: ${email}`);
+    expect(eml).toContain('Subject: Verify your email');
+
+    const logged = lines
+      .map((line) => JSON.parse(line) as { msg: string; to?: string; link?: string })
+      .find((entry) => entry.to === email && entry.msg.startsWith('SMTP_URL is not set'));
+    expect(logged?.link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/auth\/verify-email\?token=/);
+    expect(eml).toContain(logged!.link!);
+
+    expect((await session.json('GET', '/api/me')).status).toBe(401);
+    const verify = await session.request('GET', logged!.link!);
+    expect(verify.status).toBe(302);
+    const me = await session.json<{ email: string; emailVerified: boolean }>('GET', '/api/me');
+    expect(me.status).toBe(200);
+    expect(me.body).toMatchObject({ email, emailVerified: true });
+  });
+});
