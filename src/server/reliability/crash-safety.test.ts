@@ -42,8 +42,8 @@ interface Tracked {
  * that was answered 2xx is there field by field at its version, a write that got no answer is
  * either wholly there or not at all, and the event log replayed from the last check is
  * contiguous with exactly one event per saved write. SQLite runs with WAL and
- * synchronous=NORMAL: a commit is in the WAL before it is answered, so killing the process
- * loses nothing (only an OS crash or power cut could lose the last commits).
+ * synchronous=FULL: a commit is flushed to disk before it is answered, so neither a killed
+ * process nor a power cut loses it (this test can only show the first).
  */
 describe(`crash safety (${testDialect()})`, () => {
   let mail: MailCatcher;
