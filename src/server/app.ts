@@ -63,7 +63,9 @@ export async function buildApp(
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
     bodyLimit: 1024 * 1024,
-    trustProxy: false,
+    // request.ip is the client's address (rate limits, sessions, logs): behind a reverse proxy
+    // it comes from X-Forwarded-For, but only when the socket is one of the named proxies.
+    trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     // Streams are ended by the hub on close; idle keep-alive sockets need not hold shutdown.
     forceCloseConnections: 'idle',
   });

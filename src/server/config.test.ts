@@ -54,6 +54,9 @@ describe('loadConfig', () => {
     ],
     [{ LOG_LEVEL: 'loud' }, /^Invalid setting LOG_LEVEL: /],
     [{ AUTH_RATE_LIMIT_PER_MINUTE: '0' }, /^Invalid setting AUTH_RATE_LIMIT_PER_MINUTE: /],
+    // `true` would trust the header from anyone, so anyone could pick their rate-limit count.
+    [{ TRUST_PROXY: 'true' }, /^Invalid setting TRUST_PROXY: must be the addresses/],
+    [{ TRUST_PROXY: '10.0.0.1, 10.0.0.0/33, x' }, /^Invalid setting TRUST_PROXY: /],
   ])('refuses %j with one line naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
     try {
@@ -61,6 +64,13 @@ describe('loadConfig', () => {
     } catch (error) {
       expect((error as Error).message.split('\n')).toHaveLength(1);
     }
+  });
+
+  it('reads TRUST_PROXY as a list of addresses and ranges', () => {
+    expect(loadConfig({}).trustedProxies).toEqual([]);
+    expect(
+      loadConfig({ TRUST_PROXY: ' 10.0.0.1, 172.16.0.0/12 ,::1,fd00::/8' }).trustedProxies,
+    ).toEqual(['10.0.0.1', '172.16.0.0/12', '::1', 'fd00::/8']);
   });
 
   it('never echoes a secret value', () => {

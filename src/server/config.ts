@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import net from 'node:net';
 import path from 'node:path';
 import { validateTemplate } from './features/clients/deploy-command.ts';
 
@@ -61,6 +62,22 @@ const envSchema = z.object({
     .transform(Number)
     .refine((n) => n >= 1 && n <= 1000, 'must be a whole number between 1 and 1000')
     .default(10),
+  TRUST_PROXY: optionalText.pipe(
+    z
+      .string()
+      .transform((v) => v.split(',').map((item) => item.trim()))
+      .pipe(
+        z.array(
+          z
+            .string()
+            .refine(
+              isAddressOrRange,
+              'must be the addresses (or CIDR ranges) of your proxies, comma-separated',
+            ),
+        ),
+      )
+      .optional(),
+  ),
   SECRET_KEY: optionalText.pipe(
     z.string().min(32, 'must be at least 32 characters (try: openssl rand -hex 32)').optional(),
   ),
@@ -138,6 +155,11 @@ export interface Config {
   allowedEmails: string[];
   /** Sign-in and sign-up attempts a minute per client address (others scale from it). */
   authRateLimitPerMinute: number;
+  /**
+   * The reverse proxies whose X-Forwarded-For names the client (addresses or CIDR ranges);
+   * empty: the socket's address is the client's.
+   */
+  trustedProxies: string[];
 }
 
 export class ConfigError extends Error {
@@ -176,7 +198,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowedEmailDomains: e.ALLOWED_EMAIL_DOMAINS,
     allowedEmails: e.ALLOWED_EMAILS,
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
+    trustedProxies: e.TRUST_PROXY ?? [],
   };
+}
+
+/** 10.0.0.1, ::1, 10.0.0.0/8 or fd00::/8: never `true`, which would trust any client's header. */
+function isAddressOrRange(value: string): boolean {
+  const [address = '', bits, ...rest] = value.split('/');
+  const kind = net.isIP(address);
+  if (kind === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (kind === 4 ? 32 : 128);
 }
 
 /** Both halves of a provider's credentials, or neither: half a provider is a mistake. */
