@@ -13,6 +13,9 @@ const DATABASE_FREE = [
   'src/server/features/transfer/import-mapping.test.ts',
 ];
 
+/** Tests of what only SQLite has (group commit, the database file's bytes): SQLite project only. */
+const SQLITE_ONLY = ['src/server/db/group-commit.test.ts', 'src/server/secrets-at-rest.test.ts'];
+
 // Kept apart from vite.config.ts, whose root is the web app's folder.
 export default defineConfig({
   test: {
@@ -39,7 +42,7 @@ export default defineConfig({
           // global setup starts (or TEST_DATABASE_URL names); each test file gets its own database.
           name: 'postgres',
           include: ['src/server/**/*.test.ts'],
-          exclude: [...DATABASE_FREE, '**/node_modules/**'],
+          exclude: [...DATABASE_FREE, ...SQLITE_ONLY, '**/node_modules/**'],
           env: { CM_TEST_DATABASE: 'postgres' },
           globalSetup: ['./src/server/testing/postgres-global-setup.ts'],
           setupFiles: ['./src/server/testing/postgres-setup.ts'],
