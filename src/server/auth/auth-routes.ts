@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { HttpError } from '../http/http-error.ts';
 import { CLIENT_IP_HEADER, type Auth } from './auth.ts';
 
 /**
@@ -6,6 +7,19 @@ import { CLIENT_IP_HEADER, type Auth } from './auth.ts';
  * never on the Host header a client sends.
  */
 export function registerAuthRoutes(app: FastifyInstance, auth: Auth, publicUrl: string): void {
+  // A provider with response_mode=form_post posts its answer to the callback as a form; Better
+  // Auth turns that into its GET callback. Every other route takes JSON only.
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 64 * 1024 },
+    (request, body, done) => {
+      if (!isProviderCallback(request.url)) {
+        done(new HttpError(415, 'Unsupported Content-Type: send application/json'), undefined);
+        return;
+      }
+      done(null, new URLSearchParams(body as string));
+    },
+  );
   app.route({
     method: ['GET', 'POST'],
     url: '/api/auth/*',
@@ -22,7 +36,14 @@ export function registerAuthRoutes(app: FastifyInstance, auth: Auth, publicUrl: 
         new Request(new URL(request.url, publicUrl), {
           method: request.method,
           headers,
-          ...(hasBody ? { body: JSON.stringify(request.body) } : {}),
+          ...(hasBody
+            ? {
+                body:
+                  request.body instanceof URLSearchParams
+                    ? request.body.toString()
+                    : JSON.stringify(request.body),
+              }
+            : {}),
         }),
       );
       reply.status(response.status);
@@ -50,6 +71,14 @@ export function registerAuthRoutes(app: FastifyInstance, auth: Auth, publicUrl: 
       return reply.send(text === '' ? null : text);
     },
   });
+}
+
+/**
+ * `/api/auth/callback/<provider>`, read as the auth bridge and Better Auth read it: dot segments
+ * resolved (`/api/auth/callback/../sign-in/email` is the sign-in route, not a callback).
+ */
+export function isProviderCallback(url: string): boolean {
+  return new URL(url, 'http://localhost').pathname.startsWith('/api/auth/callback/');
 }
 
 function namesTheProblem(text: string): boolean {

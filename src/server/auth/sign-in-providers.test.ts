@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OidcIssuer } from '../testing/oidc-issuer.ts';
 import { Session, freePort, startTestServer, type TestServer } from '../testing/test-server.ts';
@@ -98,5 +99,63 @@ describe('allowlists on email sign-up', () => {
       });
       expect(response.status, email).toBe(200);
     }
+  });
+});
+
+describe('a provider that posts its answer (response_mode=form_post)', () => {
+  it('has the posted form turned into the callback, from the provider’s own site', async () => {
+    const session = new Session(server);
+    const state = (await startGoogleSignIn(session)).searchParams.get('state')!;
+    const posted = await session.request(
+      'POST',
+      '/api/auth/callback/google',
+      new URLSearchParams({ state, code: 'posted-code' }).toString(),
+      {
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: issuer.url,
+        'sec-fetch-site': 'cross-site',
+      },
+    );
+    expect(posted.status).toBe(302);
+    const location = new URL(posted.headers.get('location')!, server.url);
+    expect(location.pathname).toBe('/api/auth/callback/google');
+    expect(location.searchParams.get('state')).toBe(state);
+    expect(location.searchParams.get('code')).toBe('posted-code');
+  });
+
+  it('takes a form body nowhere else', async () => {
+    const response = await new Session(server).request(
+      'POST',
+      '/api/auth/sign-in/email',
+      'email=a%40example.test&password=whatever+password',
+      { 'content-type': 'application/x-www-form-urlencoded' },
+    );
+    expect(response.status).toBe(415);
+    expect(await response.json()).toEqual({
+      error: 'Unsupported Content-Type: send application/json',
+    });
+  });
+
+  it('does not let a cross-site post through by spelling another route as a callback', async () => {
+    // fetch would resolve the dot segments before sending; a raw request keeps them.
+    const { port } = new URL(server.url);
+    const status = await new Promise<number>((resolve, reject) => {
+      const request = http.request(
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: '/api/auth/callback/../sign-in/email',
+          headers: { 'content-type': 'application/json', origin: 'https://evil.example' },
+        },
+        (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        },
+      );
+      request.on('error', reject);
+      request.end(JSON.stringify({ email: 'a@example.test', password: 'whatever password' }));
+    });
+    expect(status).toBe(403);
   });
 });

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { isProviderCallback } from '../auth/auth-routes.ts';
 import { HttpError } from './http-error.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -17,7 +18,7 @@ export function registerCsrfCheck(app: FastifyInstance, publicUrl: string): void
     if (SAFE_METHODS.has(request.method)) return;
     // A provider may post its answer back from its own site (response_mode=form_post); state
     // and PKCE protect that route instead.
-    if (request.url.startsWith('/api/auth/callback/')) return;
+    if (isProviderCallback(request.url)) return;
     const origin = request.headers.origin;
     const site = request.headers['sec-fetch-site'];
     if (
