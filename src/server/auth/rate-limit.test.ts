@@ -1,5 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Session, startTestServer, type TestServer } from '../testing/test-server.ts';
+import { OidcIssuer } from '../testing/oidc-issuer.ts';
+import {
+  Session,
+  freePort,
+  startTestServer,
+  uniqueEmail,
+  type TestServer,
+} from '../testing/test-server.ts';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -39,4 +46,83 @@ describe('auth rate limits', () => {
     vi.setSystemTime(Date.now() + (Number(retryAfter) + 1) * 1000);
     expect((await attempt()).status).toBe(401);
   });
+});
+
+describe('every rate-limited auth route', () => {
+  // Low, so that each route reaches its limit in a few requests; odd, so that "half" is
+  // rounded down (5 → 2), as auth.ts does.
+  const PER_MINUTE = 5;
+  const half = Math.max(1, Math.floor(PER_MINUTE / 2));
+  let limited: TestServer;
+  let issuer: OidcIssuer;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    issuer = await new OidcIssuer().start([
+      {
+        clientId: 'google-client',
+        clientSecret: 'google-secret',
+        redirectUri: `http://127.0.0.1:${port}/api/auth/callback/google`,
+      },
+    ]);
+    limited = await startTestServer(
+      {
+        AUTH_RATE_LIMIT_PER_MINUTE: String(PER_MINUTE),
+        GOOGLE_CLIENT_ID: 'google-client',
+        GOOGLE_CLIENT_SECRET: 'google-secret',
+        GOOGLE_ISSUER: issuer.url,
+      },
+      { port },
+    );
+  });
+  afterAll(async () => {
+    await limited?.close();
+    await issuer?.close();
+  });
+
+  /** Each route, its limit as auth.ts computes it, and what an allowed request answers. */
+  const routes: [path: string, max: number, status: number, body: () => unknown][] = [
+    ['/sign-in/email', PER_MINUTE, 401, () => ({ email: uniqueEmail(), password: 'wrong pw 12' })],
+    [
+      '/sign-in/social',
+      PER_MINUTE * 2,
+      200,
+      () => ({ provider: 'google', callbackURL: '/', errorCallbackURL: '/sign-in' }),
+    ],
+    [
+      '/sign-up/email',
+      PER_MINUTE,
+      200,
+      () => ({ email: uniqueEmail('rl'), password: 'long enough pw', name: 'R' }),
+    ],
+    ['/request-password-reset', half, 200, () => ({ email: uniqueEmail(), redirectTo: '/reset' })],
+    ['/send-verification-email', half, 200, () => ({ email: uniqueEmail(), callbackURL: '/' })],
+  ];
+
+  it('uses the configured limit', () => {
+    expect(limited.config.authRateLimitPerMinute).toBe(PER_MINUTE);
+  });
+
+  it.each(routes)(
+    'POST /api/auth%s answers normally %i times a minute, then 429 with Retry-After and a JSON message',
+    async (route, max, status, body) => {
+      const statuses: number[] = [];
+      for (let i = 0; i < max + 2; i++) {
+        const response = await new Session(limited).request('POST', `/api/auth${route}`, body());
+        statuses.push(response.status);
+        if (response.status !== 429) {
+          await response.body?.cancel();
+          continue;
+        }
+        const retryAfter = Number(response.headers.get('retry-after'));
+        expect(retryAfter).toBeGreaterThan(0);
+        expect(retryAfter).toBeLessThanOrEqual(60);
+        expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+        const answer = (await response.json()) as { message?: unknown };
+        expect(answer.message).toEqual(expect.stringMatching(/too many requests/i));
+        expect(response.headers.getSetCookie()).toEqual([]);
+      }
+      expect(statuses).toEqual([...Array<number>(max).fill(status), 429, 429]);
+    },
+  );
 });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Session, startTestServer, type TestServer } from '../testing/test-server.ts';
 import { openEventStream } from '../testing/sse-reader.ts';
+import { notAllowedMessage } from '../auth/allowlist.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 let server: TestServer;
@@ -16,6 +17,7 @@ afterAll(async () => server.close());
 function userCommand(
   args: string[],
   stdin = '',
+  env: Record<string, string> = {},
 ): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['src/server/cli/user.ts', ...args], {
@@ -25,6 +27,7 @@ function userCommand(
         DATA_DIR: server.dataDir,
         ...server.databaseEnv,
         LOG_LEVEL: 'warn',
+        ...env,
       },
     });
     let out = '';
@@ -98,5 +101,34 @@ describe('npm run user', () => {
 
     await userCommand(['enable', '--email', 'leaver@example.test']);
     expect((await signIn('leaver@example.test', 'leaver password')).status).toBe(200);
+  });
+
+  it.each([
+    ['ALLOWED_EMAIL_DOMAINS', { ALLOWED_EMAIL_DOMAINS: 'example.test' }],
+    ['ALLOWED_EMAILS', { ALLOWED_EMAILS: 'someone.else@elsewhere.test' }],
+  ])(
+    'refuses to create an address %s does not allow, says why, and creates no user',
+    async (_, lists) => {
+      const email = 'outsider@elsewhere.test';
+      const result = await userCommand(['create', '--email', email], 'outsider password', lists);
+      expect(result.code).toBe(1);
+      expect(result.out).toBe('');
+      expect(result.err.trim()).toBe(notAllowedMessage(email));
+      const users = await server.app.parts.db.kysely
+        .selectFrom('user')
+        .select('id')
+        .where('email', '=', email)
+        .execute();
+      expect(users).toHaveLength(0);
+    },
+  );
+
+  it('creates an address the lists allow', async () => {
+    const lists = { ALLOWED_EMAIL_DOMAINS: 'example.test', ALLOWED_EMAILS: 'guest@elsewhere.test' };
+    for (const email of ['listed@example.test', 'guest@elsewhere.test']) {
+      const result = await userCommand(['create', '--email', email], 'allowed password', lists);
+      expect(result, email).toMatchObject({ code: 0, out: `Created ${email} (verified).\n` });
+      expect((await signIn(email, 'allowed password')).status, email).toBe(200);
+    }
   });
 });

@@ -38,6 +38,11 @@ export async function startTestServer(
     port?: number;
     /** Overrides the dialect under test. */
     database?: TestDialect;
+    /**
+     * A DATA_DIR of the caller's instead of a fresh one, left in place on close: with a
+     * DATABASE_URL of the caller's too (on PostgreSQL), a later server starts on the same data.
+     */
+    dataDir?: string;
   } = {},
 ): Promise<TestServer> {
   const own =
@@ -46,7 +51,7 @@ export async function startTestServer(
       : undefined;
   if (own) env = { DATABASE_URL: own.url, ...env };
   const mail = await new MailCatcher().start();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-test-'));
+  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'cm-test-'));
   // The port is only known after listening, but PUBLIC_URL must be known before: take a free
   // port first.
   const port = options.port ?? (await freePort());
@@ -74,7 +79,7 @@ export async function startTestServer(
       await app.close();
       await mail.close();
       await own?.drop();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (options.dataDir === undefined) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
