@@ -15,4 +15,7 @@ export type ApiError = z.infer<typeof apiErrorSchema>;
 /** The codes our own API sends (Better Auth's routes use the same two for the same refusals). */
 export const ACCOUNT_DISABLED_CODE = 'ACCOUNT_DISABLED';
 export const EMAIL_NOT_VERIFIED_CODE = 'EMAIL_NOT_VERIFIED';
-export type ApiErrorCode = typeof ACCOUNT_DISABLED_CODE | typeof EMAIL_NOT_VERIFIED_CODE;
+/** A session of someone ALLOWED_EMAIL_DOMAINS / ALLOWED_EMAILS no longer let in. */
+export const EMAIL_NOT_ALLOWED_CODE = 'EMAIL_NOT_ALLOWED';
+export type ApiErrorCode =
+  typeof ACCOUNT_DISABLED_CODE | typeof EMAIL_NOT_VERIFIED_CODE | typeof EMAIL_NOT_ALLOWED_CODE;

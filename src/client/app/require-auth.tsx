@@ -2,7 +2,6 @@ import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { Center, Container } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { ACCOUNT_DISABLED_CODE } from '#shared/api-error.ts';
 import { MeContext, meQuery } from '#client/lib/session.ts';
 import { ErrorAlert } from '#client/components/error-alert.tsx';
 import { FullPageLoader } from '#client/components/full-page-loader.tsx';
@@ -37,8 +36,8 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   }
   if (session.data.status === 'unverified') return <Navigate to="/verify-email-address" replace />;
   // The sign-in screen says why in its own words.
-  if (session.data.status === 'disabled') {
-    return <Navigate to={`/sign-in?error=${ACCOUNT_DISABLED_CODE}`} replace />;
+  if (session.data.status === 'refused') {
+    return <Navigate to={`/sign-in?error=${session.data.code}`} replace />;
   }
   return <MeContext value={session.data.me}>{children}</MeContext>;
 }

@@ -1,7 +1,7 @@
 import { createContext, use } from 'react';
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { meSchema, type Me } from '#shared/account.ts';
-import { ACCOUNT_DISABLED_CODE } from '#shared/api-error.ts';
+import { ACCOUNT_DISABLED_CODE, EMAIL_NOT_ALLOWED_CODE } from '#shared/api-error.ts';
 import { apiRequest, isApiError } from './api-client.ts';
 
 /**
@@ -12,12 +12,18 @@ export type Session =
   | { status: 'signed-in'; me: Me }
   | { status: 'signed-out' }
   | { status: 'unverified' }
-  | { status: 'disabled' };
+  /** Disabled, or no longer on the allowlists: the sign-in screen says which. */
+  | { status: 'refused'; code: RefusalCode };
+
+type RefusalCode = typeof ACCOUNT_DISABLED_CODE | typeof EMAIL_NOT_ALLOWED_CODE;
+const REFUSALS: readonly string[] = [ACCOUNT_DISABLED_CODE, EMAIL_NOT_ALLOWED_CODE];
 
 /** What an API refusal says about the session, if anything. */
 export function sessionAfter(error: unknown): Session | null {
   if (isApiError(error, 401)) return { status: 'signed-out' };
-  if (isApiError(error, 403) && error.code === ACCOUNT_DISABLED_CODE) return { status: 'disabled' };
+  if (isApiError(error, 403) && error.code !== undefined && REFUSALS.includes(error.code)) {
+    return { status: 'refused', code: error.code as RefusalCode };
+  }
   return null;
 }
 

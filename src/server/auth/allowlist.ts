@@ -4,7 +4,7 @@ export interface Allowlist {
   emails: readonly string[];
 }
 
-export const NOT_ALLOWED_CODE = 'EMAIL_NOT_ALLOWED';
+export { EMAIL_NOT_ALLOWED_CODE as NOT_ALLOWED_CODE } from '#shared/api-error.ts';
 
 export function isOpen(list: Allowlist): boolean {
   return list.domains.length === 0 && list.emails.length === 0;

@@ -1,6 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import { ACCOUNT_DISABLED_CODE, EMAIL_NOT_VERIFIED_CODE } from '#shared/api-error.ts';
+import {
+  ACCOUNT_DISABLED_CODE,
+  EMAIL_NOT_ALLOWED_CODE,
+  EMAIL_NOT_VERIFIED_CODE,
+} from '#shared/api-error.ts';
+import { isEmailAllowed, notAllowedMessage, type Allowlist } from './allowlist.ts';
 import { ACCOUNT_DISABLED_MESSAGE, type Auth } from './auth.ts';
 import { HttpError } from '../http/http-error.ts';
 import type { Database } from '../db/schema.ts';
@@ -58,7 +63,12 @@ export function isPublicRequest(request: FastifyRequest): boolean {
  * One guard for every route: a valid session of a verified, enabled user, or 401/403 JSON. The
  * server enforces it; the original only redirected in the browser and let the route load anyway.
  */
-export function registerSessionGuard(app: FastifyInstance, auth: Auth, db: Kysely<Database>): void {
+export function registerSessionGuard(
+  app: FastifyInstance,
+  auth: Auth,
+  db: Kysely<Database>,
+  allowlist: Allowlist,
+): void {
   const sessions = new SessionLookup(auth, db);
   app.decorateRequest('user', null);
   app.decorateRequest('sessionId', null);
@@ -74,6 +84,12 @@ export function registerSessionGuard(app: FastifyInstance, auth: Auth, db: Kysel
     // in the moment between its check at sign-in and the disabling.
     if (session.user.disabled)
       throw new HttpError(403, ACCOUNT_DISABLED_MESSAGE, { code: ACCOUNT_DISABLED_CODE });
+    // Narrowing the allowlists (and restarting) shuts out the people it leaves out at once,
+    // not when their sessions expire: sign-in alone would let a session live on for weeks.
+    if (!isEmailAllowed(session.user.email, allowlist))
+      throw new HttpError(403, notAllowedMessage(session.user.email), {
+        code: EMAIL_NOT_ALLOWED_CODE,
+      });
     request.sessionId = session.session.id;
     request.user = {
       id: session.user.id,
