@@ -83,3 +83,33 @@ test('editing keeps a stored password unless asked to remove it', async ({ page,
   const panel = page.getByRole('region', { name: 'Selected Client' });
   await expect(panel.getByRole('button', { name: 'Reveal password' })).toHaveCount(0);
 });
+
+test('saving over a change made elsewhere is refused with a message, and nothing is lost', async ({
+  page,
+  staff,
+}) => {
+  const client = await seedClient(staff, { name: 'Contested', code: 'CON' });
+  await page.goto(`/clients/${client.id}`);
+  await page.getByRole('button', { name: 'Client actions' }).click();
+  await page.getByRole('menuitem', { name: 'Edit' }).click();
+  await page.getByLabel('Description').fill('typed in the browser');
+
+  // A colleague saves first, while the form is open; the live feed brings their version in.
+  const theirs = await staff.json('PUT', `/api/clients/${client.id}`, {
+    name: 'Contested',
+    code: 'CON',
+    description: 'saved by a colleague',
+    version: client.version,
+  });
+  expect(theirs.status).toBe(200);
+  await expect(page.getByText('saved by a colleague')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Save' }).click();
+  const alert = page.getByRole('alert').filter({ hasText: 'The client was not saved' });
+  await expect(alert).toContainText('This client was changed by');
+  await expect(alert).toContainText('Your changes were not saved: reload it and edit again.');
+  await expect(page.getByRole('heading', { name: 'Edit Client' })).toBeVisible();
+  await expect(page.getByLabel('Description')).toHaveValue('typed in the browser');
+  const stored = await staff.json<{ description: string }>('GET', `/api/clients/${client.id}`);
+  expect(stored.body.description).toBe('saved by a colleague');
+});

@@ -76,8 +76,11 @@ test('Log in with Google: the provider signs you in and the app shows your name 
     picture: PROVIDER_PICTURE,
   });
   await page.goto('/sign-in');
+  await expect(page.getByRole('heading', { name: 'Clients Manager' })).toBeVisible();
   const google = page.getByRole('button', { name: 'Log in with Google' });
   await expect(google).toBeVisible();
+  // As in the original: Google's button comes first, before the other doors.
+  await expect(page.getByRole('button').first()).toHaveText('Log in with Google');
   await google.click();
   await expect(page).toHaveURL(new RegExp(`^${issuer.url}/`));
   await signInAtProvider(page, 'grace@example.test');
