@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
+import type { Db } from '../db/database.ts';
 import {
   ACCOUNT_DISABLED_CODE,
   EMAIL_NOT_ALLOWED_CODE,
@@ -8,7 +8,6 @@ import {
 import { isEmailAllowed, notAllowedMessage, type Allowlist } from './allowlist.ts';
 import { ACCOUNT_DISABLED_MESSAGE, type Auth } from './auth.ts';
 import { HttpError } from '../http/http-error.ts';
-import type { Database } from '../db/schema.ts';
 import { SessionLookup } from './session-lookup.ts';
 import { isWebAppFile } from '../http/static-files.ts';
 
@@ -66,7 +65,7 @@ export function isPublicRequest(request: FastifyRequest): boolean {
 export function registerSessionGuard(
   app: FastifyInstance,
   auth: Auth,
-  db: Kysely<Database>,
+  db: Db,
   allowlist: Allowlist,
 ): void {
   const sessions = new SessionLookup(auth, db);

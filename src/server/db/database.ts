@@ -6,12 +6,18 @@ import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type { DatabaseTarget } from '../config.ts';
 import type { Database } from './schema.ts';
 import { withStatementCache } from './statement-cache.ts';
+import { QuickReader } from './quick-reader.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
 export interface Db {
   kysely: Kysely<Database>;
   dialect: Dialect;
+  /**
+   * SQLite on a file: synchronous reads of committed data for the hottest queries. Opened on
+   * first use, after the migrations have made the file.
+   */
+  quickReader?: () => QuickReader;
   close(): Promise<void>;
 }
 
@@ -79,7 +85,18 @@ export function openDatabase(
   const kysely = new Kysely<Database>({
     dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
   });
-  return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+  if (target.file === ':memory:')
+    return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+  let reader: QuickReader | undefined;
+  return {
+    kysely,
+    dialect: 'sqlite',
+    quickReader: () => (reader ??= new QuickReader(target.file)),
+    async close() {
+      reader?.close();
+      await kysely.destroy();
+    },
+  };
 }
 
 /** Whether the database answers `select 1` within `timeoutMs` (for /readyz: never hangs). */
