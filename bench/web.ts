@@ -103,8 +103,12 @@ export async function measureWeb(options: {
       const search = page.getByRole('searchbox', { name: 'Search clients' });
       await search.focus();
       for (const key of ['4', '2', '1']) {
-        const pending = page.evaluate(() => {
-          return new Promise<number>((resolve) => {
+        // The listeners are in place (this evaluate has returned) before the key goes down;
+        // the time is read afterwards, with a limit, so a key that changes nothing is an error
+        // rather than a bench that waits for ever.
+        await page.evaluate(() => {
+          const w = window as unknown as { __keystroke?: Promise<number> };
+          w.__keystroke = new Promise<number>((resolve) => {
             const input = document.querySelector('input[type="search"]')!;
             let pressed = 0;
             input.addEventListener('keydown', (e) => (pressed = e.timeStamp), {
@@ -122,10 +126,22 @@ export async function measureWeb(options: {
             });
           });
         });
-        // The listeners must be in place before the key goes down.
-        await page.waitForTimeout(50);
         await page.keyboard.press(key);
-        keystrokes.push(await pending);
+        keystrokes.push(
+          await page.evaluate(
+            (key) =>
+              Promise.race([
+                (window as unknown as { __keystroke: Promise<number> }).__keystroke,
+                new Promise<number>((_, reject) =>
+                  setTimeout(
+                    () => reject(new Error(`the list did not change after "${key}"`)),
+                    10_000,
+                  ),
+                ),
+              ]),
+            key,
+          ),
+        );
         await page.waitForTimeout(100);
       }
       await context.close();

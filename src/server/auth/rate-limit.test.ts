@@ -1,8 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { OidcIssuer } from '../testing/oidc-issuer.ts';
+import { startGoogleTestServer, type GoogleTestServer } from '../testing/google-test-server.ts';
 import {
   Session,
-  freePort,
   startTestServer,
   uniqueEmail,
   type TestServer,
@@ -54,31 +53,13 @@ describe('every rate-limited auth route', () => {
   const PER_MINUTE = 5;
   const half = Math.max(1, Math.floor(PER_MINUTE / 2));
   let limited: TestServer;
-  let issuer: OidcIssuer;
+  let google: GoogleTestServer;
 
   beforeAll(async () => {
-    const port = await freePort();
-    issuer = await new OidcIssuer().start([
-      {
-        clientId: 'google-client',
-        clientSecret: 'google-secret',
-        redirectUri: `http://127.0.0.1:${port}/api/auth/callback/google`,
-      },
-    ]);
-    limited = await startTestServer(
-      {
-        AUTH_RATE_LIMIT_PER_MINUTE: String(PER_MINUTE),
-        GOOGLE_CLIENT_ID: 'google-client',
-        GOOGLE_CLIENT_SECRET: 'google-secret',
-        GOOGLE_ISSUER: issuer.url,
-      },
-      { port },
-    );
+    google = await startGoogleTestServer({ AUTH_RATE_LIMIT_PER_MINUTE: String(PER_MINUTE) });
+    limited = google.server;
   });
-  afterAll(async () => {
-    await limited?.close();
-    await issuer?.close();
-  });
+  afterAll(async () => google?.close());
 
   /** Each route, its limit as auth.ts computes it, and what an allowed request answers. */
   const routes: [path: string, max: number, status: number, body: () => unknown][] = [

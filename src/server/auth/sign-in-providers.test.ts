@@ -1,35 +1,21 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OidcIssuer } from '../testing/oidc-issuer.ts';
-import { Session, freePort, startTestServer, type TestServer } from '../testing/test-server.ts';
+import type { OidcIssuer } from '../testing/oidc-issuer.ts';
+import { startGoogleTestServer, type GoogleTestServer } from '../testing/google-test-server.ts';
+import { Session, type TestServer } from '../testing/test-server.ts';
 
 let issuer: OidcIssuer;
 let server: TestServer;
+let google: GoogleTestServer;
 
 beforeAll(async () => {
-  const port = await freePort();
-  issuer = await new OidcIssuer().start([
-    {
-      clientId: 'google-client',
-      clientSecret: 'google-secret',
-      redirectUri: `http://127.0.0.1:${port}/api/auth/callback/google`,
-    },
-  ]);
-  server = await startTestServer(
-    {
-      GOOGLE_CLIENT_ID: 'google-client',
-      GOOGLE_CLIENT_SECRET: 'google-secret',
-      GOOGLE_ISSUER: issuer.url,
-      ALLOWED_EMAIL_DOMAINS: 'example.test',
-      ALLOWED_EMAILS: 'contractor@outside.test',
-    },
-    { port },
-  );
+  google = await startGoogleTestServer({
+    ALLOWED_EMAIL_DOMAINS: 'example.test',
+    ALLOWED_EMAILS: 'contractor@outside.test',
+  });
+  ({ server, issuer } = google);
 });
-afterAll(async () => {
-  await server.close();
-  await issuer.close();
-});
+afterAll(async () => google?.close());
 
 /** Starts a Google sign-in as the browser would; returns the provider URL it is sent to. */
 async function startGoogleSignIn(session: Session): Promise<URL> {
