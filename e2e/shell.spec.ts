@@ -35,8 +35,12 @@ test('not signed in: the app sends you to sign-in', async ({ page }) => {
 
 test('the URL names the selected client, so a reload keeps it', async ({ page, staff }) => {
   const client = await seedClient(staff, { name: 'Reloadable', code: 'RLD' });
+  await page.setViewportSize({ width: 1366, height: 768 });
   await page.goto(`/clients/${client.id}`);
   await expect(page.getByRole('heading', { name: 'Reloadable (RLD)' })).toBeVisible();
+  // Its row is in view already: the page stays at the top, search box and all.
+  await expect(page.getByRole('link', { name: /Reloadable \(RLD\)/ })).toBeInViewport();
+  expect(await page.evaluate(() => window.scrollY)).toBe(0);
   await page.reload();
   await expect(page.getByRole('heading', { name: 'Reloadable (RLD)' })).toBeVisible();
   await page.goto('/clients/doesnotexist1');
