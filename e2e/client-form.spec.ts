@@ -89,6 +89,7 @@ test('saving over a change made elsewhere is refused with a message, and nothing
   staff,
 }) => {
   const client = await seedClient(staff, { name: 'Contested', code: 'CON' });
+  await page.setViewportSize({ width: 1366, height: 768 });
   await page.goto(`/clients/${client.id}`);
   await page.getByRole('button', { name: 'Client actions' }).click();
   await page.getByRole('menuitem', { name: 'Edit' }).click();
@@ -108,6 +109,8 @@ test('saving over a change made elsewhere is refused with a message, and nothing
   const alert = page.getByRole('alert').filter({ hasText: 'The client was not saved' });
   await expect(alert).toContainText('This client was changed by');
   await expect(alert).toContainText('Your changes were not saved: reload it and edit again.');
+  // The alert is at the top of the form, the Save button at its bottom: it is brought into view.
+  await expect(alert).toBeInViewport();
   await expect(page.getByRole('heading', { name: 'Edit Client' })).toBeVisible();
   await expect(page.getByLabel('Description')).toHaveValue('typed in the browser');
   const stored = await staff.json<{ description: string }>('GET', `/api/clients/${client.id}`);

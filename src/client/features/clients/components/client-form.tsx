@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import {
   Alert,
   Button,
@@ -48,6 +48,11 @@ export function ClientForm({
 }) {
   const save = useSaveClient();
   const [problem, setProblem] = useState<string | null>(null);
+  // The alert sits at the top of a long form, the Save button at its bottom: bring it into view.
+  const problemRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (problem) problemRef.current?.scrollIntoView({ behavior: 'smooth', block: 'center' });
+  }, [problem]);
   const form = useForm<ClientFormValues>({
     initialValues: client ? clientToFormValues(client) : emptyClientFormValues(todayIsoDate()),
     validate: validateClientForm,
@@ -85,6 +90,7 @@ export function ClientForm({
           </Title>
           {problem && (
             <Alert
+              ref={problemRef}
               color="red"
               title="The client was not saved"
               role="alert"
