@@ -157,15 +157,15 @@ export function ClientList({
     [matches, selectedId],
   );
   // A shared link or a new client selects a row that may be far down: bring it into view. A row
-  // already in view stays where it is, and so does the page (the virtualizer, asked anyway
-  // before it has measured the list's offset, scrolled a visible first row under the header).
+  // already in view stays where it is, and so does the page. Not before the list's offset in
+  // the page is measured: asked earlier, the virtualizer scrolled a visible row under the header.
   useEffect(() => {
-    if (selectedIndex < 0) return;
+    if (selectedIndex < 0 || scrollMargin === 0) return;
     const row = listRef.current?.querySelector(`[data-index="${selectedIndex}"]`);
     const box = row?.getBoundingClientRect();
     if (box && box.top >= 0 && box.bottom <= window.innerHeight) return;
     virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
-  }, [selectedIndex, virtualizer]);
+  }, [selectedIndex, scrollMargin, virtualizer]);
 
   // `/` anywhere outside a field jumps to the search box.
   useHotkeys([['/', () => inputRef.current?.focus()]]);
