@@ -14,7 +14,11 @@ const DATABASE_FREE = [
 ];
 
 /** Tests of what only SQLite has (group commit, the database file's bytes): SQLite project only. */
-const SQLITE_ONLY = ['src/server/db/group-commit.test.ts', 'src/server/secrets-at-rest.test.ts'];
+const SQLITE_ONLY = [
+  'src/server/db/group-commit.test.ts',
+  'src/server/db/sqlite-durability.test.ts',
+  'src/server/secrets-at-rest.test.ts',
+];
 
 // Kept apart from vite.config.ts, whose root is the web app's folder.
 export default defineConfig({
