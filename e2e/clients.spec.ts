@@ -163,3 +163,26 @@ test('the command row says what is missing instead of a broken command', async (
   ).toBeVisible();
   await expect(panel(page).getByText('No SSH command yet: add a server host.')).toBeVisible();
 });
+
+test('a copy the browser refuses is logged, and no success is claimed', async ({ page, staff }) => {
+  const client = await seedClient(staff, {
+    name: 'Refused copy',
+    code: 'RFC',
+    server: { host: 'refused.example', username: 'deploy' },
+  });
+  // As when the clipboard permission is denied: the browser rejects the write.
+  await page.addInitScript(() => {
+    navigator.clipboard.writeText = () =>
+      Promise.reject(new DOMException('Write permission denied.', 'NotAllowedError'));
+  });
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  await page.goto(`/clients/${client.id}`);
+  await panel(page).getByRole('button', { name: 'Copy SSH command' }).click();
+  await expect.poll(() => errors.join('\n')).toContain('Copy failed');
+  await expect(page.getByText('Command Copied to clipboard!')).toHaveCount(0);
+  // The command stays on screen, to be selected by hand.
+  await expect(panel(page).getByText('ssh -p 22 deploy@refused.example')).toBeVisible();
+});
