@@ -13,16 +13,14 @@ export type Session =
   | { status: 'signed-out' }
   | { status: 'unverified' }
   /** Disabled, or no longer on the allowlists: the sign-in screen says which. */
-  | { status: 'refused'; code: RefusalCode };
-
-type RefusalCode = typeof ACCOUNT_DISABLED_CODE | typeof EMAIL_NOT_ALLOWED_CODE;
-const REFUSALS: readonly string[] = [ACCOUNT_DISABLED_CODE, EMAIL_NOT_ALLOWED_CODE];
+  | { status: 'refused'; code: typeof ACCOUNT_DISABLED_CODE | typeof EMAIL_NOT_ALLOWED_CODE };
 
 /** What an API refusal says about the session, if anything. */
 export function sessionAfter(error: unknown): Session | null {
   if (isApiError(error, 401)) return { status: 'signed-out' };
-  if (isApiError(error, 403) && error.code !== undefined && REFUSALS.includes(error.code)) {
-    return { status: 'refused', code: error.code as RefusalCode };
+  if (!isApiError(error, 403)) return null;
+  if (error.code === ACCOUNT_DISABLED_CODE || error.code === EMAIL_NOT_ALLOWED_CODE) {
+    return { status: 'refused', code: error.code };
   }
   return null;
 }

@@ -11,7 +11,8 @@ import {
   startTestServer,
   type TestServer,
 } from '../testing/test-server.ts';
-import { NOT_ALLOWED_CODE, notAllowedMessage } from './allowlist.ts';
+import { EMAIL_NOT_ALLOWED_CODE } from '#shared/api-error.ts';
+import { notAllowedMessage } from './allowlist.ts';
 
 const PASSWORD = 'returning staff pw';
 const STAYS = 'stays@example.test';
@@ -169,7 +170,7 @@ describe('allowlists on returning sign-ins, after the lists were narrowed', () =
       });
       expect(signIn.status).toBe(403);
       const body = (await signIn.json()) as { code?: string; message?: string };
-      expect(body.code).toBe(NOT_ALLOWED_CODE);
+      expect(body.code).toBe(EMAIL_NOT_ALLOWED_CODE);
       expect(body.message).toBe(notAllowedMessage(email));
       expect(body.message).toContain(`${email} is not allowed to sign in to Clients Manager`);
       expect(signIn.headers.getSetCookie().filter((c) => c.includes('session_token'))).toEqual([]);
@@ -190,7 +191,10 @@ describe('allowlists on returning sign-ins, after the lists were narrowed', () =
       for (const url of ['/api/me', '/api/clients', '/api/events']) {
         const answer = await earlier(email).json<{ error: string; code: string }>('GET', url);
         expect(answer.status, `${email} ${url}`).toBe(403);
-        expect(answer.body).toEqual({ error: notAllowedMessage(email), code: NOT_ALLOWED_CODE });
+        expect(answer.body).toEqual({
+          error: notAllowedMessage(email),
+          code: EMAIL_NOT_ALLOWED_CODE,
+        });
       }
     }
   });
@@ -202,7 +206,7 @@ describe('allowlists on returning sign-ins, after the lists were narrowed', () =
     expect(callback.status).toBe(302);
     const location = new URL(callback.headers.get('location')!, server.url);
     expect(location.pathname).toBe('/sign-in');
-    expect(location.searchParams.get('error')).toBe(NOT_ALLOWED_CODE);
+    expect(location.searchParams.get('error')).toBe(EMAIL_NOT_ALLOWED_CODE);
     expect(callback.headers.getSetCookie().filter((c) => c.includes('session_token'))).toEqual([]);
     expect(session.cookies.has('cm.session_token')).toBe(false);
     expect((await session.json('GET', '/api/me')).status).toBe(401);

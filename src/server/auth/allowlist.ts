@@ -4,8 +4,6 @@ export interface Allowlist {
   emails: readonly string[];
 }
 
-export { EMAIL_NOT_ALLOWED_CODE as NOT_ALLOWED_CODE } from '#shared/api-error.ts';
-
 export function isOpen(list: Allowlist): boolean {
   return list.domains.length === 0 && list.emails.length === 0;
 }

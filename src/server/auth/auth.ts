@@ -2,19 +2,14 @@ import { betterAuth } from 'better-auth';
 import { APIError, createAuthMiddleware } from 'better-auth/api';
 import { genericOAuth } from 'better-auth/plugins/generic-oauth';
 import type { FastifyBaseLogger } from 'fastify';
-import { ACCOUNT_DISABLED_CODE } from '#shared/api-error.ts';
+import { ACCOUNT_DISABLED_CODE, EMAIL_NOT_ALLOWED_CODE } from '#shared/api-error.ts';
 import { isStorableText } from '#shared/clients.ts';
 import type { Config } from '../config.ts';
 import { deriveKey } from '../secrets.ts';
 import type { Db } from '../db/database.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { resetPasswordMail, verifyEmailMail } from '../mail/templates.ts';
-import {
-  isEmailAllowed,
-  notAllowedMessage,
-  NOT_ALLOWED_CODE,
-  type Allowlist,
-} from './allowlist.ts';
+import { isEmailAllowed, notAllowedMessage, type Allowlist } from './allowlist.ts';
 
 /**
  * The bridge (auth-routes.ts) sets this header from the socket's address, replacing anything a
@@ -94,7 +89,7 @@ export function createAuth({ db, config, secretKey, mailer, log }: AuthOptions) 
       validateUserInfo({ user }) {
         const email = typeof user.email === 'string' ? user.email : '';
         if (!isEmailAllowed(email, allowlist)) {
-          return { error: NOT_ALLOWED_CODE, errorDescription: notAllowedMessage(email) };
+          return { error: EMAIL_NOT_ALLOWED_CODE, errorDescription: notAllowedMessage(email) };
         }
       },
     },
@@ -117,7 +112,7 @@ export function createAuth({ db, config, secretKey, mailer, log }: AuthOptions) 
         const email: unknown = (ctx.body as { email?: unknown } | undefined)?.email;
         if (typeof email === 'string' && !isEmailAllowed(email, allowlist)) {
           throw new APIError('FORBIDDEN', {
-            code: NOT_ALLOWED_CODE,
+            code: EMAIL_NOT_ALLOWED_CODE,
             message: notAllowedMessage(email),
           });
         }
@@ -147,7 +142,7 @@ export function createAuth({ db, config, secretKey, mailer, log }: AuthOptions) 
             // The lists may have changed since this user signed up.
             if (!isEmailAllowed(user.email, allowlist)) {
               throw new APIError('FORBIDDEN', {
-                code: NOT_ALLOWED_CODE,
+                code: EMAIL_NOT_ALLOWED_CODE,
                 message: notAllowedMessage(user.email),
               });
             }

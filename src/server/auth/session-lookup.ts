@@ -1,9 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { fromNodeHeaders } from 'better-auth/node';
-import { sql, type Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
 import type { Db } from '../db/database.ts';
+import { KeyedRead } from '../db/keyed-read.ts';
 import { toBool } from '../db/codec.ts';
 import type { Auth } from './auth.ts';
 
@@ -23,16 +22,16 @@ export interface FoundSession {
 /**
  * One query, the user's columns by scalar subqueries on its key: the same answer as a join, one
  * round trip on PostgreSQL, and on SQLite a fifth of the join's time. Raw SQL (valid on both)
- * so that nothing is built per request. It ends at the token's comparison: each caller adds its
- * own placeholder.
+ * so that nothing is built per request.
  */
-const SELECT_SESSION = `select s."id" as "sessionId", s."userId" as "id", s."expiresAt",
+const SESSION_BY_TOKEN =
+  new KeyedRead<SessionRow>(`select s."id" as "sessionId", s."userId" as "id", s."expiresAt",
     (select "email" from "user" where "id" = s."userId") as "email",
     (select "name" from "user" where "id" = s."userId") as "name",
     (select "image" from "user" where "id" = s."userId") as "image",
     (select "emailVerified" from "user" where "id" = s."userId") as "emailVerified",
     (select "disabled" from "user" where "id" = s."userId") as "disabled"
-  from "session" s where s."token"`;
+  from "session" s where s."token"`);
 
 interface SessionRow {
   sessionId: string;
@@ -66,8 +65,7 @@ const VERIFIED_LIMIT = 10_000;
  */
 export class SessionLookup {
   readonly #auth: Auth;
-  readonly #db: Kysely<Database>;
-  readonly #quickReader: Db['quickReader'];
+  readonly #db: Db;
   readonly #verified = new Map<string, string>();
   #context:
     | { secret: string; cookie: string; dontRemember: string; expiresIn: number; updateAge: number }
@@ -75,8 +73,7 @@ export class SessionLookup {
 
   constructor(auth: Auth, db: Db) {
     this.#auth = auth;
-    this.#db = db.kysely;
-    this.#quickReader = db.quickReader;
+    this.#db = db;
   }
 
   async get(headers: IncomingHttpHeaders): Promise<FoundSession | null> {
@@ -109,11 +106,7 @@ export class SessionLookup {
     if (!signed) return undefined;
     const token = this.#verify(signed, settings.secret);
     if (!token) return undefined;
-    // On SQLite straight from the quick reader (synchronous, committed data); elsewhere
-    // through Kysely, the same SQL.
-    const found = this.#quickReader
-      ? this.#quickReader().one<SessionRow>(`${SELECT_SESSION} = ?`, [token])
-      : (await sql<SessionRow>`${sql.raw(SELECT_SESSION)} = ${token}`.execute(this.#db)).rows[0];
+    const found = await SESSION_BY_TOKEN.run(this.#db, token);
     // No such user (deleted a moment ago): Better Auth decides.
     const row = found && found.email !== null ? { ...found, email: found.email } : undefined;
     if (!row) return undefined;

@@ -7,6 +7,7 @@ import type { DatabaseTarget } from '../config.ts';
 import type { Database } from './schema.ts';
 import { withStatementCache } from './statement-cache.ts';
 import { QuickReader } from './quick-reader.ts';
+import { openSqliteReadOnly } from './sqlite-read-only.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -66,8 +67,7 @@ export function openDatabase(
     return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
   }
   if (options.readOnly) {
-    const sqlite = new SQLite(target.file, { readonly: true, fileMustExist: true });
-    sqlite.pragma('busy_timeout = 5000');
+    const sqlite = openSqliteReadOnly(target.file);
     const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
     return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
   }

@@ -1,5 +1,5 @@
-import SQLite from 'better-sqlite3';
 import type { SqliteDatabase } from 'kysely';
+import { openSqliteReadOnly } from './sqlite-read-only.ts';
 import { withStatementCache } from './statement-cache.ts';
 
 /**
@@ -16,9 +16,7 @@ export class QuickReader {
   readonly #db: SqliteDatabase;
 
   constructor(file: string) {
-    const sqlite = new SQLite(file, { readonly: true, fileMustExist: true });
-    sqlite.pragma('busy_timeout = 5000');
-    this.#db = withStatementCache(sqlite);
+    this.#db = withStatementCache(openSqliteReadOnly(file));
   }
 
   /** The first row of `query` (SQLite text with `?` placeholders; a read by key), or undefined. */

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { type Kysely, type Selectable, type Transaction } from 'kysely';
 import { CLONE_SUFFIX, type Client, type ClientValues } from '#shared/clients.ts';
 import type { ClientEvent, ClientEventKind } from '#shared/events.ts';
 import type { ClientTable, Database } from '../../db/schema.ts';
 import type { Db, Dialect } from '../../db/database.ts';
+import { KeyedRead } from '../../db/keyed-read.ts';
 import { fromBool, toBool, toIso, toStringList } from '../../db/codec.ts';
 import type { SecretBox } from '../../secrets.ts';
 import type { Actor } from '../../auth/session-guard.ts';
@@ -65,28 +66,27 @@ export function presentClient(row: ClientRow): Client {
   };
 }
 
+/** The hottest read of all, `get`: #select's columns in raw SQL (valid on both databases). */
+const GET_CLIENT = new KeyedRead<ClientRow>(`select "client".*,
+    (select "name" from "user" where "user"."id" = "client"."createdBy") as "createdByName",
+    (select "name" from "user" where "user"."id" = "client"."updatedBy") as "updatedByName"
+  from "client" where "client"."id"`);
+
 /**
  * Clients in the database. Every write and the event that records it commit in one
  * transaction; `onCommitted` then wakes the live feed.
  */
-/** #select's columns in raw SQL (valid on both databases), for the hottest read, `get`. */
-const SELECT_CLIENT = `select "client".*,
-    (select "name" from "user" where "user"."id" = "client"."createdBy") as "createdByName",
-    (select "name" from "user" where "user"."id" = "client"."updatedBy") as "updatedByName"
-  from "client"`;
-const GET_CLIENT_SQLITE = `${SELECT_CLIENT} where "client"."id" = ?`;
-
 export class ClientRepository {
+  readonly #database: Db;
   readonly #db: Kysely<Database>;
   readonly #dialect: Dialect;
   readonly #box: SecretBox;
   readonly #onCommitted: () => void;
   readonly #group: GroupCommit | undefined;
-  readonly #quickReader: Db['quickReader'];
 
   constructor(db: Db, box: SecretBox, onCommitted: () => void) {
+    this.#database = db;
     this.#db = db.kysely;
-    this.#quickReader = db.quickReader;
     this.#dialect = db.dialect;
     this.#box = box;
     this.#onCommitted = onCommitted;
@@ -122,15 +122,7 @@ export class ClientRepository {
     id: string,
     db: Kysely<Database> | Transaction<Database> = this.#db,
   ): Promise<Client | undefined> {
-    // The hottest read of all: raw SQL, so the query is not built anew; on SQLite outside a
-    // transaction, straight from the quick reader.
-    if (db === this.#db && this.#quickReader) {
-      const row = this.#quickReader().one<ClientRow>(GET_CLIENT_SQLITE, [id]);
-      return row ? presentClient(row) : undefined;
-    }
-    const { rows } =
-      await sql<ClientRow>`${sql.raw(SELECT_CLIENT)} where "client"."id" = ${id}`.execute(db);
-    const row = rows[0];
+    const row = await GET_CLIENT.run(this.#database, id, db === this.#db ? undefined : db);
     return row ? presentClient(row) : undefined;
   }
 
