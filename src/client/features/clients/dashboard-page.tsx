@@ -9,6 +9,7 @@ import { onClientEvent } from '#client/lib/live-updates.ts';
 import { clientKeys } from '#client/lib/query-keys.ts';
 import { wasDeletedHere } from './api/client-mutations.ts';
 import { ClientList } from './components/client-list.tsx';
+import { useGoToClient } from './use-client-search.ts';
 import { ClientPanel, NoClientSelected } from './components/client-panel.tsx';
 import classes from './dashboard-page.module.css';
 
@@ -27,6 +28,7 @@ const STACKED = '(max-width: 74.99em)';
 export function DashboardPage() {
   const { clientId } = useParams();
   const navigate = useNavigate();
+  const goToClient = useGoToClient();
   const queryClient = useQueryClient();
   const [form, setForm] = useState<FormState | null>(null);
   const stacked = useMediaQuery(STACKED) ?? false;
@@ -45,9 +47,9 @@ export function DashboardPage() {
           color: 'yellow',
           message: `This client was deleted by ${event.actor.name}.`,
         });
-        void navigate('/', { replace: true });
+        goToClient(null, { replace: true });
       }),
-    [clientId, form, navigate, queryClient],
+    [clientId, form, goToClient, queryClient],
   );
 
   // On a phone the panel sits under the list; bring it into view when it changes.
@@ -80,7 +82,9 @@ export function DashboardPage() {
               onCancel={() => setForm(null)}
               onSaved={(saved) => {
                 setForm(null);
-                void navigate(`/clients/${encodeURIComponent(saved.id)}`);
+                // An edited client stays in the filtered list; a new one may not match it.
+                if (form.kind === 'edit') goToClient(saved.id);
+                else void navigate(`/clients/${encodeURIComponent(saved.id)}`);
               }}
             />
           </Suspense>

@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import { useSearchParams } from 'react-router';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
 
 /**
  * The list's search text lives in the URL (`?q=`), so a reload or a shared link keeps the
@@ -22,4 +22,21 @@ export function useClientSearch(): [string, (next: string) => void] {
     [setParams],
   );
   return [query, setQuery];
+}
+
+/**
+ * Goes to a client (or to none) and keeps the list's search, so saving, duplicating or deleting
+ * does not throw away the filter the user was working in.
+ */
+export function useGoToClient(): (id: string | null, options?: { replace?: boolean }) => void {
+  const navigate = useNavigate();
+  const { search } = useLocation();
+  return useCallback(
+    (id, options) =>
+      void navigate(
+        { pathname: id === null ? '/' : `/clients/${encodeURIComponent(id)}`, search },
+        options,
+      ),
+    [navigate, search],
+  );
 }

@@ -8,7 +8,7 @@ import {
   useState,
   type KeyboardEvent,
 } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import {
   ActionIcon,
   Anchor,
@@ -35,7 +35,7 @@ import { ErrorAlert } from '#client/components/error-alert.tsx';
 import { PlusIcon, SearchIcon } from '#client/components/icons.tsx';
 import { clientsQuery } from '../api/client-queries.ts';
 import { clientTitle } from '../client-title.ts';
-import { useClientSearch } from '../use-client-search.ts';
+import { useClientSearch, useGoToClient } from '../use-client-search.ts';
 import classes from './client-list.module.css';
 
 const URL_WRITE_DELAY_MS = 200;
@@ -101,7 +101,7 @@ export function ClientList({
   const clients = useQuery(clientsQuery());
   const [query, setQuery] = useSearchText();
   const { search } = useLocation();
-  const navigate = useNavigate();
+  const goToClient = useGoToClient();
   const inputRef = useRef<HTMLInputElement>(null);
   const hintId = useId();
   const rowId = useId();
@@ -174,7 +174,7 @@ export function ClientList({
     const client = matches[index];
     if (!client) return;
     onSelect();
-    void navigate({ pathname: `/clients/${encodeURIComponent(client.id)}`, search });
+    goToClient(client.id);
   }
 
   function onKeyDown(event: KeyboardEvent<HTMLInputElement>) {

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
 import {
   ActionIcon,
   Anchor,
@@ -26,7 +26,7 @@ import { CopyIcon, DotsIcon, EditIcon, TrashIcon } from '#client/components/icon
 import { clientQuery } from '../api/client-queries.ts';
 import { restoreClient, useDeleteClient, useDuplicateClient } from '../api/client-mutations.ts';
 import { clientTitle } from '../client-title.ts';
-import { useClientSearch } from '../use-client-search.ts';
+import { useClientSearch, useGoToClient } from '../use-client-search.ts';
 import { ClientHistory } from './client-history.tsx';
 import { CommandList } from './command-list.tsx';
 import { Section } from './section.tsx';
@@ -223,7 +223,7 @@ function showUndoDelete(client: Client, queryClient: QueryClient, open: (id: str
 }
 
 function ClientActions({ client, onEdit }: { client: Client; onEdit: (client: Client) => void }) {
-  const navigate = useNavigate();
+  const goToClient = useGoToClient();
   const queryClient = useQueryClient();
   const duplicate = useDuplicateClient();
   const remove = useDeleteClient();
@@ -237,7 +237,7 @@ function ClientActions({ client, onEdit }: { client: Client; onEdit: (client: Cl
         duplicate.mutate(client.id, {
           onSuccess: () => {
             notifications.show({ color: 'green', message: 'Client duplicated.' });
-            void navigate('/');
+            goToClient(null);
           },
           onError: (error) =>
             notifications.show({
@@ -258,8 +258,8 @@ function ClientActions({ client, onEdit }: { client: Client; onEdit: (client: Cl
       onConfirm: () =>
         remove.mutate(client.id, {
           onSuccess: () => {
-            showUndoDelete(client, queryClient, (id) => void navigate(`/clients/${id}`));
-            void navigate('/');
+            showUndoDelete(client, queryClient, goToClient);
+            goToClient(null);
           },
           onError: (error) =>
             notifications.show({
