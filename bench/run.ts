@@ -71,6 +71,25 @@ async function peakRss<T>(server: ServerProcess, work: () => Promise<T>): Promis
   }
 }
 
+/** The server bundle, built as `npm run build` builds dist/server, into a folder of the run's. */
+function buildServer(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-bench-server-'));
+  log('building the server');
+  execFileSync(
+    process.execPath,
+    [
+      path.join(ROOT, 'node_modules/vite/bin/vite.js'),
+      'build',
+      '--config',
+      'vite.server.config.ts',
+      '--outDir',
+      dir,
+    ],
+    { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  return path.join(dir, 'main.mjs');
+}
+
 function buildWeb(): string {
   if (args['web-dir']) return path.resolve(args['web-dir']);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-bench-web-'));
@@ -85,6 +104,7 @@ function buildWeb(): string {
 
 async function benchDatabase(
   kind: 'sqlite' | 'postgres',
+  serverEntry: string,
   mail: MailCatcher,
   webDir: string | undefined,
   floors: Map<number, { list: LoadResult; one: LoadResult }>,
@@ -104,7 +124,7 @@ async function benchDatabase(
       postgres = await TestPostgres.start({ durable: true });
       env.DATABASE_URL = (await createDatabase(postgres.url())).url;
     }
-    server = await startServer(env);
+    server = await startServer(serverEntry, env);
     const running = server;
     const session: Session = await signUpVerified({ url: server.url, mail });
     const headers = { cookie: session.cookieHeader, origin: server.url };
@@ -225,7 +245,7 @@ async function benchDatabase(
     server = undefined;
     log(`${kind}: time to ready, ${runs} starts on ${after} clients`);
     const readies: number[] = [];
-    for (let run = 0; run < runs; run += 1) readies.push(await timeToReady(env));
+    for (let run = 0; run < runs; run += 1) readies.push(await timeToReady(serverEntry, env));
     figures.readyMs = median(readies);
     figures.readySamples = readies;
     return { figures, ...(web ? { web } : {}) };
@@ -256,13 +276,14 @@ const report: BenchReport = {
 
 const mail = await new MailCatcher().start();
 try {
+  const serverEntry = buildServer();
   const webDir = args['no-web'] ? undefined : buildWeb();
   const floors = new Map<number, { list: LoadResult; one: LoadResult }>();
   const kinds: ('sqlite' | 'postgres')[] = args['no-postgres']
     ? ['sqlite']
     : ['sqlite', 'postgres'];
   for (const kind of kinds) {
-    const { figures, web } = await benchDatabase(kind, mail, webDir, floors);
+    const { figures, web } = await benchDatabase(kind, serverEntry, mail, webDir, floors);
     report.databases.push(figures);
     if (web) report.web = web;
   }

@@ -8,27 +8,29 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const NODE_OPTIONS = '--max-semi-space-size=8';
 
 /**
- * The real server (`src/server/main.ts`) as a child process on `env`'s database. Request logs
- * are off (LOG_LEVEL=warn): at thousands of requests a second, an info line per request would
- * measure the log pipe.
+ * The built server (`entry`, a bundle made as `npm run build` makes dist/server/main.mjs) as a
+ * child process on `env`'s database, as `npm run serve` runs it. Request logs are off
+ * (LOG_LEVEL=warn): at thousands of requests a second, an info line per request would measure
+ * the log pipe.
  */
 export async function startServer(
+  entry: string,
   env: Record<string, string> & { DATA_DIR: string },
 ): Promise<ServerProcess> {
   return spawnServer(
     { PORT: String(await freePort()), LOG_LEVEL: 'warn', NODE_OPTIONS, ...env },
-    { readyTimeoutMs: 60_000 },
+    { readyTimeoutMs: 60_000, entry },
   );
 }
 
 /**
- * Milliseconds from spawning `node src/server/main.ts` to its "ready" log line (the database
- * opened and migrated, the port listening), read from the line's own timestamp.
+ * Milliseconds from spawning the built server to its "ready" log line (the database opened and
+ * migrated, the port listening), read from the line's own timestamp.
  */
-export async function timeToReady(env: Record<string, string>): Promise<number> {
+export async function timeToReady(entry: string, env: Record<string, string>): Promise<number> {
   const port = String(await freePort());
   const startedAt = Date.now();
-  const child = spawn(process.execPath, ['src/server/main.ts'], {
+  const child = spawn(process.execPath, [entry], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',

@@ -4,6 +4,7 @@ import {
   signUpVerified,
   startTestServer,
   uniqueEmail,
+  type ServerAddress,
   type Session,
   type TestServer,
 } from '../src/server/testing/test-server.ts';
@@ -69,7 +70,7 @@ export async function seedClient(session: Session, input: ClientInput): Promise<
 /** Signs up through the screens and follows the mailed link; ends signed in on '/'. */
 export async function signUpThroughUi(
   page: Page,
-  server: TestServer,
+  server: ServerAddress,
   options: { name?: string; email?: string; password?: string } = {},
 ): Promise<{ email: string; password: string }> {
   const email = options.email ?? uniqueEmail('ui');

@@ -22,16 +22,17 @@ export interface ServerProcess {
 }
 
 /**
- * The real entry point (`src/server/main.ts`) as a child process, the way `npm run serve`
- * runs it, on the given settings. Resolves once `/readyz` answers 200 (the database is
+ * The real entry point as a child process on the given settings: the TypeScript sources
+ * (`src/server/main.ts`, as `npm run dev` runs them) unless `entry` names a built bundle (what
+ * `npm run serve` runs). Resolves once `/readyz` answers 200 (the database is
  * migrated and reachable), so a test can kill it at any moment after and start it again.
  */
 export async function spawnServer(
   env: Record<string, string> & { PORT: string; DATA_DIR: string },
-  options: { readyTimeoutMs?: number } = {},
+  options: { readyTimeoutMs?: number; entry?: string } = {},
 ): Promise<ServerProcess> {
   const url = `http://127.0.0.1:${env.PORT}`;
-  const child = spawn(process.execPath, ['src/server/main.ts'], {
+  const child = spawn(process.execPath, [options.entry ?? 'src/server/main.ts'], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',

@@ -1,0 +1,31 @@
+import { defineConfig } from 'vite';
+
+/**
+ * The server as one bundle for `npm run serve` (dist/server/main.mjs). Node can run the
+ * TypeScript sources as they are (tests and `npm run dev` do), but a start then resolves, stats
+ * and reads about a thousand files of Better Auth, Fastify, zod and Kysely: on the 2-core
+ * machines that was about half of the time to "ready" (docs/performance.md). The bundle is
+ * loaded from a handful of files.
+ *
+ * The bundle sits two folders below the project root, as src/server/main.ts does, so paths
+ * the code resolves from its own location (the built web app, app.ts) hold for both.
+ */
+export default defineConfig({
+  publicDir: false,
+  build: {
+    ssr: 'src/server/main.ts',
+    outDir: 'dist/server',
+    emptyOutDir: true,
+    target: 'node24',
+    // Readable stack traces in the log without loading source maps at every start.
+    minify: false,
+    sourcemap: true,
+    rollupOptions: { output: { entryFileNames: 'main.mjs', chunkFileNames: '[name]-[hash].mjs' } },
+  },
+  ssr: {
+    // Everything in the bundle but the native SQLite binding and pg (its optional native part
+    // is looked up at run time).
+    noExternal: true,
+    external: ['better-sqlite3', 'pg'],
+  },
+});
