@@ -18,6 +18,7 @@ const SQLITE_ONLY = [
   'src/server/db/group-commit.test.ts',
   'src/server/db/sqlite-durability.test.ts',
   'src/server/secrets-at-rest.test.ts',
+  'src/server/db/quick-reader.test.ts',
 ];
 
 // Kept apart from vite.config.ts, whose root is the web app's folder.

@@ -82,12 +82,14 @@ export function openDatabase(
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
+  let reader: QuickReader | undefined;
   const kysely = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+    dialect: new SqliteDialect({
+      database: withStatementCache(sqlite, { beforeWrite: () => reader?.endSnapshot() }),
+    }),
   });
   if (target.file === ':memory:')
     return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
-  let reader: QuickReader | undefined;
   return {
     kysely,
     dialect: 'sqlite',
