@@ -28,6 +28,10 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Vitest's default is one worker fewer than the cores: one on the 2-core CI machines. Most
+    // suites spend their time waiting on a server, a child process or PostgreSQL, so two files
+    // at a time use the machine instead of idling it.
+    maxWorkers: 2,
     reporters: ['default', './src/server/testing/database-summary-reporter.ts'],
     projects: [
       {

@@ -71,9 +71,14 @@ async function peakRss<T>(server: ServerProcess, work: () => Promise<T>): Promis
   }
 }
 
-/** The server bundle, built as `npm run build` builds dist/server, into a folder of the run's. */
+/**
+ * The server bundle, built as `npm run build` builds dist/server, into a folder of the run's
+ * inside the project: the bundle imports better-sqlite3 and pg from node_modules.
+ */
 function buildServer(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-bench-server-'));
+  const cache = path.join(ROOT, 'node_modules/.cache');
+  fs.mkdirSync(cache, { recursive: true });
+  const dir = fs.mkdtempSync(path.join(cache, 'cm-bench-server-'));
   log('building the server');
   execFileSync(
     process.execPath,
@@ -275,8 +280,8 @@ const report: BenchReport = {
 };
 
 const mail = await new MailCatcher().start();
+const serverEntry = buildServer();
 try {
-  const serverEntry = buildServer();
   const webDir = args['no-web'] ? undefined : buildWeb();
   const floors = new Map<number, { list: LoadResult; one: LoadResult }>();
   const kinds: ('sqlite' | 'postgres')[] = args['no-postgres']
@@ -290,6 +295,7 @@ try {
   report.machine.loadAverageAtEnd = os.loadavg();
 } finally {
   await mail.close();
+  fs.rmSync(path.dirname(serverEntry), { recursive: true, force: true });
 }
 
 const table = formatTable(report);

@@ -13,19 +13,25 @@ import type { SqliteDatabase } from 'kysely';
  * this one reads the last commit, never waits for the writer, and every write is answered only
  * after its commit, so a client that wrote and then reads sees its write.
  *
- * Reads share one snapshot (a read transaction) until the event loop's turn ends: taking and
- * releasing SQLite's read lock cost about 5 µs a read, the read itself 1 µs. The writer ends
- * the snapshot before each statement that writes or commits (`endSnapshot`, called through
- * the writer's statement cache), so a read after a commit of this process always sees it, and
- * no snapshot of ours stands in the way of the checkpoint that runs at the commit. A commit by
- * another process (a CLI command) is seen from the next turn on.
+ * Reads share one snapshot (a read transaction) until the event loop's turn ends, or for
+ * SNAPSHOT_MS at most: taking and releasing SQLite's read lock cost about 5 µs a read, the read
+ * itself 1 µs. The writer ends the snapshot before each statement that writes or commits
+ * (`endSnapshot`, called through the writer's statement cache), so a read after a commit of
+ * this process always sees it, and no snapshot of ours stands in the way of the checkpoint
+ * that runs at the commit. A commit by another process (a CLI command such as `user disable`)
+ * is seen by every request that arrives after it: the turn's requests were read from their
+ * sockets before its snapshot was taken. (When over a thousand sockets are ready at once,
+ * libuv polls again within the same turn; the time limit bounds that case.)
  */
+const SNAPSHOT_MS = 5;
+
 export class QuickReader {
   readonly #sqlite: SQLite.Database;
   readonly #db: SqliteDatabase;
   readonly #begin: SQLite.Statement;
   readonly #commit: SQLite.Statement;
   #ending = false;
+  #takenAt = 0;
 
   constructor(file: string) {
     this.#sqlite = openSqliteReadOnly(file);
@@ -36,8 +42,12 @@ export class QuickReader {
 
   /** The first row of `query` (SQLite text with `?` placeholders; a read by key), or undefined. */
   one<T>(query: string, params: readonly unknown[]): T | undefined {
+    if (this.#sqlite.inTransaction && performance.now() - this.#takenAt > SNAPSHOT_MS) {
+      this.endSnapshot();
+    }
     if (!this.#sqlite.inTransaction) {
       this.#begin.run();
+      this.#takenAt = performance.now();
       if (!this.#ending) {
         this.#ending = true;
         setImmediate(this.#endOfTurn);
