@@ -99,3 +99,26 @@ test('a list of 2,000 clients keeps only the rows in view in the page', async ({
   await expect(page).toHaveURL(/\/clients\/[A-Za-z0-9_-]+\?q=client$/);
   await expect(list(page).locator('[aria-current="true"]')).toContainText('Client 2000');
 });
+
+test('asked again while nothing changed, the list comes back as a 304, not downloaded again', async ({
+  page,
+  context,
+  seeded,
+}) => {
+  await signInContext(context, seeded);
+  const answers: number[] = [];
+  page.on('response', (response) => {
+    if (new URL(response.url()).pathname === '/api/clients') answers.push(response.status());
+  });
+  await page.goto('/');
+  await expect(list(page).getByRole('link', { name: /Client 0001 \(C1\)/ })).toBeVisible();
+  // A network blip: the live stream reconnects and, having maybe missed changes, asks for the
+  // list again. Nothing changed, so the server says so and the page keeps the list it has.
+  await expect.poll(() => answers.length).toBeGreaterThan(0);
+  const before = answers.length;
+  await context.setOffline(true);
+  await context.setOffline(false);
+  await expect.poll(() => answers.slice(before)).toContain(304);
+  expect(answers.slice(before)).not.toContain(200);
+  await expect(list(page).getByRole('link', { name: /Client 0001 \(C1\)/ })).toBeVisible();
+});

@@ -34,11 +34,15 @@ interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   body?: unknown;
   signal?: AbortSignal;
+  /** The ETag of what the caller has: a 304 then comes back instead of an error. */
+  ifNoneMatch?: string;
 }
 
 async function send(path: string, options: RequestOptions): Promise<Response> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
+  // With its own If-None-Match, fetch leaves the browser's cache out and hands over the 304.
+  if (options.ifNoneMatch !== undefined) headers['if-none-match'] = options.ifNoneMatch;
   let response: Response;
   try {
     response = await fetch(path, {
@@ -55,7 +59,9 @@ async function send(path: string, options: RequestOptions): Promise<Response> {
       'Cannot reach the server. Check your connection and try again.',
     );
   }
-  if (!response.ok) throw await toError(response);
+  if (!response.ok && !(response.status === 304 && options.ifNoneMatch !== undefined)) {
+    throw await toError(response);
+  }
   return response;
 }
 
@@ -87,7 +93,14 @@ export async function apiRequest<S extends z.ZodType>(
   schema: S,
   options: RequestOptions = {},
 ): Promise<z.output<S>> {
-  const response = await send(path, options);
+  return parse(path, await send(path, options), schema);
+}
+
+async function parse<S extends z.ZodType>(
+  path: string,
+  response: Response,
+  schema: S,
+): Promise<z.output<S>> {
   const body: unknown = await response.json().catch(() => undefined);
   const parsed = schema.safeParse(body);
   if (!parsed.success) {
@@ -95,6 +108,32 @@ export async function apiRequest<S extends z.ZodType>(
     throw new ApiRequestError(response.status, 'The server sent an unexpected response.');
   }
   return parsed.data;
+}
+
+/** An answer kept with its ETag, so that asking again can be answered "unchanged". */
+export interface Revalidatable<T> {
+  data: T;
+  etag: string | undefined;
+}
+
+/**
+ * A GET that revalidates what the caller already has: the server answers 304 when nothing
+ * changed, and `previous` comes back as it is, neither downloaded nor parsed again (the list of
+ * ten thousand clients is 4.6 MB of JSON, asked again after every reconnect of the live stream).
+ */
+export async function apiRequestRevalidated<S extends z.ZodType>(
+  path: string,
+  schema: S,
+  previous: Revalidatable<z.output<S>> | undefined,
+  options: Omit<RequestOptions, 'method' | 'body' | 'ifNoneMatch'> = {},
+): Promise<Revalidatable<z.output<S>>> {
+  const response = await send(path, {
+    ...options,
+    ...(previous?.etag === undefined ? {} : { ifNoneMatch: previous.etag }),
+  });
+  if (response.status === 304 && previous) return previous;
+  const etag = response.headers.get('etag') ?? undefined;
+  return { data: await parse(path, response, schema), etag };
 }
 
 /** For calls answered with 204 No Content. */

@@ -7,7 +7,7 @@ import {
   type ClientList,
 } from '#shared/clients.ts';
 import { clientHistorySchema } from '#shared/events.ts';
-import { apiRequest } from '#client/lib/api-client.ts';
+import { apiRequest, apiRequestRevalidated, type Revalidatable } from '#client/lib/api-client.ts';
 import { clientKeys } from '#client/lib/query-keys.ts';
 
 /**
@@ -29,8 +29,16 @@ const clientListSample = z
 export function clientsQuery() {
   return queryOptions({
     queryKey: clientKeys.list(),
-    queryFn: ({ signal }) => apiRequest('/api/clients', clientListSample, { signal }),
-    select: (data) => data.clients,
+    // Asked again after every live change and reconnect: unchanged, it is answered with a 304
+    // and the list already here is kept, not parsed again.
+    queryFn: ({ signal, client }) =>
+      apiRequestRevalidated(
+        '/api/clients',
+        clientListSample,
+        client.getQueryData<Revalidatable<ClientList>>(clientKeys.list()),
+        { signal },
+      ),
+    select: (data) => data.data.clients,
   });
 }
 
