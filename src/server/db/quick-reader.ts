@@ -31,6 +31,8 @@ export class QuickReader {
   readonly #begin: SQLite.Statement;
   readonly #commit: SQLite.Statement;
   #ending = false;
+  /** Whether a snapshot is open (kept here: asking the connection is a native call per read). */
+  #open = false;
   #takenAt = 0;
 
   constructor(file: string) {
@@ -42,11 +44,10 @@ export class QuickReader {
 
   /** The first row of `query` (SQLite text with `?` placeholders; a read by key), or undefined. */
   one<T>(query: string, params: readonly unknown[]): T | undefined {
-    if (this.#sqlite.inTransaction && performance.now() - this.#takenAt > SNAPSHOT_MS) {
-      this.endSnapshot();
-    }
-    if (!this.#sqlite.inTransaction) {
+    if (this.#open && performance.now() - this.#takenAt > SNAPSHOT_MS) this.endSnapshot();
+    if (!this.#open) {
       this.#begin.run();
+      this.#open = true;
       this.#takenAt = performance.now();
       if (!this.#ending) {
         this.#ending = true;
@@ -58,7 +59,9 @@ export class QuickReader {
 
   /** The next read takes a new snapshot: it will see every commit made before it. */
   endSnapshot(): void {
-    if (this.#sqlite.inTransaction) this.#commit.run();
+    if (!this.#open) return;
+    this.#open = false;
+    this.#commit.run();
   }
 
   readonly #endOfTurn = () => {

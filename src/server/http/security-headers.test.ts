@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../testing/test-server.ts';
+import { recordHeaderChanges } from './security-headers.ts';
 
 /** The directives of a Content-Security-Policy header, by name. */
 function directives(header: string | undefined): Record<string, string> {
@@ -63,5 +64,17 @@ describe('security headers', () => {
     expect(directives(secure.headers['content-security-policy'] as string)).toHaveProperty(
       'upgrade-insecure-requests',
     );
+  });
+
+  it('are recorded once, and a directive that would differ per request is refused', () => {
+    expect(recordHeaderChanges({})).toContainEqual({
+      set: 'X-Content-Type-Options',
+      value: 'nosniff',
+    });
+    expect(() =>
+      recordHeaderChanges({
+        contentSecurityPolicy: { directives: { scriptSrc: ["'self'", () => "'nonce-x'"] } },
+      }),
+    ).toThrow(/computed per request/);
   });
 });
