@@ -19,6 +19,8 @@ export interface Db {
    * first use, after the migrations have made the file.
    */
   quickReader?: () => QuickReader;
+  /** PostgreSQL: the connection pool, for the hot reads without the query builder. */
+  pool?: pg.Pool;
   close(): Promise<void>;
 }
 
@@ -64,7 +66,7 @@ export function openDatabase(
       client.on('error', () => undefined);
     });
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
+    return { kysely, dialect: 'postgres', pool, close: () => kysely.destroy() };
   }
   if (options.readOnly) {
     const sqlite = openSqliteReadOnly(target.file);
