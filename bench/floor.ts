@@ -8,7 +8,7 @@ export async function startFloor(
   dir: string,
   list: string,
   client: string,
-): Promise<{ url: string; stop(): Promise<void> }> {
+): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const listFile = path.join(dir, 'floor-list.json');
   const clientFile = path.join(dir, 'floor-client.json');
   fs.writeFileSync(listFile, list);
@@ -25,6 +25,7 @@ export async function startFloor(
   });
   return {
     url: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
     async stop() {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');

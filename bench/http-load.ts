@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 
 const AUTOCANNON = path.resolve(import.meta.dirname, '../node_modules/autocannon/autocannon.js');
@@ -10,6 +11,17 @@ export interface LoadResult {
   requests: number;
   /** Answers outside 2xx, plus errors and timeouts: any of them makes the figure void. */
   failures: number;
+  /**
+   * CPU time (user + system) the server process spent per answered request during the run:
+   * steadier than requests/s on a shared machine, where both we and the floor slow down together.
+   */
+  cpuUsPerRequest?: number;
+}
+
+/** User + system CPU time of a process so far, in ms (Linux: /proc/<pid>/stat, 100 ticks/s). */
+export function processCpuMs(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /**
@@ -23,6 +35,8 @@ export function httpLoad(options: {
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: string;
+  /** The server's process id: its CPU time per request is measured too. */
+  serverPid?: number;
 }): Promise<LoadResult> {
   const args = [
     AUTOCANNON,
@@ -39,6 +53,7 @@ export function httpLoad(options: {
   }
   if (options.body !== undefined) args.push('--body', options.body);
   args.push(options.url);
+  const cpuBefore = options.serverPid === undefined ? 0 : processCpuMs(options.serverPid);
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -55,12 +70,17 @@ export function httpLoad(options: {
         errors: number;
         timeouts: number;
       };
+      const cpuMs =
+        options.serverPid === undefined ? undefined : processCpuMs(options.serverPid) - cpuBefore;
       resolve({
         requestsPerSecond: r.requests.average,
         p50Ms: r.latency.p50,
         p99Ms: r.latency.p99,
         requests: r.requests.total,
         failures: r.non2xx + r.errors + r.timeouts,
+        ...(cpuMs === undefined || r.requests.total === 0
+          ? {}
+          : { cpuUsPerRequest: (cpuMs * 1000) / r.requests.total }),
       });
     });
   });

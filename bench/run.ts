@@ -56,6 +56,9 @@ function medianLoad(samples: LoadResult[]): LoadResult & { samples: LoadResult[]
     p99Ms: median(samples.map((s) => s.p99Ms)),
     requests: samples.reduce((sum, s) => sum + s.requests, 0),
     failures: samples.reduce((sum, s) => sum + s.failures, 0),
+    ...(samples.every((s) => s.cpuUsPerRequest !== undefined)
+      ? { cpuUsPerRequest: median(samples.map((s) => s.cpuUsPerRequest!)) }
+      : {}),
     samples,
   };
 }
@@ -154,18 +157,24 @@ async function benchDatabase(
       log(`${kind}: list and get-one at ${size} clients, ${runs} × ${seconds} s each`);
       for (let run = 0; run < runs; run += 1) {
         // Interleaved with the floor's runs, so that both see the same machine.
-        const load = (url: string, auth: boolean) =>
-          httpLoad({ url, connections: CONNECTIONS, seconds, headers: auth ? headers : {} });
+        const load = (url: string, auth: boolean, serverPid: number) =>
+          httpLoad({
+            url,
+            connections: CONNECTIONS,
+            seconds,
+            headers: auth ? headers : {},
+            serverPid,
+          });
         const [results, rss] = await peakRss(running, async () => [
-          await load(`${server!.url}/api/clients`, true),
-          await load(`${server!.url}/api/clients/${someId}`, true),
+          await load(`${running.url}/api/clients`, true, running.pid),
+          await load(`${running.url}/api/clients/${someId}`, true, running.pid),
         ]);
         peak = Math.max(peak, rss);
         list.push(results[0]!);
         one.push(results[1]!);
         if (floorServer) {
-          floorList.push(await load(`${floorServer.url}/api/clients`, false));
-          floorOne.push(await load(`${floorServer.url}/api/clients/x`, false));
+          floorList.push(await load(`${floorServer.url}/api/clients`, false, floorServer.pid));
+          floorOne.push(await load(`${floorServer.url}/api/clients/x`, false, floorServer.pid));
         }
       }
       if (floorServer) {

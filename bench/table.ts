@@ -55,7 +55,9 @@ const check = (ok: boolean) => (ok ? 'yes' : '**no**');
 function load(result: LoadResult, floor?: LoadResult): string {
   const share = floor ? ` (${n((100 * result.requestsPerSecond) / floor.requestsPerSecond)}%)` : '';
   const failed = result.failures > 0 ? ` ⚠ ${result.failures} failed` : '';
-  return `${n(result.requestsPerSecond)}/s${share}, p50 ${ms(result.p50Ms)}, p99 ${ms(result.p99Ms)}${failed}`;
+  const cpu =
+    result.cpuUsPerRequest === undefined ? '' : `; ${n(result.cpuUsPerRequest)} µs CPU a request`;
+  return `${n(result.requestsPerSecond)}/s${share}, p50 ${ms(result.p50Ms)}, p99 ${ms(result.p99Ms)}${cpu}${failed}`;
 }
 
 /** One Markdown table: what the bench measured, per database, against the targets. */
