@@ -1,7 +1,7 @@
 import { test, expect, seedClient, signInContext } from './fixtures.ts';
 import { signUpVerified } from '../src/server/testing/test-server.ts';
 
-test('a second browser sees adds, edits, duplicates and deletes within a second', async ({
+test('a second browser sees adds, edits, duplicates and deletes without reloading', async ({
   page,
   staff,
   browser,
@@ -19,9 +19,11 @@ test('a second browser sees adds, edits, duplicates and deletes within a second'
   await other.goto('/?q=Live');
   await expect(other.getByText('No client selected')).toBeVisible();
 
-  const live = { timeout: 1000 };
+  // Every change arrives, unasked. How fast is the bench's to measure (live fan-out in
+  // docs/performance.md: p99 under 40 ms from the write's answer to the last of 500 streams); a
+  // one-second assertion here failed only when the shared machine was loaded.
   const client = await seedClient(staff, { name: 'Live Co', code: 'LIVE' });
-  await expect(other.getByRole('link', { name: /Live Co \(LIVE\)/ })).toBeVisible(live);
+  await expect(other.getByRole('link', { name: /Live Co \(LIVE\)/ })).toBeVisible();
 
   await other.getByRole('link', { name: /Live Co \(LIVE\)/ }).click();
   await expect(other.getByRole('heading', { name: 'Live Co (LIVE)' })).toBeVisible();
@@ -30,18 +32,18 @@ test('a second browser sees adds, edits, duplicates and deletes within a second'
     code: 'LIVE',
     version: client.version,
   });
-  await expect(other.getByRole('heading', { name: 'Live Company (LIVE)' })).toBeVisible(live);
+  await expect(other.getByRole('heading', { name: 'Live Company (LIVE)' })).toBeVisible();
 
   await staff.json('POST', `/api/clients/${client.id}/duplicate`);
-  await expect(other.getByRole('link', { name: /Live Company \(Clone\)/ })).toBeVisible(live);
+  await expect(other.getByRole('link', { name: /Live Company \(Clone\)/ })).toBeVisible();
 
   await staff.request('DELETE', `/api/clients/${client.id}`);
-  await expect(other.getByRole('link', { name: /Live Company \(LIVE\)/ })).toHaveCount(0, live);
+  await expect(other.getByRole('link', { name: /Live Company \(LIVE\)/ })).toHaveCount(0);
   await expect(
     other.getByText('No client selected').or(other.getByText('Client not found')),
-  ).toBeVisible(live);
+  ).toBeVisible();
 
   // And the first browser, which did nothing, followed along too.
-  await expect(page.getByRole('link', { name: /Live Company \(Clone\)/ })).toBeVisible(live);
+  await expect(page.getByRole('link', { name: /Live Company \(Clone\)/ })).toBeVisible();
   await otherContext.close();
 });
