@@ -24,14 +24,16 @@ export interface FoundSession {
  * round trip on PostgreSQL, and on SQLite a fifth of the join's time. Raw SQL (valid on both)
  * so that nothing is built per request.
  */
-const SESSION_BY_TOKEN =
-  new KeyedRead<SessionRow>(`select s."id" as "sessionId", s."userId" as "id", s."expiresAt",
+const SESSION_BY_TOKEN = new KeyedRead<SessionRow>({
+  key: 's."token"',
+  columns: `s."id" as "sessionId", s."userId" as "id", s."expiresAt",
     (select "email" from "user" where "id" = s."userId") as "email",
     (select "name" from "user" where "id" = s."userId") as "name",
     (select "image" from "user" where "id" = s."userId") as "image",
     (select "emailVerified" from "user" where "id" = s."userId") as "emailVerified",
-    (select "disabled" from "user" where "id" = s."userId") as "disabled"
-  from "session" s where s."token"`);
+    (select "disabled" from "user" where "id" = s."userId") as "disabled"`,
+  from: '"session" s',
+});
 
 interface SessionRow {
   sessionId: string;

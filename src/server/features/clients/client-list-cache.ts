@@ -1,5 +1,6 @@
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
+import DataLoader from 'dataloader';
 import { sql, type Kysely } from 'kysely';
 import type { Client } from '#shared/clients.ts';
 import type { Database } from '../../db/schema.ts';
@@ -42,15 +43,27 @@ export function gzippedBody(list: CachedList): Promise<Buffer> {
  * write on another instance moves the same head. The list also shows who created and last
  * changed each client, by name, from the user table: a renamed or removed person changes it
  * without an event, so the version also holds the user table's count and latest update. That
- * version is one cheap query per request, read before the list, so a cached body is never
- * older than its version says (at worst newer, when a write lands between the two reads; the
- * next request then reads the list again).
+ * version is one cheap query, read before the list, so a cached body is never older than its
+ * version says (at worst newer, when a write lands between the two reads; the next request
+ * then reads the list again).
+ *
+ * The requests that arrive in one turn of the event loop share one version query, sent after
+ * that turn has read them all: each still sees every commit made before it arrived, and under
+ * load PostgreSQL answers one query for many requests instead of one each.
  */
 export class ClientListCache {
   readonly #db: Kysely<Database>;
   readonly #load: () => Promise<Client[]>;
   #entry: CachedList | undefined;
   #pending: { version: string; promise: Promise<CachedList> } | undefined;
+  readonly #versions = new DataLoader<'version', string>(
+    async (asked) => {
+      const version = await this.#version();
+      return asked.map(() => version);
+    },
+    // Never kept: only requests that arrived before the query started may share its answer.
+    { cache: false, batchScheduleFn: (send) => setImmediate(send) },
+  );
 
   constructor(db: Kysely<Database>, load: () => Promise<Client[]>) {
     this.#db = db;
@@ -58,7 +71,7 @@ export class ClientListCache {
   }
 
   async current(): Promise<CachedList> {
-    const version = await this.#version();
+    const version = await this.#versions.load('version');
     if (this.#entry?.version === version) return this.#entry;
     // Readers that miss together share one read of the table.
     if (this.#pending?.version === version) return this.#pending.promise;

@@ -67,10 +67,13 @@ export function presentClient(row: ClientRow): Client {
 }
 
 /** The hottest read of all, `get`: #select's columns in raw SQL (valid on both databases). */
-const GET_CLIENT = new KeyedRead<ClientRow>(`select "client".*,
+const GET_CLIENT = new KeyedRead<ClientRow>({
+  key: '"client"."id"',
+  columns: `"client".*,
     (select "name" from "user" where "user"."id" = "client"."createdBy") as "createdByName",
-    (select "name" from "user" where "user"."id" = "client"."updatedBy") as "updatedByName"
-  from "client" where "client"."id"`);
+    (select "name" from "user" where "user"."id" = "client"."updatedBy") as "updatedByName"`,
+  from: '"client"',
+});
 
 /**
  * Clients in the database. Every write and the event that records it commit in one

@@ -1,0 +1,77 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { openTestDatabase } from '../testing/test-database.ts';
+import type { Db } from './database.ts';
+import { KeyedRead } from './keyed-read.ts';
+import { appendEvent } from '../realtime/event-log.ts';
+import { ClientListCache } from '../features/clients/client-list-cache.ts';
+
+const READ_V = new KeyedRead<{ v: number }>({
+  key: '"kr"."id"',
+  columns: '"kr"."v"',
+  from: '"kr"',
+});
+
+let db: Db;
+let close: () => Promise<void>;
+/** Queries sent to PostgreSQL through the pool while `work` runs. */
+async function queriesDuring(work: () => Promise<unknown>): Promise<number> {
+  let queries = 0;
+  const count = () => (queries += 1);
+  db.pool!.on('acquire', count);
+  try {
+    await work();
+    return queries;
+  } finally {
+    db.pool!.off('acquire', count);
+  }
+}
+
+beforeAll(async () => {
+  ({ db, close } = await openTestDatabase());
+  await sql`create table "kr" ("id" text primary key, "v" integer not null)`.execute(db.kysely);
+  await sql`insert into "kr" values ('a', 1), ('b', 2)`.execute(db.kysely);
+});
+afterAll(() => close());
+
+it('sends one query for the keyed reads asked in one turn, and one per turn after that', async () => {
+  const read = async (id: string) => (await READ_V.run(db, id))?.v;
+  let values: (number | undefined)[] = [];
+  const together = await queriesDuring(async () => {
+    values = await Promise.all(Array.from({ length: 20 }, (_, i) => read(i % 2 ? 'a' : 'b')));
+  });
+  expect(together).toBe(1);
+  expect(values).toEqual(Array.from({ length: 20 }, (_, i) => (i % 2 ? 1 : 2)));
+  const apart = await queriesDuring(async () => {
+    await read('a');
+    await read('b');
+  });
+  expect(apart).toBe(2);
+});
+
+it('shares one version query among the list requests of one turn, and sees a write made before the next', async () => {
+  let loads = 0;
+  const cache = new ClientListCache(db.kysely, async () => {
+    loads += 1;
+    return [];
+  });
+  const first = await cache.current();
+  const queries = await queriesDuring(() =>
+    Promise.all(Array.from({ length: 10 }, () => cache.current())),
+  );
+  // One version query, and the list itself not read again: nothing changed.
+  expect(queries).toBe(1);
+  expect(loads).toBe(1);
+  await db.kysely.transaction().execute((trx) =>
+    appendEvent(trx, 'postgres', {
+      kind: 'client.created',
+      clientId: 'c',
+      actor: { id: 'u1', name: 'Someone' },
+      fields: [],
+      at: new Date().toISOString(),
+    }),
+  );
+  const after = await cache.current();
+  expect(after.etag).not.toBe(first.etag);
+  expect(loads).toBe(2);
+});
