@@ -8,6 +8,7 @@ export async function startFloor(
   dir: string,
   list: string,
   client: string,
+  kind: 'node' | 'fastify' = 'node',
 ): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const listFile = path.join(dir, 'floor-list.json');
   const clientFile = path.join(dir, 'floor-client.json');
@@ -16,7 +17,13 @@ export async function startFloor(
   const port = await freePort();
   const child: ChildProcess = spawn(
     process.execPath,
-    [path.join(import.meta.dirname, 'floor-server.ts'), String(port), listFile, clientFile],
+    [
+      path.join(import.meta.dirname, 'floor-server.ts'),
+      String(port),
+      listFile,
+      clientFile,
+      ...(kind === 'fastify' ? ['fastify'] : []),
+    ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   await new Promise<void>((resolve, reject) => {

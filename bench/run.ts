@@ -27,6 +27,13 @@ import { median, sleep } from './stats.ts';
 import { formatTable, type DatabaseFigures, type BenchReport } from './table.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
+
+/** The floor's figures at one size (measured once, on the first database's run). */
+interface Floor {
+  list: LoadResult;
+  one: LoadResult;
+  fastifyOne: LoadResult;
+}
 const CONNECTIONS = 20;
 
 const { values: args } = parseArgs({
@@ -115,7 +122,7 @@ async function benchDatabase(
   serverEntry: string,
   mail: MailCatcher,
   webDir: string | undefined,
-  floors: Map<number, { list: LoadResult; one: LoadResult }>,
+  floors: Map<number, Floor>,
 ): Promise<{ figures: DatabaseFigures; web?: WebResult }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `cm-bench-${kind}-`));
   let postgres: TestPostgres | undefined;
@@ -150,10 +157,14 @@ async function benchDatabase(
       const oneBody = await (await session.request('GET', `/api/clients/${someId}`)).text();
       let floor = floors.get(size);
       const floorServer = floor ? undefined : await startFloor(dataDir, listBody, oneBody);
+      const fastifyServer = floor
+        ? undefined
+        : await startFloor(dataDir, listBody, oneBody, 'fastify');
       const list: LoadResult[] = [];
       const one: LoadResult[] = [];
       const floorList: LoadResult[] = [];
       const floorOne: LoadResult[] = [];
+      const fastifyOne: LoadResult[] = [];
       log(`${kind}: list and get-one at ${size} clients, ${runs} × ${seconds} s each`);
       for (let run = 0; run < runs; run += 1) {
         // Interleaved with the floor's runs, so that both see the same machine.
@@ -176,10 +187,20 @@ async function benchDatabase(
           floorList.push(await load(`${floorServer.url}/api/clients`, false, floorServer.pid));
           floorOne.push(await load(`${floorServer.url}/api/clients/x`, false, floorServer.pid));
         }
+        if (fastifyServer) {
+          fastifyOne.push(
+            await load(`${fastifyServer.url}/api/clients/x`, false, fastifyServer.pid),
+          );
+        }
       }
-      if (floorServer) {
+      if (floorServer && fastifyServer) {
         await floorServer.stop();
-        floor = { list: medianLoad(floorList), one: medianLoad(floorOne) };
+        await fastifyServer.stop();
+        floor = {
+          list: medianLoad(floorList),
+          one: medianLoad(floorOne),
+          fastifyOne: medianLoad(fastifyOne),
+        };
         floors.set(size, floor);
       }
       figures.sizes.push({
@@ -189,6 +210,7 @@ async function benchDatabase(
         one: medianLoad(one),
         floorList: floor!.list,
         floorOne: floor!.one,
+        fastifyOne: floor!.fastifyOne,
       });
     }
 
@@ -292,7 +314,7 @@ const mail = await new MailCatcher().start();
 const serverEntry = buildServer();
 try {
   const webDir = args['no-web'] ? undefined : buildWeb();
-  const floors = new Map<number, { list: LoadResult; one: LoadResult }>();
+  const floors = new Map<number, Floor>();
   const kinds: ('sqlite' | 'postgres')[] = args['no-postgres']
     ? ['sqlite']
     : ['sqlite', 'postgres'];

@@ -9,6 +9,8 @@ export interface SizeFigures {
   one: LoadResult;
   floorList: LoadResult;
   floorOne: LoadResult;
+  /** Fastify alone (no hooks, no database) answering the same bytes: a reference, no target. */
+  fastifyOne?: LoadResult;
 }
 
 export interface DatabaseFigures {
@@ -98,6 +100,14 @@ export function formatTable(report: BenchReport): string {
       '',
       true,
     );
+    if (floor.fastifyOne) {
+      row(
+        `Fastify alone, get-one (same bytes, no hooks, no database)`,
+        dbs.map((_, j) => (j === 0 ? load(floor.fastifyOne!, floor.floorOne) : '″')),
+        '',
+        true,
+      );
+    }
     row(
       `get-one (${n(size)} stored)`,
       at.map((s) => load(s.one, s.floorOne)),
