@@ -128,3 +128,26 @@ test('asked again while nothing changed, the list comes back as a 304, not downl
   expect(answers.slice(before)).not.toContain(200);
   await expect(list(page).getByRole('link', { name: /Client 0001 \(C1\)/ })).toBeVisible();
 });
+
+test('the page downloads the list in summary, and an opened client comes in full', async ({
+  page,
+  context,
+  seeded,
+}) => {
+  await signInContext(context, seeded);
+  const listRequests: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname === '/api/clients') listRequests.push(url.search);
+  });
+  await page.goto('/');
+  await list(page)
+    .getByRole('link', { name: /Client 0002 \(C2\)/ })
+    .click();
+  // What the summary does not carry: the start date and the server's details.
+  await expect(page.getByText('Client since: Jan 1, 2024')).toBeVisible();
+  await expect(page.getByText('"username": "u"')).toBeVisible();
+  // Asked again when the live stream opens (a 304 then): never the full list.
+  expect(listRequests.length).toBeGreaterThan(0);
+  expect(new Set(listRequests)).toEqual(new Set(['?view=summary']));
+});

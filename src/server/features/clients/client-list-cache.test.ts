@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Client, ClientList } from '#shared/clients.ts';
+import {
+  clientSummaryListSchema,
+  type Client,
+  type ClientList,
+  type ClientSummaryList,
+} from '#shared/clients.ts';
 import {
   signUpVerified,
   startTestServer,
@@ -38,10 +43,10 @@ describe('GET /api/clients with an ETag', () => {
     await server.close();
   });
 
-  async function get(etag?: string) {
+  async function get(etag?: string, path = '/api/clients') {
     const response = await alice.request(
       'GET',
-      '/api/clients',
+      path,
       undefined,
       etag ? { 'if-none-match': etag } : {},
     );
@@ -118,5 +123,45 @@ describe('GET /api/clients with an ETag', () => {
     const { status, body } = await alice.json<ClientList>('GET', '/api/clients?q=acme');
     expect(status).toBe(200);
     expect(body.clients.map((c) => c.name)).toEqual(['Acme']);
+  });
+
+  it('answers ?view=summary with what the list shows and searches, under an ETag of its own', async () => {
+    const full = await get();
+    const summary = await get(undefined, '/api/clients?view=summary');
+    expect(summary.status).toBe(200);
+    expect(summary.etag).not.toBe(full.etag);
+    const { clients } = clientSummaryListSchema.parse(JSON.parse(summary.text));
+    const fullClients = (JSON.parse(full.text) as ClientList).clients;
+    // Exactly the summary's fields (no password flag, no port, no names of people: toEqual
+    // fails on any other), for every client, in the same order as the full list.
+    expect(clients).toEqual(
+      fullClients.map((c) => ({
+        id: c.id,
+        name: c.name,
+        code: c.code,
+        description: c.description,
+        tags: c.tags,
+        server: { host: c.server.host },
+      })),
+    );
+    expect(Buffer.byteLength(summary.text)).toBeLessThan(Buffer.byteLength(full.text) / 2);
+    const again = await get(summary.etag!, '/api/clients?view=summary');
+    expect(again.status).toBe(304);
+    // The full list's ETag does not stand for the summary.
+    expect((await get(full.etag!, '/api/clients?view=summary')).status).toBe(200);
+    const searched = await alice.json<ClientSummaryList>('GET', '/api/clients?view=summary&q=acme');
+    expect(searched.body.clients).toEqual(clients.filter((c) => c.name === 'Acme'));
+  });
+
+  it('refuses an unknown view or a repeated search with 400 naming the parameter', async () => {
+    const view = await alice.json<{ fields: Record<string, string> }>(
+      'GET',
+      '/api/clients?view=everything',
+    );
+    expect(view.status).toBe(400);
+    expect(view.body.fields).toEqual({ view: 'Must be full or summary' });
+    const q = await alice.json<{ fields: Record<string, string> }>('GET', '/api/clients?q=a&q=b');
+    expect(q.status).toBe(400);
+    expect(Object.keys(q.body.fields)).toEqual(['q']);
   });
 });

@@ -2,19 +2,27 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import DataLoader from 'dataloader';
 import { sql, type Kysely } from 'kysely';
-import type { Client } from '#shared/clients.ts';
+import { summarizeClient, type Client } from '#shared/clients.ts';
 import type { Database } from '../../db/schema.ts';
 
-export interface CachedList {
-  /** What the list was built from (see `#version`); the ETag names it. */
-  version: string;
+/** One form of the list, serialised once for every reader of its version. */
+export interface CachedBody {
   etag: string;
-  /** `{ "clients": [...] }`, serialised and UTF-8 encoded once for every reader of this version. */
+  /** `{ "clients": [...] }`, UTF-8 encoded. */
   body: Buffer;
-  /** The list as objects, for `?q=` searches: parsed from the body on first demand. */
-  parsed?: Client[];
   /** The body gzipped, made on first demand (in the thread pool, off the event loop). */
   gzip?: Promise<Buffer>;
+}
+
+export interface CachedList {
+  /** What the list was built from (see `#version`); the ETags name it. */
+  version: string;
+  /** Every client in full, as `GET /api/clients` has always answered. */
+  full: CachedBody;
+  /** What the web app's list shows and searches (`?view=summary`, see ClientSummary). */
+  summary: CachedBody;
+  /** The list as objects, for `?q=` searches: parsed from the full body on first demand. */
+  parsed?: Client[];
 }
 
 const gzip = promisify(zlib.gzip);
@@ -24,14 +32,14 @@ const gzip = promisify(zlib.gzip);
  * times the memory of their JSON, and only API searches (`?q=`) need them.
  */
 export function listedClients(list: CachedList): Client[] {
-  list.parsed ??= (JSON.parse(list.body.toString()) as { clients: Client[] }).clients;
+  list.parsed ??= (JSON.parse(list.full.body.toString()) as { clients: Client[] }).clients;
   return list.parsed;
 }
 
-/** The list's body gzipped: once per version, for every browser that accepts it. */
-export function gzippedBody(list: CachedList): Promise<Buffer> {
-  list.gzip ??= gzip(list.body, { level: 6 });
-  return list.gzip;
+/** A body gzipped: once per version, for every browser that accepts it. */
+export function gzippedBody(cached: CachedBody): Promise<Buffer> {
+  cached.gzip ??= gzip(cached.body, { level: 6 });
+  return cached.gzip;
 }
 
 /**
@@ -86,12 +94,16 @@ export class ClientListCache {
     }
   }
 
+  // Both forms from one read: the web app asks for the summary, API clients for the full list.
   async #build(version: string): Promise<CachedList> {
     const clients = await this.#load();
     return {
       version,
-      etag: `W/"${version}"`,
-      body: Buffer.from(JSON.stringify({ clients })),
+      full: { etag: `W/"${version}"`, body: Buffer.from(JSON.stringify({ clients })) },
+      summary: {
+        etag: `W/"${version}.summary"`,
+        body: Buffer.from(JSON.stringify({ clients: clients.map(summarizeClient) })),
+      },
     };
   }
 

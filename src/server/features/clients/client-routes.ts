@@ -2,9 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import {
   clientIdSchema,
   clientInputSchema,
+  clientListQuerySchema,
   clientUpdateSchema,
+  summarizeClient,
   type Client,
   type ClientList,
+  type ClientSummaryList,
 } from '#shared/clients.ts';
 import type { ClientHistory } from '#shared/events.ts';
 import { filterClients } from '#shared/client-search.ts';
@@ -31,27 +34,34 @@ export function registerClientRoutes(
 
   const listCache = new ClientListCache(app.parts.db.kysely, () => clients.list());
 
-  // `?q=` filters as the search box does (name, code, tag, description, host). The whole list
-  // is served from one serialised copy per change, with an ETag: a browser that has the
-  // current list gets 304 and no body.
+  // `?q=` filters as the search box does (name, code, tag, description, host); `?view=summary`
+  // answers with what the list shows of each client. The whole list is served from one
+  // serialised copy of each form per change, with an ETag: a browser that has the current list
+  // gets 304 and no body.
   app.get('/api/clients', async (request, reply) => {
-    const q = (request.query as { q?: unknown }).q;
+    const { view, q } = parseInput(clientListQuerySchema, request.query, 'query');
     const list = await listCache.current();
-    if (typeof q === 'string') {
-      return { clients: filterClients(listedClients(list), q) } satisfies ClientList;
+    if (q !== undefined) {
+      const found = filterClients(listedClients(list), q);
+      return view === 'summary'
+        ? ({ clients: found.map(summarizeClient) } satisfies ClientSummaryList)
+        : ({ clients: found } satisfies ClientList);
     }
+    const cached = list[view];
     reply
-      .header('etag', list.etag)
+      .header('etag', cached.etag)
       // Private: a shared proxy must not keep one person's answer for another.
       .header('cache-control', 'private, no-cache')
       .header('vary', 'accept-encoding');
-    if (etagMatches(request.headers['if-none-match'], list.etag)) return reply.status(304).send();
+    if (etagMatches(request.headers['if-none-match'], cached.etag)) {
+      return reply.status(304).send();
+    }
     reply.type('application/json; charset=utf-8');
     // 4.5 MB of JSON at 10,000 clients is about 0.7 MB gzipped, compressed once per change.
     if (/\bgzip\b/.test(request.headers['accept-encoding'] ?? '')) {
-      return reply.header('content-encoding', 'gzip').send(await gzippedBody(list));
+      return reply.header('content-encoding', 'gzip').send(await gzippedBody(cached));
     }
-    return reply.send(list.body);
+    return reply.send(cached.body);
   });
 
   app.get('/api/clients/:id', async (request): Promise<Client> => {

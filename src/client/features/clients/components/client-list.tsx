@@ -30,7 +30,7 @@ import { useHotkeys } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { filterIndexed, searchIndex, type IndexedClient } from '#shared/client-search.ts';
-import type { Client } from '#shared/clients.ts';
+import type { ClientSummary } from '#shared/clients.ts';
 import { ErrorAlert } from '#client/components/error-alert.tsx';
 import { PlusIcon, SearchIcon } from '#client/components/icons.tsx';
 import { clientsQuery } from '../api/client-queries.ts';
@@ -41,8 +41,8 @@ import classes from './client-list.module.css';
 const URL_WRITE_DELAY_MS = 200;
 
 /** The search index of each list the server sent, folded once, not once per keystroke. */
-const indexes = new WeakMap<readonly Client[], IndexedClient<Client>[]>();
-function indexOf(clients: readonly Client[]): IndexedClient<Client>[] {
+const indexes = new WeakMap<readonly ClientSummary[], IndexedClient<ClientSummary>[]>();
+function indexOf(clients: readonly ClientSummary[]): IndexedClient<ClientSummary>[] {
   let index = indexes.get(clients);
   if (!index) {
     index = searchIndex(clients);
