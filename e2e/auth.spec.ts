@@ -92,3 +92,20 @@ test('forgot password: mail, reset page, the new password works', async ({ page,
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page).toHaveURL(`${server.url}/`);
 });
+
+test('opened at another address than PUBLIC_URL, sign-in says which address to open', async ({
+  page,
+  server,
+}) => {
+  // The test server's PUBLIC_URL names 127.0.0.1; the same server is reached as localhost.
+  const elsewhere = server.url.replace('127.0.0.1', 'localhost');
+  await page.goto(`${elsewhere}/sign-in`);
+  await page.getByLabel('Email').fill(uniqueEmail());
+  await page.getByLabel('Password').fill('a long pass phrase');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(
+    page.getByText(
+      `this page was opened at ${elsewhere}, but Clients Manager answers at ${server.url} (PUBLIC_URL). Open ${server.url} instead.`,
+    ),
+  ).toBeVisible();
+});

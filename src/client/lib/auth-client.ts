@@ -9,12 +9,15 @@ interface AuthError {
   status: number;
   message?: string | undefined;
   code?: string | undefined;
+  /** Our own server's refusals (CSRF, session guard) answer `{ error }`, not Better Auth's shape. */
+  error?: unknown;
 }
 
 /** The sentence to show for a failed Better Auth call. */
 export function authErrorMessage(error: AuthError): string {
   if (error.status === 429) return RATE_LIMITED_MESSAGE;
+  const said = error.message || (typeof error.error === 'string' ? error.error : '');
   if (error.status === 0 || error.status >= 500)
-    return error.message || 'Something went wrong on the server. Try again.';
-  return error.message || 'That did not work. Try again.';
+    return said || 'Something went wrong on the server. Try again.';
+  return said || 'That did not work. Try again.';
 }

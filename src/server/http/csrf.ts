@@ -21,11 +21,15 @@ export function registerCsrfCheck(app: FastifyInstance, publicUrl: string): void
     if (isProviderCallback(request.url)) return;
     const origin = request.headers.origin;
     const site = request.headers['sec-fetch-site'];
-    if (
-      (origin !== undefined && origin !== allowed) ||
-      site === 'cross-site' ||
-      site === 'same-site'
-    ) {
+    if (origin !== undefined && origin !== allowed) {
+      // Most often not an attack but the app opened at another address than PUBLIC_URL names
+      // (127.0.0.1 for localhost, a new host name): say which address works.
+      throw new HttpError(
+        403,
+        `Refused: this page was opened at ${origin.slice(0, 200)}, but Clients Manager answers at ${allowed} (PUBLIC_URL). Open ${allowed} instead.`,
+      );
+    }
+    if (site === 'cross-site' || site === 'same-site') {
       throw new HttpError(403, 'Cross-site request refused');
     }
   });

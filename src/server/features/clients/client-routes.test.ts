@@ -276,6 +276,10 @@ describe('bad input', () => {
       { origin: 'https://evil.example' },
     );
     expect(response.status).toBe(403);
+    // Named, because the usual cause is the app opened at another address than PUBLIC_URL.
+    expect(await response.json()).toMatchObject({
+      error: `Refused: this page was opened at https://evil.example, but Clients Manager answers at ${server.url} (PUBLIC_URL). Open ${server.url} instead.`,
+    });
   });
 
   it('keeps markup as plain data', async () => {
