@@ -72,6 +72,6 @@ it('shares one version query among the list requests of one turn, and sees a wri
     }),
   );
   const after = await cache.current();
-  expect(after.full.etag).not.toBe(first.full.etag);
+  expect(after.summary.etag).not.toBe(first.summary.etag);
   expect(loads).toBe(2);
 });

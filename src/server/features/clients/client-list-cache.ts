@@ -17,29 +17,30 @@ export interface CachedBody {
 export interface CachedList {
   /** What the list was built from (see `#version`); the ETags name it. */
   version: string;
-  /** Every client in full, as `GET /api/clients` has always answered. */
-  full: CachedBody;
   /** What the web app's list shows and searches (`?view=summary`, see ClientSummary). */
   summary: CachedBody;
-  /** The list as objects, for `?q=` searches: parsed from the full body on first demand. */
-  parsed?: Client[];
+  /** Every client in full, as `GET /api/clients` has always answered: built on first demand. */
+  full?: Promise<CachedBody>;
+  /** The full list as objects, for `?q=` searches: parsed from the full body on first demand. */
+  parsed?: Promise<Client[]>;
 }
 
 const gzip = promisify(zlib.gzip);
-
-/**
- * The list as objects. Not kept from the read: ten thousand clients as objects hold three
- * times the memory of their JSON, and only API searches (`?q=`) need them.
- */
-export function listedClients(list: CachedList): Client[] {
-  list.parsed ??= (JSON.parse(list.full.body.toString()) as { clients: Client[] }).clients;
-  return list.parsed;
-}
 
 /** A body gzipped: once per version, for every browser that accepts it. */
 export function gzippedBody(cached: CachedBody): Promise<Buffer> {
   cached.gzip ??= gzip(cached.body, { level: 6 });
   return cached.gzip;
+}
+
+/** `promise`, with `forget` called if it fails: the next request then reads again. */
+function forgottenOnFailure<T>(promise: Promise<T>, forget: () => void): Promise<T> {
+  promise.catch(forget);
+  return promise;
+}
+
+function serialised(etag: string, clients: unknown[]): CachedBody {
+  return { etag, body: Buffer.from(JSON.stringify({ clients })) };
 }
 
 /**
@@ -58,6 +59,10 @@ export function gzippedBody(cached: CachedBody): Promise<Buffer> {
  * The requests that arrive in one turn of the event loop share one version query, sent after
  * that turn has read them all: each still sees every commit made before it arrived, and under
  * load PostgreSQL answers one query for many requests instead of one each.
+ *
+ * A change builds the summary, which every open browser asks for again; the full list (4.6 MB
+ * of JSON at 10,000 clients, for API clients and `?q=` searches) is read and serialised only
+ * when one asks for it. That read comes after the version's, so it too is never older.
  */
 export class ClientListCache {
   readonly #db: Kysely<Database>;
@@ -94,16 +99,35 @@ export class ClientListCache {
     }
   }
 
-  // Both forms from one read: the web app asks for the summary, API clients for the full list.
+  /** One form of `list`: the summary is there already, the full list is built once if asked. */
+  body(list: CachedList, view: 'full' | 'summary'): Promise<CachedBody> {
+    if (view === 'summary') return Promise.resolve(list.summary);
+    list.full ??= forgottenOnFailure(
+      this.#load().then((clients) => serialised(`W/"${list.version}"`, clients)),
+      () => delete list.full,
+    );
+    return list.full;
+  }
+
+  /**
+   * The full list as objects. Not kept from the read: ten thousand clients as objects hold three
+   * times the memory of their JSON, and only API searches (`?q=`) need them.
+   */
+  clients(list: CachedList): Promise<Client[]> {
+    list.parsed ??= forgottenOnFailure(
+      this.body(list, 'full').then(
+        ({ body }) => (JSON.parse(body.toString()) as { clients: Client[] }).clients,
+      ),
+      () => delete list.parsed,
+    );
+    return list.parsed;
+  }
+
   async #build(version: string): Promise<CachedList> {
     const clients = await this.#load();
     return {
       version,
-      full: { etag: `W/"${version}"`, body: Buffer.from(JSON.stringify({ clients })) },
-      summary: {
-        etag: `W/"${version}.summary"`,
-        body: Buffer.from(JSON.stringify({ clients: clients.map(summarizeClient) })),
-      },
+      summary: serialised(`W/"${version}.summary"`, clients.map(summarizeClient)),
     };
   }
 

@@ -15,7 +15,7 @@ import { HttpError, parseInput } from '../../http/http-error.ts';
 import { actorOf, requireUser } from '../../auth/session-guard.ts';
 import type { ClientRepository } from './client-repository.ts';
 import { buildCommands } from './deploy-command.ts';
-import { ClientListCache, etagMatches, gzippedBody, listedClients } from './client-list-cache.ts';
+import { ClientListCache, etagMatches, gzippedBody } from './client-list-cache.ts';
 import type { DeployTokens } from '../account/deploy-tokens.ts';
 
 function clientId(params: unknown): string {
@@ -35,19 +35,18 @@ export function registerClientRoutes(
   const listCache = new ClientListCache(app.parts.db.kysely, () => clients.list());
 
   // `?q=` filters as the search box does (name, code, tag, description, host); `?view=summary`
-  // answers with what the list shows of each client. The whole list is served from one
-  // serialised copy of each form per change, with an ETag: a browser that has the current list
-  // gets 304 and no body.
+  // answers with what the list shows of each client. Each form is served from one serialised
+  // copy per change, with an ETag: a browser that has the current list gets 304 and no body.
   app.get('/api/clients', async (request, reply) => {
     const { view, q } = parseInput(clientListQuerySchema, request.query, 'query');
     const list = await listCache.current();
     if (q !== undefined) {
-      const found = filterClients(listedClients(list), q);
+      const found = filterClients(await listCache.clients(list), q);
       return view === 'summary'
         ? ({ clients: found.map(summarizeClient) } satisfies ClientSummaryList)
         : ({ clients: found } satisfies ClientList);
     }
-    const cached = list[view];
+    const cached = await listCache.body(list, view);
     reply
       .header('etag', cached.etag)
       // Private: a shared proxy must not keep one person's answer for another.
