@@ -10,6 +10,8 @@ const DATABASE_FREE = [
   'src/server/features/clients/deploy-command.test.ts',
   'src/server/features/clients/shell-quote.test.ts',
   'src/server/http/logger.test.ts',
+  'src/server/http/request-logger.test.ts',
+  'src/server/db/codec.test.ts',
   'src/server/features/transfer/import-mapping.test.ts',
 ];
 

@@ -22,6 +22,7 @@ import { registerSessionRoutes } from './features/account/session-routes.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { registerCsrfCheck } from './http/csrf.ts';
 import { loggerOptions } from './http/logger.ts';
+import { requestLoggerFactory } from './http/request-logger.ts';
 import { registerStaticFiles } from './http/static-files.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { recordRoutes } from './http/route-registry.ts';
@@ -62,6 +63,7 @@ export async function buildApp(
       ...loggerOptions(config.logLevel),
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
+    childLoggerFactory: requestLoggerFactory,
     bodyLimit: 1024 * 1024,
     // request.ip is the client's address (rate limits, sessions, logs): behind a reverse proxy
     // it comes from X-Forwarded-For, but only when the socket is one of the named proxies.
@@ -116,27 +118,7 @@ export async function buildApp(
 
   app.decorate('parts', { db, auth, hub });
 
-  registerSecurityHeaders(app, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        // Mantine writes its CSS variables into a <style> element at run time.
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'https:'],
-        connectSrc: ["'self'"],
-        frameAncestors: ["'none'"],
-        formAction: ["'self'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'none'"],
-        upgradeInsecureRequests: config.publicUrl.startsWith('https:') ? [] : null,
-      },
-    },
-    hsts: config.publicUrl.startsWith('https:'),
-    // The same as frame-ancestors 'none', for browsers that read only this header.
-    frameguard: { action: 'deny' },
-    crossOriginEmbedderPolicy: false,
-  });
+  registerSecurityHeaders(app, { https: config.publicUrl.startsWith('https:') });
 
   const spa = await registerStaticFiles(
     app,

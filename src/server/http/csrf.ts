@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isProviderCallback } from '../auth/auth-routes.ts';
 import { HttpError } from './http-error.ts';
 
@@ -12,25 +12,31 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  */
 export function registerCsrfCheck(app: FastifyInstance, publicUrl: string): void {
   const allowed = new URL(publicUrl).origin;
-  app.addHook('onRequest', async (request) => {
-    // Every state-changing request, whatever its path: the router decodes `/%61pi/…` to an
-    // API route, so a check on the raw URL's prefix could be stepped around.
-    if (SAFE_METHODS.has(request.method)) return;
-    // A provider may post its answer back from its own site (response_mode=form_post); state
-    // and PKCE protect that route instead.
-    if (isProviderCallback(request.url)) return;
-    const origin = request.headers.origin;
-    const site = request.headers['sec-fetch-site'];
-    if (origin !== undefined && origin !== allowed) {
-      // Most often not an attack but the app opened at another address than PUBLIC_URL names
-      // (127.0.0.1 for localhost, a new host name): say which address works.
-      throw new HttpError(
-        403,
-        `Refused: this page was opened at ${origin.slice(0, 200)}, but Clients Manager answers at ${allowed} (PUBLIC_URL). Open ${allowed} instead.`,
-      );
-    }
-    if (site === 'cross-site' || site === 'same-site') {
-      throw new HttpError(403, 'Cross-site request refused');
-    }
-  });
+  // A callback, not an async function: it runs on every request, and an async hook costs a
+  // promise and a later job even when it returns at once.
+  app.addHook('onRequest', (request, _reply, done) => done(refusal(request, allowed)));
+}
+
+/** Why this request is refused, or undefined when it may go on. */
+function refusal(request: FastifyRequest, allowed: string): HttpError | undefined {
+  // Every state-changing request, whatever its path: the router decodes `/%61pi/…` to an
+  // API route, so a check on the raw URL's prefix could be stepped around.
+  if (SAFE_METHODS.has(request.method)) return;
+  // A provider may post its answer back from its own site (response_mode=form_post); state
+  // and PKCE protect that route instead.
+  if (isProviderCallback(request.url)) return;
+  const origin = request.headers.origin;
+  const site = request.headers['sec-fetch-site'];
+  if (origin !== undefined && origin !== allowed) {
+    // Most often not an attack but the app opened at another address than PUBLIC_URL names
+    // (127.0.0.1 for localhost, a new host name): say which address works.
+    return new HttpError(
+      403,
+      `Refused: this page was opened at ${origin.slice(0, 200)}, but Clients Manager answers at ${allowed} (PUBLIC_URL). Open ${allowed} instead.`,
+    );
+  }
+  if (site === 'cross-site' || site === 'same-site') {
+    return new HttpError(403, 'Cross-site request refused');
+  }
+  return undefined;
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../testing/test-server.ts';
+import { signUpVerified, startTestServer, type TestServer } from '../testing/test-server.ts';
 import { recordHeaderChanges } from './security-headers.ts';
 
 /** The directives of a Content-Security-Policy header, by name. */
@@ -29,8 +29,8 @@ describe('security headers', () => {
     await https?.close();
   });
 
-  it('send a strict Content-Security-Policy on every answer, pages and API alike', async () => {
-    for (const url of ['/', '/api/clients', '/api/config', '/healthz']) {
+  it("send the web app's Content-Security-Policy on every page", async () => {
+    for (const url of ['/', '/sign-in', '/healthz']) {
       const response = await http.app.inject({ url, headers: { accept: 'text/html' } });
       const csp = directives(response.headers['content-security-policy'] as string | undefined);
       expect(csp, url).toMatchObject({
@@ -51,6 +51,38 @@ describe('security headers', () => {
       expect(response.headers['x-frame-options'], url).toBe('DENY');
       expect(response.headers['referrer-policy'], url).toBe('no-referrer');
     }
+  });
+
+  it("send the API's answers a policy that lets nothing load or frame them, and no sniffing", async () => {
+    // Answered, refused for want of a session, and unknown: every kind of API answer.
+    for (const url of ['/api/config', '/api/clients', '/api/no-such-thing']) {
+      const response = await http.app.inject({ url });
+      expect(response.headers['content-type'], url).toMatch(/^application\/json/);
+      expect(response.headers['content-security-policy'], url).toBe(
+        "default-src 'none';frame-ancestors 'none'",
+      );
+      expect(response.headers['x-content-type-options'], url).toBe('nosniff');
+      expect(response.headers['x-frame-options'], url).toBe('DENY');
+      expect(response.headers['cross-origin-resource-policy'], url).toBe('same-origin');
+      // What only a page uses is left out.
+      expect(response.headers['cross-origin-opener-policy'], url).toBeUndefined();
+    }
+    // The live stream writes its own head (a hijacked reply): the same headers.
+    const session = await signUpVerified(http);
+    const stream = new AbortController();
+    const events = await fetch(`${http.url}/api/events`, {
+      headers: { cookie: session.cookieHeader },
+      signal: stream.signal,
+    });
+    stream.abort();
+    expect(events.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(events.headers.get('content-security-policy')).toBe(
+      "default-src 'none';frame-ancestors 'none'",
+    );
+    expect(events.headers.get('x-content-type-options')).toBe('nosniff');
+
+    const secure = await https.app.inject({ url: '/api/config' });
+    expect(secure.headers['strict-transport-security']).toMatch(/max-age=\d{7,}/);
   });
 
   it('send HSTS and upgrade requests only when PUBLIC_URL is https', async () => {

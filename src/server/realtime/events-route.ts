@@ -1,3 +1,4 @@
+import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { EventHub } from './event-hub.ts';
 import { requireUser } from '../auth/session-guard.ts';
@@ -24,6 +25,8 @@ export function registerEventsRoute(app: FastifyInstance, hub: EventHub): void {
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, {
+      // The security headers, set on the reply before it was hijacked.
+      ...(reply.getHeaders() as OutgoingHttpHeaders),
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache, no-transform',
       connection: 'keep-alive',
