@@ -29,17 +29,30 @@ export class KeyedRead<Row extends object> {
   readonly #loaders = new WeakMap<pg.Pool, DataLoader<string, Row | undefined>>();
 
   constructor(parts: { key: string; columns: string; from: string }) {
-    this.#select = `select ${parts.key} as "${KEY}", ${parts.columns} from ${parts.from} where ${parts.key}`;
+    this.#select = `select ${parts.columns} from ${parts.from} where ${parts.key}`;
     this.#sqlite = `${this.#select} = ?`;
-    this.#postgres = `${this.#select} = any($1::text[])`;
+    // The key comes back too, to match each row to its key among the batch's.
+    this.#postgres = `select ${parts.key} as "${KEY}", ${parts.columns} from ${parts.from} where ${parts.key} = any($1::text[])`;
   }
 
-  /** `transaction`: read there instead (it may hold writes not committed yet). */
-  async run(db: Db, key: string, transaction?: Kysely<Database>): Promise<Row | undefined> {
-    if (!transaction && db.quickReader) return db.quickReader().one<Row>(this.#sqlite, [key]);
+  /**
+   * The row, synchronously where the quick reader can read it (SQLite, outside a transaction:
+   * then a row shared with other callers, not to be changed), else a promise. `transaction`:
+   * read there instead (it may hold writes not committed yet).
+   */
+  run(
+    db: Db,
+    key: string,
+    transaction?: Kysely<Database>,
+  ): Readonly<Row> | undefined | Promise<Row | undefined> {
+    if (!transaction && db.quickReader) return db.quickReader().byKey<Row>(this.#sqlite, key);
     if (!transaction && db.pool) return this.#loader(db.pool).load(key);
+    return this.#inTransaction(key, transaction ?? db.kysely);
+  }
+
+  async #inTransaction(key: string, db: Kysely<Database>): Promise<Row | undefined> {
     const query = sql<Row>`${sql.raw(this.#select)} = ${key}`;
-    return (await query.execute(transaction ?? db.kysely)).rows[0];
+    return (await query.execute(db)).rows[0];
   }
 
   #loader(pool: pg.Pool): DataLoader<string, Row | undefined> {

@@ -13,7 +13,7 @@ describe('quick reader snapshots', () => {
   let file: string;
   let db: Db;
   const readV = (id: string) =>
-    db.quickReader!().one<{ v: number }>('select v from t where id = ?', [id])?.v;
+    db.quickReader!().byKey<{ v: number }>('select v from t where id = ?', id)?.v;
   const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
   beforeEach(async () => {
@@ -56,6 +56,32 @@ describe('quick reader snapshots', () => {
     } finally {
       other.close();
     }
+  });
+
+  it('hands out the row it read until any commit, then reads anew', async () => {
+    const read = () => db.quickReader!().byKey<{ v: number }>('select v from t where id = ?', 'a');
+    await sql`insert into t (id, v) values ('a', 1), ('b', 1)`.execute(db.kysely);
+    const first = read();
+    await nextTurn();
+    // Nothing committed since: the very same row, not read again.
+    expect(read()).toBe(first);
+
+    // Another row changed, by another process: every kept row is dropped, as SQLite cannot say
+    // which rows a commit touched. The next read is a new one, with the same values.
+    const other = new SQLite(file);
+    try {
+      other.prepare(`update t set v = 2 where id = 'b'`).run();
+    } finally {
+      other.close();
+    }
+    await nextTurn();
+    const again = read();
+    expect(again).not.toBe(first);
+    expect(again).toEqual({ v: 1 });
+
+    // A commit of this process, in the same turn as the read before it.
+    await sql`update t set v = 3 where id = 'a'`.execute(db.kysely);
+    expect(read()).toEqual({ v: 3 });
   });
 
   it('leaves the checkpoint free to restart the WAL while reads and writes interleave', async () => {
