@@ -8,7 +8,7 @@ import {
 import { isEmailAllowed, notAllowedMessage, type Allowlist } from './allowlist.ts';
 import { ACCOUNT_DISABLED_MESSAGE, type Auth } from './auth.ts';
 import { HttpError } from '../http/http-error.ts';
-import { SessionLookup } from './session-lookup.ts';
+import { SessionLookup, type FoundSession } from './session-lookup.ts';
 import { isWebAppFile } from '../http/static-files.ts';
 
 export interface SignedInUser {
@@ -71,33 +71,49 @@ export function registerSessionGuard(
   const sessions = new SessionLookup(auth, db);
   app.decorateRequest('user', null);
   app.decorateRequest('sessionId', null);
-  app.addHook('onRequest', async (request) => {
-    if (isPublicRequest(request)) return;
-    const session = await sessions.get(request.headers);
-    if (!session) throw new HttpError(401, 'Sign in to continue');
-    if (!session.user.emailVerified)
-      throw new HttpError(403, 'Verify your email address to continue', {
-        code: EMAIL_NOT_VERIFIED_CODE,
-      });
-    // The user command ends a disabled user's sessions as well; this catches a session created
-    // in the moment between its check at sign-in and the disabling.
-    if (session.user.disabled)
-      throw new HttpError(403, ACCOUNT_DISABLED_MESSAGE, { code: ACCOUNT_DISABLED_CODE });
-    // Narrowing the allowlists (and restarting) shuts out the people it leaves out at once,
-    // not when their sessions expire: sign-in alone would let a session live on for weeks.
-    if (!isEmailAllowed(session.user.email, allowlist))
-      throw new HttpError(403, notAllowedMessage(session.user.email), {
-        code: EMAIL_NOT_ALLOWED_CODE,
-      });
-    request.sessionId = session.session.id;
-    request.user = {
-      id: session.user.id,
-      email: session.user.email,
-      name: session.user.name,
-      image: session.user.image ?? null,
-      emailVerified: session.user.emailVerified,
-    };
+  // A callback hook: on SQLite the session is read synchronously, and the request goes on
+  // in the same job instead of after a promise's.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (isPublicRequest(request)) return done();
+    const found = sessions.get(request.headers);
+    if (found instanceof Promise) {
+      found.then((session) => done(admit(request, session, allowlist)), done);
+    } else {
+      done(admit(request, found, allowlist));
+    }
   });
+}
+
+/** Sets the request's user when the session lets it in, else the refusal to answer with. */
+function admit(
+  request: FastifyRequest,
+  session: FoundSession | null,
+  allowlist: Allowlist,
+): HttpError | undefined {
+  if (!session) return new HttpError(401, 'Sign in to continue');
+  if (!session.user.emailVerified)
+    return new HttpError(403, 'Verify your email address to continue', {
+      code: EMAIL_NOT_VERIFIED_CODE,
+    });
+  // The user command ends a disabled user's sessions as well; this catches a session created
+  // in the moment between its check at sign-in and the disabling.
+  if (session.user.disabled)
+    return new HttpError(403, ACCOUNT_DISABLED_MESSAGE, { code: ACCOUNT_DISABLED_CODE });
+  // Narrowing the allowlists (and restarting) shuts out the people it leaves out at once,
+  // not when their sessions expire: sign-in alone would let a session live on for weeks.
+  if (!isEmailAllowed(session.user.email, allowlist))
+    return new HttpError(403, notAllowedMessage(session.user.email), {
+      code: EMAIL_NOT_ALLOWED_CODE,
+    });
+  request.sessionId = session.session.id;
+  request.user = {
+    id: session.user.id,
+    email: session.user.email,
+    name: session.user.name,
+    image: session.user.image ?? null,
+    emailVerified: session.user.emailVerified,
+  };
+  return undefined;
 }
 
 export function requireUser(request: FastifyRequest): SignedInUser {

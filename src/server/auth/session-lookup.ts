@@ -46,8 +46,8 @@ interface SessionRow {
   disabled: number | boolean;
 }
 
-/** Signed cookie values already checked (a pure function of the value and the secret). */
-const VERIFIED_LIMIT = 10_000;
+/** Cookie headers already read (each a pure function of the header and the secret). */
+const READ_LIMIT = 10_000;
 
 /**
  * Better Auth's getSession for the ordinary case, without its per-call overhead: on a
@@ -63,92 +63,119 @@ const VERIFIED_LIMIT = 10_000;
  * cookie or a bad one, an unknown or expired session (it also deletes that), a session due
  * for its daily refresh (it moves the expiry), and a "don't remember me" session. So a
  * revoked session, a deleted user or a disabled one are refused on the very next request, as
- * they were: nothing about a session is cached, only the signature check of a cookie value.
+ * they were: nothing about a session is cached, only what a Cookie header holds.
+ *
+ * On SQLite the answer comes back synchronously (no promise, no later job), as the quick
+ * reader reads; on PostgreSQL it is a promise.
  */
 export class SessionLookup {
   readonly #auth: Auth;
   readonly #db: Db;
-  readonly #verified = new Map<string, string>();
-  #context:
-    | { secret: string; cookie: string; dontRemember: string; expiresIn: number; updateAge: number }
-    | undefined;
+  /** Cookie header → the session token it carries, for headers whose signature verified. */
+  readonly #tokens = new Map<string, string>();
+  #context: Settings | undefined;
 
   constructor(auth: Auth, db: Db) {
     this.#auth = auth;
     this.#db = db;
   }
 
-  async get(headers: IncomingHttpHeaders): Promise<FoundSession | null> {
-    const fast = await this.#fast(headers);
-    if (fast) return fast;
+  get(headers: IncomingHttpHeaders): FoundSession | null | Promise<FoundSession | null> {
+    const settings = this.#context;
+    if (!settings) return this.#settings().then(() => this.get(headers));
+    const token = this.#token(headers.cookie, settings);
+    if (token === undefined) return this.#betterAuth(headers);
+    const found = SESSION_BY_TOKEN.run(this.#db, token);
+    return found instanceof Promise
+      ? found.then((row) => this.#decide(row, settings, headers))
+      : this.#decide(found, settings, headers);
+  }
+
+  async #settings(): Promise<Settings> {
+    const ctx = await this.#auth.$context;
+    return (this.#context ??= {
+      secret: ctx.secret,
+      cookie: ctx.authCookies.sessionToken.name,
+      dontRemember: ctx.authCookies.dontRememberToken.name,
+      expiresIn: ctx.sessionConfig.expiresIn,
+      updateAge: ctx.sessionConfig.updateAge,
+    });
+  }
+
+  #betterAuth(headers: IncomingHttpHeaders): Promise<FoundSession | null> {
     return this.#auth.api.getSession({ headers: fromNodeHeaders(headers) });
   }
 
-  async #settings() {
-    if (!this.#context) {
-      const ctx = await this.#auth.$context;
-      this.#context = {
-        secret: ctx.secret,
-        cookie: ctx.authCookies.sessionToken.name,
-        dontRemember: ctx.authCookies.dontRememberToken.name,
-        expiresIn: ctx.sessionConfig.expiresIn,
-        updateAge: ctx.sessionConfig.updateAge,
-      };
+  /**
+   * The session token of a Cookie header whose session cookie is signed by us, or undefined:
+   * Better Auth then decides (no cookie, a bad signature, a "don't remember me" session).
+   */
+  #token(header: string | undefined, settings: Settings): string | undefined {
+    if (!header) return undefined;
+    const known = this.#tokens.get(header);
+    if (known !== undefined) return known;
+    if (cookieValue(header, settings.dontRemember) !== undefined) return undefined;
+    const signed = cookieValue(header, settings.cookie);
+    const token = signed ? verify(signed, settings.secret) : undefined;
+    // Only headers that verified are kept, so made-up ones cannot crowd out real ones.
+    if (token !== undefined) {
+      if (this.#tokens.size >= READ_LIMIT) this.#tokens.clear();
+      this.#tokens.set(header, token);
     }
-    return this.#context;
+    return token;
   }
 
-  /** The session when the ordinary case holds; undefined hands the request to Better Auth. */
-  async #fast(headers: IncomingHttpHeaders): Promise<FoundSession | undefined> {
-    const cookieHeader = headers.cookie;
-    if (!cookieHeader) return undefined;
-    const settings = await this.#settings();
-    if (cookieValue(cookieHeader, settings.dontRemember) !== undefined) return undefined;
-    const signed = cookieValue(cookieHeader, settings.cookie);
-    if (!signed) return undefined;
-    const token = this.#verify(signed, settings.secret);
-    if (!token) return undefined;
-    const found = await SESSION_BY_TOKEN.run(this.#db, token);
-    // No such user (deleted a moment ago): Better Auth decides.
-    const row = found && found.email !== null ? { ...found, email: found.email } : undefined;
-    if (!row) return undefined;
-    const expiresAt = new Date(row.expiresAt).getTime();
+  /** The session when the ordinary case holds; otherwise Better Auth's answer. */
+  #decide(
+    found: SessionRow | undefined,
+    settings: Settings,
+    headers: IncomingHttpHeaders,
+  ): FoundSession | Promise<FoundSession | null> {
+    // No such session, or no such user (deleted a moment ago): Better Auth decides.
+    if (!found || found.email === null) return this.#betterAuth(headers);
+    const expiresAt = new Date(found.expiresAt).getTime();
     const now = Date.now();
     // Expired, or due for the refresh that moves its expiry: Better Auth's own rules.
-    if (!(expiresAt > now)) return undefined;
-    if (expiresAt - settings.expiresIn * 1000 + settings.updateAge * 1000 <= now) return undefined;
+    if (!(expiresAt > now)) return this.#betterAuth(headers);
+    if (expiresAt - settings.expiresIn * 1000 + settings.updateAge * 1000 <= now) {
+      return this.#betterAuth(headers);
+    }
     return {
-      session: { id: row.sessionId },
+      session: { id: found.sessionId },
       user: {
-        id: row.id,
-        email: row.email,
-        name: row.name,
-        image: row.image,
-        emailVerified: toBool(row.emailVerified),
-        disabled: toBool(row.disabled),
+        id: found.id,
+        email: found.email,
+        name: found.name,
+        image: found.image,
+        emailVerified: toBool(found.emailVerified),
+        disabled: toBool(found.disabled),
       },
     };
   }
+}
 
-  /** The token inside a signed cookie value, or undefined when the signature is not ours. */
-  #verify(signed: string, secret: string): string | undefined {
-    const known = this.#verified.get(signed);
-    if (known !== undefined) return known;
-    const dot = signed.lastIndexOf('.');
-    if (dot < 1) return undefined;
-    const value = signed.slice(0, dot);
-    const encoded = signed.slice(dot + 1);
-    // better-call's own shape check; Buffer would also decode a mangled string.
-    if (!/^[A-Za-z0-9+/]{43}=$/.test(encoded)) return undefined;
-    const signature = Buffer.from(encoded, 'base64');
-    const expected = createHmac('sha256', secret).update(value).digest();
-    if (signature.length !== expected.length || !timingSafeEqual(signature, expected)) {
-      return undefined;
-    }
-    if (this.#verified.size >= VERIFIED_LIMIT) this.#verified.clear();
-    this.#verified.set(signed, value);
-    return value;
+interface Settings {
+  secret: string;
+  cookie: string;
+  dontRemember: string;
+  expiresIn: number;
+  updateAge: number;
+}
+
+/** The token inside a signed cookie value, or undefined when the signature is not ours. */
+function verify(signed: string, secret: string): string | undefined {
+  const dot = signed.lastIndexOf('.');
+  if (dot < 1) return undefined;
+  const value = signed.slice(0, dot);
+  const encoded = signed.slice(dot + 1);
+  // better-call's own shape check; Buffer would also decode a mangled string.
+  if (!/^[A-Za-z0-9+/]{43}=$/.test(encoded)) return undefined;
+  const signature = Buffer.from(encoded, 'base64');
+  const expected = createHmac('sha256', secret).update(value).digest();
+  if (signature.length !== expected.length || !timingSafeEqual(signature, expected)) {
+    return undefined;
   }
+  return value;
 }
 
 /** The first cookie called `name`, as better-call reads it (quotes stripped, URI-decoded). */

@@ -66,6 +66,13 @@ export function presentClient(row: ClientRow): Client {
   };
 }
 
+function frozen(client: Client): Readonly<Client> {
+  Object.freeze(client.tags);
+  Object.freeze(client.domains);
+  Object.freeze(client.server);
+  return Object.freeze(client);
+}
+
 /** The hottest read of all, `get`: #select's columns in raw SQL (valid on both databases). */
 const GET_CLIENT = new KeyedRead<ClientRow>({
   key: '"client"."id"',
@@ -86,6 +93,8 @@ export class ClientRepository {
   readonly #box: SecretBox;
   readonly #onCommitted: () => void;
   readonly #group: GroupCommit | undefined;
+  /** What `current` made of each row it was handed (rows are shared: see there). */
+  readonly #presented = new WeakMap<object, Readonly<Client>>();
 
   constructor(db: Db, box: SecretBox, onCommitted: () => void) {
     this.#database = db;
@@ -121,12 +130,36 @@ export class ClientRepository {
     return rows.map(presentClient);
   }
 
+  /** The client, or inside `db`'s transaction as that transaction sees it. */
   async get(
     id: string,
     db: Kysely<Database> | Transaction<Database> = this.#db,
   ): Promise<Client | undefined> {
-    const row = await GET_CLIENT.run(this.#database, id, db === this.#db ? undefined : db);
+    if (db === this.#db) return this.current(id);
+    const row = await GET_CLIENT.run(this.#database, id, db);
     return row ? presentClient(row) : undefined;
+  }
+
+  /**
+   * The client as last committed, for the hottest route of all. On SQLite it comes back
+   * synchronously, and while its row is unchanged as the very same object; on PostgreSQL the
+   * requests answered by one batched read share its row. One row is presented once, as one
+   * frozen object (it is shared), so what is made of it can be kept with it (the route keeps
+   * its JSON).
+   */
+  current(id: string): Readonly<Client> | undefined | Promise<Readonly<Client> | undefined> {
+    const row = GET_CLIENT.run(this.#database, id);
+    return row instanceof Promise ? row.then((found) => this.#present(found)) : this.#present(row);
+  }
+
+  #present(row: Readonly<ClientRow> | undefined): Readonly<Client> | undefined {
+    if (!row) return undefined;
+    let client = this.#presented.get(row);
+    if (!client) {
+      client = frozen(presentClient(row));
+      this.#presented.set(row, client);
+    }
+    return client;
   }
 
   /** The client's events, newest first; undefined when neither it nor any event exists. */

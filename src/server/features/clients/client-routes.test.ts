@@ -146,6 +146,10 @@ describe('clients', () => {
     });
     // The password was omitted, so it is kept.
     expect(updated.body.server.hasPassword).toBe(true);
+    // Read before the change, read again after it: the new one, never the kept answer.
+    expect((await bob.json<Client>('GET', `/api/clients/${created.id}`)).body).toEqual(
+      updated.body,
+    );
     expect(
       (await alice.json<{ password: string }>('GET', `/api/clients/${created.id}/password`)).body,
     ).toEqual({ password: 's3cret!' });
