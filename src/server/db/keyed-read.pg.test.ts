@@ -49,6 +49,27 @@ it('sends one query for the keyed reads asked in one turn, and one per turn afte
   expect(apart).toBe(2);
 });
 
+it('answers a key read before after one snapshot check, and reads it again after any commit', async () => {
+  const first = await READ_V.run(db, 'a');
+  let again: unknown;
+  // Nothing committed since: the snapshot check alone, and the very same row.
+  expect(await queriesDuring(async () => (again = await READ_V.run(db, 'a')))).toBe(1);
+  expect(again).toBe(first);
+
+  // A commit that touches another row: PostgreSQL's snapshot moved, so the check fails and the
+  // row is read again (the check and the read), the same values in a new row.
+  await sql`update "kr" set "v" = 20 where "id" = 'b'`.execute(db.kysely);
+  expect(await queriesDuring(async () => (again = await READ_V.run(db, 'a')))).toBe(2);
+  expect(again).not.toBe(first);
+  expect(again).toMatchObject({ v: 1 });
+
+  // Its own change, made through another connection of the pool, is read at once.
+  await sql`update "kr" set "v" = 10 where "id" = 'a'`.execute(db.kysely);
+  expect(await READ_V.run(db, 'a')).toMatchObject({ v: 10 });
+  await sql`update "kr" set "v" = 1 where "id" = 'a'`.execute(db.kysely);
+  await sql`update "kr" set "v" = 2 where "id" = 'b'`.execute(db.kysely);
+});
+
 it('shares one version query among the list requests of one turn, and sees a write made before the next', async () => {
   let loads = 0;
   const cache = new ClientListCache(db.kysely, async () => {

@@ -1,0 +1,135 @@
+import type pg from 'pg';
+
+/** The key's own column in every row a batched read returns (matched to the keys asked). */
+export const KEY_COLUMN = 'keptReadKey';
+/** The snapshot's column: the statement's own `pg_current_snapshot()`, as text. */
+export const SNAPSHOT_COLUMN = 'keptReadSnapshot';
+
+/** Rows kept for one query text; past this many they are dropped and read again. */
+const KEPT_LIMIT = 10_000;
+
+interface Asked {
+  query: string;
+  key: string;
+  resolve: (row: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * PostgreSQL's keyed reads (`keyed-read.ts`), batched per turn of the event loop and kept until
+ * something commits.
+ *
+ * The keys asked for in one turn are answered together, once that turn has read every request
+ * that was ready (`setImmediate`): each query is sent after the requests it answers arrived, so
+ * it sees every commit made before they did. A query is one statement: its rows and its own
+ * `pg_current_snapshot()`. That snapshot (the oldest transaction still running, the next one to
+ * come, those in between still running) is the same text until some transaction commits or
+ * aborts, anywhere in the cluster, and never comes back once it has changed. So rows read under
+ * a snapshot are exactly what a read would return while `pg_current_snapshot()` still says the
+ * same: a turn whose keys were all read before asks only for the snapshot (one tiny round trip)
+ * and answers from the kept rows when it has not changed, and reads again when it has. Another
+ * instance's commit, or a CLI command's, is seen by the next request as it was: nothing is
+ * answered from memory without a check sent after the request arrived.
+ *
+ * Kept rows are shared by every request they answer: they must not be changed.
+ */
+export class PgKeptReads {
+  readonly #pool: pg.Pool;
+  /** Query text → key → row (undefined: no such row), every one read under #snapshot. */
+  readonly #kept = new Map<string, Map<string, unknown>>();
+  #snapshot: string | undefined;
+  #asked: Asked[] = [];
+
+  constructor(pool: pg.Pool) {
+    this.#pool = pool;
+  }
+
+  /**
+   * The row of `query` for `key`: `query` returns, for the keys in `$1` (a text array), a row per
+   * key found with the key in KEY_COLUMN, and at least one row with the statement's snapshot in
+   * SNAPSHOT_COLUMN (a row without a key when none was found).
+   */
+  load<Row>(query: string, key: string): Promise<Row | undefined> {
+    return new Promise((resolve, reject) => {
+      if (this.#asked.length === 0) setImmediate(() => void this.#answer());
+      this.#asked.push({ query, key, resolve: resolve as (row: unknown) => void, reject });
+    });
+  }
+
+  async #answer(): Promise<void> {
+    const asked = this.#asked;
+    this.#asked = [];
+    try {
+      const answers = await this.#rows(asked);
+      for (const { query, key, resolve } of asked) resolve(answers.get(query)?.get(key));
+    } catch (error) {
+      for (const { reject } of asked) reject(error);
+    }
+  }
+
+  /** The rows for what was asked, by query text and key. */
+  async #rows(asked: readonly Asked[]): Promise<Map<string, Map<string, unknown>>> {
+    const answers = new Map<string, Map<string, unknown>>();
+    // Taken before the check is awaited: meanwhile another turn's read may replace them.
+    const snapshot = this.#snapshot;
+    const kept = asked.every(({ query, key }) => this.#kept.get(query)?.has(key))
+      ? asked.map(({ query, key }) => this.#kept.get(query)!.get(key))
+      : undefined;
+    if (kept && snapshot !== undefined && (await this.#currentSnapshot()) === snapshot) {
+      asked.forEach(({ query, key }, i) => answerWith(answers, query, key, kept[i]));
+      return answers;
+    }
+    const missing = new Map<string, Set<string>>();
+    for (const { query, key } of asked) {
+      // PostgreSQL text cannot hold NUL, so such a key matches nothing; sent, it would fail the
+      // query and with it every other request of the batch.
+      if (key.includes('\0')) answerWith(answers, query, key, undefined);
+      else (missing.get(query) ?? missing.set(query, new Set()).get(query)!).add(key);
+    }
+    await Promise.all(
+      [...missing].map(async ([query, keys]) => {
+        const read = await this.#read(query, [...keys]);
+        for (const key of keys) answerWith(answers, query, key, read.get(key));
+      }),
+    );
+    return answers;
+  }
+
+  async #currentSnapshot(): Promise<string> {
+    const { rows } = await this.#pool.query<{ [SNAPSHOT_COLUMN]: string }>(
+      `select pg_current_snapshot()::text as "${SNAPSHOT_COLUMN}"`,
+    );
+    return rows[0]![SNAPSHOT_COLUMN];
+  }
+
+  /** Reads `keys` by `query`, and keeps what it found (and did not) under the read's snapshot. */
+  async #read(query: string, keys: string[]): Promise<Map<string, unknown>> {
+    const { rows } = await this.#pool.query<Record<string, unknown>>(query, [keys]);
+    const snapshot = rows[0]![SNAPSHOT_COLUMN] as string;
+    const found = new Map<string, unknown>();
+    for (const row of rows) {
+      const key = row[KEY_COLUMN];
+      if (typeof key === 'string') found.set(key, row);
+    }
+    // Rows of another snapshot than the kept ones': the kept are dropped (a later snapshot has
+    // seen a commit; an earlier one, from a read that was slower to come back, is dropped next).
+    if (snapshot !== this.#snapshot) {
+      this.#kept.clear();
+      this.#snapshot = snapshot;
+    }
+    let kept = this.#kept.get(query);
+    if (!kept) this.#kept.set(query, (kept = new Map()));
+    if (kept.size + keys.length > KEPT_LIMIT) kept.clear();
+    for (const key of keys) kept.set(key, found.get(key));
+    return found;
+  }
+}
+
+function answerWith(
+  answers: Map<string, Map<string, unknown>>,
+  query: string,
+  key: string,
+  row: unknown,
+): void {
+  (answers.get(query) ?? answers.set(query, new Map()).get(query)!).set(key, row);
+}
