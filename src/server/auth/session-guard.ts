@@ -9,6 +9,7 @@ import { isEmailAllowed, notAllowedMessage, type Allowlist } from './allowlist.t
 import { ACCOUNT_DISABLED_MESSAGE, type Auth } from './auth.ts';
 import { HttpError } from '../http/http-error.ts';
 import { SessionLookup, type FoundSession } from './session-lookup.ts';
+import { readTurn } from '../db/keyed-read.ts';
 import { isWebAppFile } from '../http/static-files.ts';
 
 export interface SignedInUser {
@@ -29,6 +30,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     user: SignedInUser | null;
     sessionId: string | null;
+    /** Where the keyed reads stood as the request arrived (keyed-read.ts `readTurn`). */
+    readTurn: number | undefined;
   }
 }
 
@@ -71,9 +74,11 @@ export function registerSessionGuard(
   const sessions = new SessionLookup(auth, db);
   app.decorateRequest('user', null);
   app.decorateRequest('sessionId', null);
+  app.decorateRequest('readTurn', undefined);
   // A callback hook: on SQLite the session is read synchronously, and the request goes on
   // in the same job instead of after a promise's.
   app.addHook('onRequest', (request, _reply, done) => {
+    request.readTurn = readTurn(db);
     if (isPublicRequest(request)) return done();
     const found = sessions.get(request.headers);
     if (found instanceof Promise) {

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openTestDatabase } from '../testing/test-database.ts';
 import type { Db } from './database.ts';
-import { KeyedRead } from './keyed-read.ts';
+import { KeyedRead, readTurn } from './keyed-read.ts';
 import { appendEvent } from '../realtime/event-log.ts';
 import { ClientListCache } from '../features/clients/client-list-cache.ts';
 
@@ -68,6 +68,36 @@ it('answers a key read before after one snapshot check, and reads it again after
   expect(await READ_V.run(db, 'a')).toMatchObject({ v: 10 });
   await sql`update "kr" set "v" = 1 where "id" = 'a'`.execute(db.kysely);
   await sql`update "kr" set "v" = 2 where "id" = 'b'`.execute(db.kysely);
+});
+
+it("answers a request's later read at once from a check made since it arrived, and only then", async () => {
+  await READ_V.run(db, 'a');
+  await READ_V.run(db, 'b');
+  // A request arrives, and its first read goes to PostgreSQL (the check, sent after it arrived).
+  const arrived = readTurn(db);
+  await READ_V.run(db, 'b');
+  // Its next read: answered from the kept row, no round trip, not even a promise.
+  let later: unknown;
+  expect(await queriesDuring(async () => (later = READ_V.run(db, 'a', undefined, arrived)))).toBe(
+    0,
+  );
+  expect(later).toMatchObject({ v: 1 });
+
+  // A request that arrived after that check started gets no such answer: its reads wait for a
+  // check of their own.
+  const afterCheck = readTurn(db);
+  expect(READ_V.run(db, 'a', undefined, afterCheck)).toBeInstanceOf(Promise);
+  await READ_V.run(db, 'a');
+
+  // After a commit, the check that follows sees a new snapshot: nothing is vouched for until it
+  // has read again, and what it read is what the request gets.
+  const beforeCommit = readTurn(db);
+  await sql`update "kr" set "v" = 30 where "id" = 'a'`.execute(db.kysely);
+  const arrivedAfterCommit = readTurn(db);
+  await READ_V.run(db, 'b');
+  expect(await READ_V.run(db, 'a', undefined, arrivedAfterCommit)).toMatchObject({ v: 30 });
+  expect(await READ_V.run(db, 'a', undefined, beforeCommit)).toMatchObject({ v: 30 });
+  await sql`update "kr" set "v" = 1 where "id" = 'a'`.execute(db.kysely);
 });
 
 it('shares one version query among the list requests of one turn, and sees a write made before the next', async () => {

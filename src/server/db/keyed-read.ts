@@ -38,15 +38,17 @@ export class KeyedRead<Row extends object> {
   /**
    * The row, synchronously where the quick reader can read it (SQLite, outside a transaction:
    * then a row shared with other callers, not to be changed), else a promise. `transaction`:
-   * read there instead (it may hold writes not committed yet).
+   * read there instead (it may hold writes not committed yet). `arrivedAt`: the request's
+   * `readTurn` (PostgreSQL: a kept row vouched for since then is answered at once).
    */
   run(
     db: Db,
     key: string,
     transaction?: Kysely<Database>,
+    arrivedAt?: number,
   ): Readonly<Row> | undefined | Promise<Row | undefined> {
     if (!transaction && db.quickReader) return db.quickReader().byKey<Row>(this.#sqlite, key);
-    if (!transaction && db.pool) return keeperOf(db.pool).load<Row>(this.#postgres, key);
+    if (!transaction && db.pool) return keeperOf(db.pool).load<Row>(this.#postgres, key, arrivedAt);
     return this.#inTransaction(key, transaction ?? db.kysely);
   }
 
@@ -54,6 +56,14 @@ export class KeyedRead<Row extends object> {
     const query = sql<Row>`${sql.raw(this.#select)} = ${key}`;
     return (await query.execute(db)).rows[0];
   }
+}
+
+/**
+ * Where the keyed reads stand as a request arrives, for its later reads (`run`'s `arrivedAt`);
+ * undefined on SQLite, whose reads need none.
+ */
+export function readTurn(db: Db): number | undefined {
+  return db.pool ? keeperOf(db.pool).turn : undefined;
 }
 
 function keeperOf(pool: pg.Pool): PgKeptReads {

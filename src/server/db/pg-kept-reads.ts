@@ -8,6 +8,9 @@ export const SNAPSHOT_COLUMN = 'keptReadSnapshot';
 /** Rows kept for one query text; past this many they are dropped and read again. */
 const KEPT_LIMIT = 10_000;
 
+/** No kept row vouched for (distinct from a kept "no such row", which is undefined). */
+const NOT_VOUCHED = Symbol('not vouched');
+
 interface Asked {
   query: string;
   key: string;
@@ -31,6 +34,12 @@ interface Asked {
  * instance's commit, or a CLI command's, is seen by the next request as it was: nothing is
  * answered from memory without a check sent after the request arrived.
  *
+ * A request's later reads need no check of their own: its first (the session) was answered by
+ * a batch started after it arrived, and that batch's snapshot vouches for every row kept under
+ * it. So a read that says when its request arrived (`turn` at that moment) is answered at once,
+ * without a round trip, while the latest batch that started after that saw the kept rows'
+ * snapshot.
+ *
  * Kept rows are shared by every request they answer: they must not be changed.
  */
 export class PgKeptReads {
@@ -39,6 +48,10 @@ export class PgKeptReads {
   readonly #kept = new Map<string, Map<string, unknown>>();
   #snapshot: string | undefined;
   #asked: Asked[] = [];
+  /** Batches started so far: a request stamped with this number arrived before the next one. */
+  #started = 0;
+  /** The latest batch that saw one snapshot only, and which. */
+  #vouched: { batch: number; snapshot: string } | undefined;
 
   constructor(pool: pg.Pool) {
     this.#pool = pool;
@@ -49,18 +62,48 @@ export class PgKeptReads {
    * key found with the key in KEY_COLUMN, and at least one row with the statement's snapshot in
    * SNAPSHOT_COLUMN (a row without a key when none was found).
    */
-  load<Row>(query: string, key: string): Promise<Row | undefined> {
+  load<Row>(
+    query: string,
+    key: string,
+    arrivedAt?: number,
+  ): Row | undefined | Promise<Row | undefined> {
+    if (arrivedAt !== undefined) {
+      const row = this.#vouchedRow(query, key, arrivedAt);
+      if (row !== NOT_VOUCHED) return row as Row | undefined;
+    }
     return new Promise((resolve, reject) => {
       if (this.#asked.length === 0) setImmediate(() => void this.#answer());
       this.#asked.push({ query, key, resolve: resolve as (row: unknown) => void, reject });
     });
   }
 
+  /** What a request stamped now will be able to say of when it arrived. */
+  get turn(): number {
+    return this.#started;
+  }
+
+  #vouchedRow(query: string, key: string, arrivedAt: number): unknown {
+    const vouched = this.#vouched;
+    if (!vouched || vouched.batch < arrivedAt || vouched.snapshot !== this.#snapshot) {
+      return NOT_VOUCHED;
+    }
+    const rows = this.#kept.get(query);
+    return rows?.has(key) ? rows.get(key) : NOT_VOUCHED;
+  }
+
   async #answer(): Promise<void> {
     const asked = this.#asked;
     this.#asked = [];
+    const batch = this.#started++;
+    const seen = new Set<string>();
     try {
-      const answers = await this.#rows(asked);
+      const answers = await this.#rows(asked, seen);
+      // One snapshot seen, and still the kept rows': it vouches for them to every request that
+      // arrived before this batch started.
+      const [snapshot] = seen;
+      if (seen.size === 1 && snapshot !== undefined && snapshot === this.#snapshot) {
+        if (!this.#vouched || this.#vouched.batch < batch) this.#vouched = { batch, snapshot };
+      }
       for (const { query, key, resolve } of asked) resolve(answers.get(query)?.get(key));
     } catch (error) {
       for (const { reject } of asked) reject(error);
@@ -68,16 +111,23 @@ export class PgKeptReads {
   }
 
   /** The rows for what was asked, by query text and key. */
-  async #rows(asked: readonly Asked[]): Promise<Map<string, Map<string, unknown>>> {
+  async #rows(
+    asked: readonly Asked[],
+    seen: Set<string>,
+  ): Promise<Map<string, Map<string, unknown>>> {
     const answers = new Map<string, Map<string, unknown>>();
     // Taken before the check is awaited: meanwhile another turn's read may replace them.
     const snapshot = this.#snapshot;
     const kept = asked.every(({ query, key }) => this.#kept.get(query)?.has(key))
       ? asked.map(({ query, key }) => this.#kept.get(query)!.get(key))
       : undefined;
-    if (kept && snapshot !== undefined && (await this.#currentSnapshot()) === snapshot) {
-      asked.forEach(({ query, key }, i) => answerWith(answers, query, key, kept[i]));
-      return answers;
+    if (kept && snapshot !== undefined) {
+      const current = await this.#currentSnapshot();
+      if (current === snapshot) {
+        seen.add(current);
+        asked.forEach(({ query, key }, i) => answerWith(answers, query, key, kept[i]));
+        return answers;
+      }
     }
     const missing = new Map<string, Set<string>>();
     for (const { query, key } of asked) {
@@ -89,7 +139,8 @@ export class PgKeptReads {
     await Promise.all(
       [...missing].map(async ([query, keys]) => {
         const read = await this.#read(query, [...keys]);
-        for (const key of keys) answerWith(answers, query, key, read.get(key));
+        seen.add(read.snapshot);
+        for (const key of keys) answerWith(answers, query, key, read.rows.get(key));
       }),
     );
     return answers;
@@ -103,7 +154,10 @@ export class PgKeptReads {
   }
 
   /** Reads `keys` by `query`, and keeps what it found (and did not) under the read's snapshot. */
-  async #read(query: string, keys: string[]): Promise<Map<string, unknown>> {
+  async #read(
+    query: string,
+    keys: string[],
+  ): Promise<{ snapshot: string; rows: Map<string, unknown> }> {
     const { rows } = await this.#pool.query<Record<string, unknown>>(query, [keys]);
     const snapshot = rows[0]![SNAPSHOT_COLUMN] as string;
     const found = new Map<string, unknown>();
@@ -121,7 +175,7 @@ export class PgKeptReads {
     if (!kept) this.#kept.set(query, (kept = new Map()));
     if (kept.size + keys.length > KEPT_LIMIT) kept.clear();
     for (const key of keys) kept.set(key, found.get(key));
-    return found;
+    return { snapshot, rows: found };
   }
 }
 

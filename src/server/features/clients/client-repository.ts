@@ -145,10 +145,13 @@ export class ClientRepository {
    * synchronously, and while its row is unchanged as the very same object; on PostgreSQL the
    * requests answered by one batched read share its row. One row is presented once, as one
    * frozen object (it is shared), so what is made of it can be kept with it (the route keeps
-   * its JSON).
+   * its JSON). `arrivedAt`: the request's `readTurn` (see KeyedRead.run).
    */
-  current(id: string): Readonly<Client> | undefined | Promise<Readonly<Client> | undefined> {
-    const row = GET_CLIENT.run(this.#database, id);
+  current(
+    id: string,
+    arrivedAt?: number,
+  ): Readonly<Client> | undefined | Promise<Readonly<Client> | undefined> {
+    const row = GET_CLIENT.run(this.#database, id, undefined, arrivedAt);
     return row instanceof Promise ? row.then((found) => this.#present(found)) : this.#present(row);
   }
 

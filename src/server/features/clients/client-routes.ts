@@ -80,7 +80,7 @@ export function registerClientRoutes(
     return body;
   };
   app.get('/api/clients/:id', (request, reply) => {
-    const found = clients.current(clientId(request.params));
+    const found = clients.current(clientId(request.params), request.readTurn);
     return found instanceof Promise
       ? found.then((client) => answer(reply, client))
       : answer(reply, found);
