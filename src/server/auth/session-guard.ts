@@ -10,6 +10,7 @@ import { ACCOUNT_DISABLED_MESSAGE, type Auth } from './auth.ts';
 import { HttpError } from '../http/http-error.ts';
 import { SessionLookup, type FoundSession } from './session-lookup.ts';
 import { readTurn } from '../db/keyed-read.ts';
+import { andThen } from '../db/sync-or-promise.ts';
 import { isWebAppFile } from '../http/static-files.ts';
 
 export interface SignedInUser {
@@ -80,12 +81,11 @@ export function registerSessionGuard(
   app.addHook('onRequest', (request, _reply, done) => {
     request.readTurn = readTurn(db);
     if (isPublicRequest(request)) return done();
-    const found = sessions.get(request.headers);
-    if (found instanceof Promise) {
-      found.then((session) => done(admit(request, session, allowlist)), done);
-    } else {
-      done(admit(request, found, allowlist));
-    }
+    const refusal = andThen(sessions.get(request.headers), (session) =>
+      admit(request, session, allowlist),
+    );
+    if (refusal instanceof Promise) refusal.then(done, done);
+    else done(refusal);
   });
 }
 

@@ -3,6 +3,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { fromNodeHeaders } from 'better-auth/node';
 import type { Db } from '../db/database.ts';
 import { KeyedRead } from '../db/keyed-read.ts';
+import { andThen, type SyncOrPromise } from '../db/sync-or-promise.ts';
 import { toBool } from '../db/codec.ts';
 import type { Auth } from './auth.ts';
 
@@ -80,15 +81,14 @@ export class SessionLookup {
     this.#db = db;
   }
 
-  get(headers: IncomingHttpHeaders): FoundSession | null | Promise<FoundSession | null> {
+  get(headers: IncomingHttpHeaders): SyncOrPromise<FoundSession | null> {
     const settings = this.#context;
     if (!settings) return this.#settings().then(() => this.get(headers));
     const token = this.#token(headers.cookie, settings);
     if (token === undefined) return this.#betterAuth(headers);
-    const found = SESSION_BY_TOKEN.run(this.#db, token);
-    return found instanceof Promise
-      ? found.then((row) => this.#decide(row, settings, headers))
-      : this.#decide(found, settings, headers);
+    return andThen(SESSION_BY_TOKEN.run(this.#db, token), (row) =>
+      this.#decide(row, settings, headers),
+    );
   }
 
   async #settings(): Promise<Settings> {

@@ -1,4 +1,5 @@
-/** Normalises what the SQLite and PostgreSQL drivers return, so the API shape is identical. */
+// Normalises what the SQLite and PostgreSQL drivers return, so the API shape is identical.
+
 /** What `toISOString` writes: UTC, to the millisecond. */
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 

@@ -3,12 +3,13 @@ import { sql, type Kysely } from 'kysely';
 import type { Db } from './database.ts';
 import type { Database } from './schema.ts';
 import { KEY_COLUMN, PgKeptReads, SNAPSHOT_COLUMN } from './pg-kept-reads.ts';
+import type { SyncOrPromise } from './sync-or-promise.ts';
 
 /** One keeper per pool, shared by every keyed read: one snapshot check serves them all. */
 const keepers = new WeakMap<pg.Pool, PgKeptReads>();
 
 /**
- * A hot read of one row by its key: `select <key>, <columns> from <from> where <key> = ?`.
+ * A hot read of one row by its key: `select <columns> from <from> where <key> = ?`.
  * Outside a transaction it skips Kysely's executor (its promise chains, connection handling and
  * result processing cost more than the read):
  *
@@ -46,7 +47,7 @@ export class KeyedRead<Row extends object> {
     key: string,
     transaction?: Kysely<Database>,
     arrivedAt?: number,
-  ): Readonly<Row> | undefined | Promise<Row | undefined> {
+  ): SyncOrPromise<Readonly<Row> | undefined> {
     if (!transaction && db.quickReader) return db.quickReader().byKey<Row>(this.#sqlite, key);
     if (!transaction && db.pool) return keeperOf(db.pool).load<Row>(this.#postgres, key, arrivedAt);
     return this.#inTransaction(key, transaction ?? db.kysely);

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { SyncOrPromise } from './sync-or-promise.ts';
 
 /** The key's own column in every row a batched read returns (matched to the keys asked). */
 export const KEY_COLUMN = 'keptReadKey';
@@ -62,11 +63,7 @@ export class PgKeptReads {
    * key found with the key in KEY_COLUMN, and at least one row with the statement's snapshot in
    * SNAPSHOT_COLUMN (a row without a key when none was found).
    */
-  load<Row>(
-    query: string,
-    key: string,
-    arrivedAt?: number,
-  ): Row | undefined | Promise<Row | undefined> {
+  load<Row>(query: string, key: string, arrivedAt?: number): SyncOrPromise<Row | undefined> {
     if (arrivedAt !== undefined) {
       const row = this.#vouchedRow(query, key, arrivedAt);
       if (row !== NOT_VOUCHED) return row as Row | undefined;

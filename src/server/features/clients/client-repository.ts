@@ -5,6 +5,7 @@ import type { ClientEvent, ClientEventKind } from '#shared/events.ts';
 import type { ClientTable, Database } from '../../db/schema.ts';
 import type { Db, Dialect } from '../../db/database.ts';
 import { KeyedRead } from '../../db/keyed-read.ts';
+import { andThen, type SyncOrPromise } from '../../db/sync-or-promise.ts';
 import { fromBool, toBool, toIso, toStringList } from '../../db/codec.ts';
 import type { SecretBox } from '../../secrets.ts';
 import type { Actor } from '../../auth/session-guard.ts';
@@ -147,12 +148,10 @@ export class ClientRepository {
    * frozen object (it is shared), so what is made of it can be kept with it (the route keeps
    * its JSON). `arrivedAt`: the request's `readTurn` (see KeyedRead.run).
    */
-  current(
-    id: string,
-    arrivedAt?: number,
-  ): Readonly<Client> | undefined | Promise<Readonly<Client> | undefined> {
-    const row = GET_CLIENT.run(this.#database, id, undefined, arrivedAt);
-    return row instanceof Promise ? row.then((found) => this.#present(found)) : this.#present(row);
+  current(id: string, arrivedAt?: number): SyncOrPromise<Readonly<Client> | undefined> {
+    return andThen(GET_CLIENT.run(this.#database, id, undefined, arrivedAt), (row) =>
+      this.#present(row),
+    );
   }
 
   #present(row: Readonly<ClientRow> | undefined): Readonly<Client> | undefined {

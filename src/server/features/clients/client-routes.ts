@@ -15,6 +15,7 @@ import { HttpError, parseInput } from '../../http/http-error.ts';
 import { actorOf, requireUser } from '../../auth/session-guard.ts';
 import type { ClientRepository } from './client-repository.ts';
 import { buildCommands } from './deploy-command.ts';
+import { andThen } from '../../db/sync-or-promise.ts';
 import { ClientListCache, etagMatches, gzippedBody } from './client-list-cache.ts';
 import type { DeployTokens } from '../account/deploy-tokens.ts';
 
@@ -81,9 +82,7 @@ export function registerClientRoutes(
   };
   app.get('/api/clients/:id', (request, reply) => {
     const found = clients.current(clientId(request.params), request.readTurn);
-    return found instanceof Promise
-      ? found.then((client) => answer(reply, client))
-      : answer(reply, found);
+    return andThen(found, (client) => answer(reply, client));
   });
 
   app.post('/api/clients', async (request, reply) => {
