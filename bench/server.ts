@@ -6,7 +6,7 @@ import { freePort } from '../src/server/testing/free-port.ts';
 const ROOT = path.resolve(import.meta.dirname, '..');
 /** The Node options and environment `npm run serve` starts the server with (package.json). */
 const SERVE_ENV = {
-  NODE_OPTIONS: '--max-semi-space-size=8',
+  NODE_OPTIONS: '--max-semi-space-size=8 --max-old-space-size=1024',
   // glibc's malloc otherwise raises its trim and mmap thresholds after the first large block
   // is freed (building the list of 10,000), and then keeps tens of MB it no longer uses.
   GLIBC_TUNABLES: 'glibc.malloc.trim_threshold=131072',
