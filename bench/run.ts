@@ -28,12 +28,6 @@ import { formatTable, type DatabaseFigures, type BenchReport } from './table.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
-/** The floor's figures at one size (measured once, on the first database's run). */
-interface Floor {
-  list: LoadResult;
-  one: LoadResult;
-  fastifyOne: LoadResult;
-}
 const CONNECTIONS = 20;
 
 const { values: args } = parseArgs({
@@ -122,7 +116,6 @@ async function benchDatabase(
   serverEntry: string,
   mail: MailCatcher,
   webDir: string | undefined,
-  floors: Map<number, Floor>,
 ): Promise<{ figures: DatabaseFigures; web?: WebResult }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `cm-bench-${kind}-`));
   let postgres: TestPostgres | undefined;
@@ -155,62 +148,53 @@ async function benchDatabase(
       const listBody = await listResponse.text();
       const someId = (JSON.parse(listBody) as { clients: { id: string }[] }).clients[size >> 1]!.id;
       const oneBody = await (await session.request('GET', `/api/clients/${someId}`)).text();
-      let floor = floors.get(size);
-      const floorServer = floor ? undefined : await startFloor(dataDir, listBody, oneBody);
-      const fastifyServer = floor
-        ? undefined
-        : await startFloor(dataDir, listBody, oneBody, 'fastify');
+      // Each database gets its own floor, answering that database's very bytes, measured in
+      // turn with its runs: the machine is shared, and a floor measured minutes earlier, while
+      // the other database ran, would be a ratio to other conditions.
+      const floorServer = await startFloor(dataDir, listBody, oneBody);
+      const fastifyServer = await startFloor(dataDir, listBody, oneBody, 'fastify');
       const list: LoadResult[] = [];
       const one: LoadResult[] = [];
       const floorList: LoadResult[] = [];
       const floorOne: LoadResult[] = [];
       const fastifyOne: LoadResult[] = [];
       log(`${kind}: list and get-one at ${size} clients, ${runs} × ${seconds} s each`);
-      for (let run = 0; run < runs; run += 1) {
-        // Interleaved with the floor's runs, so that both see the same machine.
-        const load = (url: string, auth: boolean, serverPid: number) =>
-          httpLoad({
-            url,
-            connections: CONNECTIONS,
-            seconds,
-            headers: auth ? headers : {},
-            serverPid,
-          });
-        const [results, rss] = await peakRss(running, async () => [
-          await load(`${running.url}/api/clients`, true, running.pid),
-          await load(`${running.url}/api/clients/${someId}`, true, running.pid),
-        ]);
-        peak = Math.max(peak, rss);
-        list.push(results[0]!);
-        one.push(results[1]!);
-        if (floorServer) {
+      try {
+        for (let run = 0; run < runs; run += 1) {
+          // Interleaved with the floor's runs, so that both see the same machine.
+          const load = (url: string, auth: boolean, serverPid: number) =>
+            httpLoad({
+              url,
+              connections: CONNECTIONS,
+              seconds,
+              headers: auth ? headers : {},
+              serverPid,
+            });
+          const [results, rss] = await peakRss(running, async () => [
+            await load(`${running.url}/api/clients`, true, running.pid),
+            await load(`${running.url}/api/clients/${someId}`, true, running.pid),
+          ]);
+          peak = Math.max(peak, rss);
+          list.push(results[0]!);
+          one.push(results[1]!);
           floorList.push(await load(`${floorServer.url}/api/clients`, false, floorServer.pid));
           floorOne.push(await load(`${floorServer.url}/api/clients/x`, false, floorServer.pid));
-        }
-        if (fastifyServer) {
           fastifyOne.push(
             await load(`${fastifyServer.url}/api/clients/x`, false, fastifyServer.pid),
           );
         }
-      }
-      if (floorServer && fastifyServer) {
+      } finally {
         await floorServer.stop();
         await fastifyServer.stop();
-        floor = {
-          list: medianLoad(floorList),
-          one: medianLoad(floorOne),
-          fastifyOne: medianLoad(fastifyOne),
-        };
-        floors.set(size, floor);
       }
       figures.sizes.push({
         clients: size,
         listBytes: Buffer.byteLength(listBody),
         list: medianLoad(list),
         one: medianLoad(one),
-        floorList: floor!.list,
-        floorOne: floor!.one,
-        fastifyOne: floor!.fastifyOne,
+        floorList: medianLoad(floorList),
+        floorOne: medianLoad(floorOne),
+        fastifyOne: medianLoad(fastifyOne),
       });
     }
 
@@ -314,12 +298,11 @@ const mail = await new MailCatcher().start();
 const serverEntry = buildServer();
 try {
   const webDir = args['no-web'] ? undefined : buildWeb();
-  const floors = new Map<number, Floor>();
   const kinds: ('sqlite' | 'postgres')[] = args['no-postgres']
     ? ['sqlite']
     : ['sqlite', 'postgres'];
   for (const kind of kinds) {
-    const { figures, web } = await benchDatabase(kind, serverEntry, mail, webDir, floors);
+    const { figures, web } = await benchDatabase(kind, serverEntry, mail, webDir);
     report.databases.push(figures);
     if (web) report.web = web;
   }

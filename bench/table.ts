@@ -78,10 +78,12 @@ export function formatTable(report: BenchReport): string {
   for (const [i, size] of report.settings.sizes.entries()) {
     const at = dbs.map((d) => d.sizes[i]).filter((s) => s !== undefined);
     if (at.length === 0) continue;
-    const floor = at[0]!;
+    // Each database's floor answered that database's own bytes, measured in turn with it.
+    const each = (cell: (s: SizeFigures) => string) =>
+      dbs.map((d) => (d.sizes[i] ? cell(d.sizes[i]) : '–'));
     row(
-      `floor (bare node:http), list of ${n(size)} (${kb(floor.listBytes)})`,
-      dbs.map((_, j) => (j === 0 ? load(floor.floorList) : '″')),
+      `floor (bare node:http), list of ${n(size)} (${kb(at[0]!.listBytes)})`,
+      each((s) => load(s.floorList)),
       '',
       true,
     );
@@ -96,14 +98,14 @@ export function formatTable(report: BenchReport): string {
     );
     row(
       `floor, get-one`,
-      dbs.map((_, j) => (j === 0 ? load(floor.floorOne) : '″')),
+      each((s) => load(s.floorOne)),
       '',
       true,
     );
-    if (floor.fastifyOne) {
+    if (at.some((s) => s.fastifyOne)) {
       row(
         `Fastify alone, get-one (same bytes, no hooks, no database)`,
-        dbs.map((_, j) => (j === 0 ? load(floor.fastifyOne!, floor.floorOne) : '″')),
+        each((s) => (s.fastifyOne ? load(s.fastifyOne, s.floorOne) : '–')),
         '',
         true,
       );
