@@ -76,9 +76,10 @@ test('import shows the dry run, then imports the valid documents with a progress
   ]);
   await page.screenshot({ path: test.info().outputPath('import-review.png') });
 
-  // Hold the answer a moment so the bar's server phase can be seen.
+  // Hold the answer so the bar's server phase can be seen: long enough for a busy CI machine
+  // (with half a second the bar was once gone before the assertion looked).
   await page.route('**/api/clients/import?skipInvalid=1', async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await new Promise((resolve) => setTimeout(resolve, 1500));
     await route.continue();
   });
   await dialog.getByRole('button', { name: 'Import 28 clients' }).click();
