@@ -39,9 +39,9 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          // Every suite, the API and event suites on SQLite files.
+          // Every suite, the API and event suites on SQLite files, and the bench's own tests.
           name: 'sqlite',
-          include: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
+          include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'bench/**/*.test.ts'],
           // *.pg.test.ts: what only PostgreSQL has (several instances, outages, copying to it).
           exclude: ['**/*.pg.test.ts', '**/node_modules/**'],
         },
