@@ -49,6 +49,30 @@ it('sends one query for the keyed reads asked in one turn, and one per turn afte
   expect(apart).toBe(2);
 });
 
+it('lets a batch take in the keys of the turns after it while they keep coming, for a few turns', async () => {
+  const read = async (id: string) => (await READ_V.run(db, id))?.v;
+  /** Reads `id` in each of `turns` turns of the event loop, one after the other. */
+  const overTurns = (turns: number) =>
+    new Promise<(number | undefined)[]>((resolve) => {
+      const reads: Promise<number | undefined>[] = [];
+      const next = () => {
+        reads.push(read(reads.length % 2 ? 'a' : 'b'));
+        if (reads.length < turns) setImmediate(next);
+        else resolve(Promise.all(reads));
+      };
+      next();
+    });
+  let values: (number | undefined)[] = [];
+  // Asked over three turns in a row: one query answers them all.
+  expect(await queriesDuring(async () => (values = await overTurns(3)))).toBe(1);
+  expect(values).toEqual([2, 1, 2]);
+  // A steady stream does not hold a batch back for good: twelve turns in a row take more than
+  // one query, and fewer than one a turn.
+  const steady = await queriesDuring(() => overTurns(12));
+  expect(steady).toBeGreaterThan(1);
+  expect(steady).toBeLessThan(6);
+});
+
 it('answers a key read before after one snapshot check, and reads it again after any commit', async () => {
   const first = await READ_V.run(db, 'a');
   let again: unknown;

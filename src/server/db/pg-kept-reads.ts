@@ -9,6 +9,15 @@ export const SNAPSHOT_COLUMN = 'keptReadSnapshot';
 /** Rows kept for one query text; past this many they are dropped and read again. */
 const KEPT_LIMIT = 10_000;
 
+/**
+ * Turns of the event loop a batch may wait beyond its first while each of them adds keys to it.
+ * A turn with an immediate pending does not block for I/O, so waiting only takes in requests
+ * that have already arrived: under load one check answers more of them (fewer round trips, each
+ * a wake-up of PostgreSQL and of this process; docs/performance.md), and a lone request waits
+ * one turn that finds nothing. The bound keeps a steady stream from holding a batch back.
+ */
+const MAX_EXTRA_TURNS = 4;
+
 /** No kept row vouched for (distinct from a kept "no such row", which is undefined). */
 const NOT_VOUCHED = Symbol('not vouched');
 
@@ -24,8 +33,9 @@ interface Asked {
  * something commits.
  *
  * The keys asked for in one turn are answered together, once that turn has read every request
- * that was ready (`setImmediate`): each query is sent after the requests it answers arrived, so
- * it sees every commit made before they did. A query is one statement: its rows and its own
+ * that was ready (`setImmediate`), and the batch takes in the keys of the turns after it while
+ * each of them adds some (up to MAX_EXTRA_TURNS): each query is sent after the requests it
+ * answers arrived, so it sees every commit made before they did. A query is one statement: its rows and its own
  * `pg_current_snapshot()`. That snapshot (the oldest transaction still running, the next one to
  * come, those in between still running) is the same text until some transaction commits or
  * aborts, anywhere in the cluster, and never comes back once it has changed. So rows read under
@@ -69,8 +79,20 @@ export class PgKeptReads {
       if (row !== NOT_VOUCHED) return row as Row | undefined;
     }
     return new Promise((resolve, reject) => {
-      if (this.#asked.length === 0) setImmediate(() => void this.#answer());
+      if (this.#asked.length === 0) this.#answerWhenQuiet(0, 0);
       this.#asked.push({ query, key, resolve: resolve as (row: unknown) => void, reject });
+    });
+  }
+
+  /** Answers the batch after a turn that added nothing to it, or after MAX_EXTRA_TURNS more. */
+  #answerWhenQuiet(extraTurns: number, askedBefore: number): void {
+    setImmediate(() => {
+      const asked = this.#asked.length;
+      if (extraTurns < MAX_EXTRA_TURNS && asked > askedBefore) {
+        this.#answerWhenQuiet(extraTurns + 1, asked);
+      } else {
+        void this.#answer();
+      }
     });
   }
 
