@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { openTestDatabase } from '../testing/test-database.ts';
-import type { Db } from './database.ts';
+import { TestPostgres, createDatabase } from '../testing/embedded-postgres.ts';
+import { openDatabase, type Db } from './database.ts';
+import { migrateToLatest } from './migrate.ts';
 import { KeyedRead, readTurn } from './keyed-read.ts';
 import { appendEvent } from '../realtime/event-log.ts';
 import { ClientListCache } from '../features/clients/client-list-cache.ts';
@@ -27,8 +28,19 @@ async function queriesDuring(work: () => Promise<unknown>): Promise<number> {
   }
 }
 
+// A server of this file's own: pg_current_snapshot() moves with every commit anywhere in the
+// cluster, and on the shared test server other files commit all the time, which would turn the
+// exact query counts below into a race. Autovacuum is off for the same reason (its analyze
+// commits too).
 beforeAll(async () => {
-  ({ db, close } = await openTestDatabase());
+  const server = await TestPostgres.start({ settings: { autovacuum: 'off' } });
+  const database = await createDatabase(server.url());
+  db = openDatabase({ kind: 'postgres', url: database.url, poolSize: 10 });
+  await migrateToLatest(db);
+  close = async () => {
+    await db.close();
+    await server.destroy();
+  };
   await sql`create table "kr" ("id" text primary key, "v" integer not null)`.execute(db.kysely);
   await sql`insert into "kr" values ('a', 1), ('b', 2)`.execute(db.kysely);
 });

@@ -22,7 +22,12 @@ export class TestPostgres {
   // Stopping starts synchronously (the server gets SIGINT at once), which is all 'exit' allows.
   readonly #stopOnExit = () => void this.#server.stop().catch(() => undefined);
 
-  private constructor(Server: typeof EmbeddedPostgres, port: number, durable: boolean) {
+  private constructor(
+    Server: typeof EmbeddedPostgres,
+    port: number,
+    durable: boolean,
+    settings: Record<string, string>,
+  ) {
     this.port = port;
     this.#dir = path.join(os.tmpdir(), `cm-pg-${randomBytes(6).toString('hex')}`);
     this.#server = new Server({
@@ -47,6 +52,7 @@ export class TestPostgres {
           : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']),
         '-c',
         'max_connections=300',
+        ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
       ],
       onLog: (line) => this.#keep(line),
       onError: (error) => this.#keep(String(error)),
@@ -54,14 +60,18 @@ export class TestPostgres {
   }
 
   /**
-   * Creates the cluster and starts it (about a second). `durable`: keep fsync and synchronous
+   * Creates the cluster and starts it (about a second). `settings`: more server settings
+   * (`-c name=value`). `durable`: keep fsync and synchronous
    * commit on, as a production server has them (the benchmark); tests leave them off.
    */
-  static async start(options: { durable?: boolean } = {}): Promise<TestPostgres> {
+  static async start(
+    options: { durable?: boolean; settings?: Record<string, string> } = {},
+  ): Promise<TestPostgres> {
     const server = new TestPostgres(
       await loadEmbeddedPostgres(),
       await freePort(),
       options.durable ?? false,
+      options.settings ?? {},
     );
     try {
       await server.#server.initialise();
