@@ -159,17 +159,17 @@ async function benchDatabase(
       const floorOne: LoadResult[] = [];
       const fastifyOne: LoadResult[] = [];
       log(`${kind}: list and get-one at ${size} clients, ${runs} × ${seconds} s each`);
+      const load = (url: string, auth: boolean, serverPid: number) =>
+        httpLoad({
+          url,
+          connections: CONNECTIONS,
+          seconds,
+          headers: auth ? headers : {},
+          serverPid,
+        });
       try {
         for (let run = 0; run < runs; run += 1) {
           // Interleaved with the floor's runs, so that both see the same machine.
-          const load = (url: string, auth: boolean, serverPid: number) =>
-            httpLoad({
-              url,
-              connections: CONNECTIONS,
-              seconds,
-              headers: auth ? headers : {},
-              serverPid,
-            });
           const [results, rss] = await peakRss(running, async () => [
             await load(`${running.url}/api/clients`, true, running.pid),
             await load(`${running.url}/api/clients/${someId}`, true, running.pid),

@@ -79,8 +79,8 @@ export function registerSessionGuard(
   // A callback hook: on SQLite the session is read synchronously, and the request goes on
   // in the same job instead of after a promise's.
   app.addHook('onRequest', (request, _reply, done) => {
-    request.readTurn = readTurn(db);
     if (isPublicRequest(request)) return done();
+    request.readTurn = readTurn(db);
     const refusal = andThen(sessions.get(request.headers), (session) =>
       admit(request, session, allowlist),
     );

@@ -15,9 +15,10 @@ const keepers = new WeakMap<pg.Pool, PgKeptReads>();
  *
  * - on SQLite it goes through the quick reader (synchronous, committed data only);
  * - on PostgreSQL the keys asked for in one turn of the event loop are read in one query
- *   (`= any($1)`), sent once that turn has read every request that was ready, and kept until
- *   something commits (`pg-kept-reads.ts`). Under load that is one round trip for many requests
- *   instead of one each; alone, a request waits for nothing more than the end of its own turn.
+ *   (`= any($1)`), sent once that turn has read every request that was ready (and the turns
+ *   after it, while they bring more), and kept until something commits (`pg-kept-reads.ts`).
+ *   Under load that is one round trip for many requests instead of one each; alone, a request
+ *   waits for nothing more than its own turn and one that finds nothing new.
  *   Every answer comes after a query sent after its request arrived, so it reflects every
  *   commit made before then, as a query of its own would.
  *

@@ -35,8 +35,8 @@ interface Asked {
  * The keys asked for in one turn are answered together, once that turn has read every request
  * that was ready (`setImmediate`), and the batch takes in the keys of the turns after it while
  * each of them adds some (up to MAX_EXTRA_TURNS): each query is sent after the requests it
- * answers arrived, so it sees every commit made before they did. A query is one statement: its rows and its own
- * `pg_current_snapshot()`. That snapshot (the oldest transaction still running, the next one to
+ * answers arrived, so it sees every commit made before they did. A query is one statement:
+ * its rows and its own `pg_current_snapshot()`. That snapshot (the oldest transaction still running, the next one to
  * come, those in between still running) is the same text until some transaction commits or
  * aborts, anywhere in the cluster, and never comes back once it has changed. So rows read under
  * a snapshot are exactly what a read would return while `pg_current_snapshot()` still says the
@@ -137,10 +137,8 @@ export class PgKeptReads {
     const answers = new Map<string, Map<string, unknown>>();
     // Taken before the check is awaited: meanwhile another turn's read may replace them.
     const snapshot = this.#snapshot;
-    const kept = asked.every(({ query, key }) => this.#kept.get(query)?.has(key))
-      ? asked.map(({ query, key }) => this.#kept.get(query)!.get(key))
-      : undefined;
-    if (kept && snapshot !== undefined) {
+    const kept = snapshot === undefined ? undefined : this.#keptRows(asked);
+    if (kept) {
       const current = await this.#currentSnapshot();
       if (current === snapshot) {
         seen.add(current);
@@ -163,6 +161,17 @@ export class PgKeptReads {
       }),
     );
     return answers;
+  }
+
+  /** The kept row of each key asked, in order; undefined when one of them is not kept. */
+  #keptRows(asked: readonly Asked[]): unknown[] | undefined {
+    const rows: unknown[] = [];
+    for (const { query, key } of asked) {
+      const kept = this.#kept.get(query);
+      if (!kept?.has(key)) return undefined;
+      rows.push(kept.get(key));
+    }
+    return rows;
   }
 
   async #currentSnapshot(): Promise<string> {
