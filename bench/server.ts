@@ -2,15 +2,14 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { spawnServer, type ServerProcess } from '../src/server/testing/spawn-server.ts';
 import { freePort } from '../src/server/testing/free-port.ts';
+import { projectScripts, serveEnvOf } from './serve-env.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-/** The Node options and environment `npm run serve` starts the server with (package.json). */
-const SERVE_ENV = {
-  NODE_OPTIONS: '--max-semi-space-size=8 --max-old-space-size=1024',
-  // glibc's malloc otherwise raises its trim and mmap thresholds after the first large block
-  // is freed (building the list of 10,000), and then keeps tens of MB it no longer uses.
-  GLIBC_TUNABLES: 'glibc.malloc.trim_threshold=131072',
-};
+/**
+ * The Node flags and glibc tunables `npm run serve` starts the server with, read from its
+ * script (why each is there: docs/operations.md).
+ */
+const SERVE_ENV = serveEnvOf(projectScripts().serve ?? '');
 
 /**
  * The built server (`entry`, a bundle made as `npm run build` makes dist/server/main.mjs) as a
