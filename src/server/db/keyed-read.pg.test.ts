@@ -136,9 +136,9 @@ it("answers a request's later read at once from a check made since it arrived, a
   await sql`update "kr" set "v" = 1 where "id" = 'a'`.execute(db.kysely);
 });
 
-it('shares one version query among the list requests of one turn, and sees a write made before the next', async () => {
+it("reads the list's version as a kept keyed read: one query a turn, none when vouched for, a write made before seen", async () => {
   let loads = 0;
-  const cache = new ClientListCache(db.kysely, async () => {
+  const cache = new ClientListCache(db, async () => {
     loads += 1;
     return [];
   });
@@ -146,9 +146,15 @@ it('shares one version query among the list requests of one turn, and sees a wri
   const queries = await queriesDuring(() =>
     Promise.all(Array.from({ length: 10 }, () => cache.current())),
   );
-  // One version query, and the list itself not read again: nothing changed.
+  // One snapshot check for the ten, and the list itself not read again: nothing changed.
   expect(queries).toBe(1);
   expect(loads).toBe(1);
+  // A request whose first read (its session's) saw the kept rows' snapshot gets the version
+  // with no query of its own.
+  const arrived = readTurn(db);
+  await READ_V.run(db, 'a');
+  const vouched = await queriesDuring(() => cache.current(arrived));
+  expect(vouched).toBe(0);
   await db.kysely.transaction().execute((trx) =>
     appendEvent(trx, 'postgres', {
       kind: 'client.created',

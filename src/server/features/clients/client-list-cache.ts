@@ -1,9 +1,9 @@
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import DataLoader from 'dataloader';
-import { sql, type Kysely } from 'kysely';
 import { summarizeClient, type Client } from '#shared/clients.ts';
-import type { Database } from '../../db/schema.ts';
+import type { Db } from '../../db/database.ts';
+import { KeyedRead } from '../../db/keyed-read.ts';
+import { andThen } from '../../db/sync-or-promise.ts';
 
 /** One form of the list, serialised once for every reader of its version. */
 export interface CachedBody {
@@ -43,6 +43,30 @@ function serialised(etag: string, clients: unknown[]): CachedBody {
   return { etag, body: Buffer.from(JSON.stringify({ clients })) };
 }
 
+interface VersionRow {
+  head: number | string | null;
+  people: number | string;
+  changed: string | Date | number | null;
+}
+
+/**
+ * What says whether the list changed (see ClientListCache), as a keyed read of one row under a
+ * fixed key: it is then read as the session and get-one are, kept until something commits.
+ */
+const LIST_VERSION = new KeyedRead<VersionRow>({
+  key: '"v"."list"',
+  columns: `(select max("seq") from "event") as "head",
+    (select count(*) from "user") as "people",
+    (select max("updatedAt") from "user") as "changed"`,
+  from: `(select 'list' as "list") "v"`,
+});
+
+function versionOf(row: Readonly<VersionRow> | undefined): string {
+  if (!row) throw new Error('the list version query returned no row');
+  const changed = row.changed === null ? 0 : new Date(row.changed).getTime();
+  return `${Number(row.head ?? 0)}-${Number(row.people)}-${changed.toString(36)}`;
+}
+
 /**
  * The whole client list, read and serialised once per change instead of once per request (at
  * 10,000 clients that is 4.5 MB of JSON and tens of milliseconds).
@@ -56,35 +80,33 @@ function serialised(etag: string, clients: unknown[]): CachedBody {
  * version says (at worst newer, when a write lands between the two reads; the next request
  * then reads the list again).
  *
- * The requests that arrive in one turn of the event loop share one version query, sent after
- * that turn has read them all: each still sees every commit made before it arrived, and under
- * load PostgreSQL answers one query for many requests instead of one each.
+ * The version is a keyed read (`db/keyed-read.ts`), kept until something commits: on SQLite
+ * the quick reader answers it without reading while nothing was committed; on PostgreSQL the
+ * requests of a turn share one query or one snapshot check, and a request whose session check
+ * saw the kept rows' snapshot gets it at once. Either way it reflects every commit made before
+ * the request arrived, as a query of its own would.
  *
  * A change builds the summary, which every open browser asks for again; the full list (4.6 MB
  * of JSON at 10,000 clients, for API clients and `?q=` searches) is read and serialised only
  * when one asks for it. That read comes after the version's, so it too is never older.
  */
 export class ClientListCache {
-  readonly #db: Kysely<Database>;
+  readonly #db: Db;
   readonly #load: () => Promise<Client[]>;
   #entry: CachedList | undefined;
   #pending: { version: string; promise: Promise<CachedList> } | undefined;
-  readonly #versions = new DataLoader<'version', string>(
-    async (asked) => {
-      const version = await this.#version();
-      return asked.map(() => version);
-    },
-    // Never kept: only requests that arrived before the query started may share its answer.
-    { cache: false, batchScheduleFn: (send) => setImmediate(send) },
-  );
 
-  constructor(db: Kysely<Database>, load: () => Promise<Client[]>) {
+  constructor(db: Db, load: () => Promise<Client[]>) {
     this.#db = db;
     this.#load = load;
   }
 
-  async current(): Promise<CachedList> {
-    const version = await this.#versions.load('version');
+  /** The list as of the request's arrival; `arrivedAt`: its `readTurn` (KeyedRead.run). */
+  async current(arrivedAt?: number): Promise<CachedList> {
+    const version = await andThen(
+      LIST_VERSION.run(this.#db, 'list', undefined, arrivedAt),
+      versionOf,
+    );
     if (this.#entry?.version === version) return this.#entry;
     // Readers that miss together share one read of the table.
     if (this.#pending?.version === version) return this.#pending.promise;
@@ -129,19 +151,6 @@ export class ClientListCache {
       version,
       summary: serialised(`W/"${version}.summary"`, clients.map(summarizeClient)),
     };
-  }
-
-  async #version(): Promise<string> {
-    const { rows } = await sql<{
-      head: number | string | null;
-      people: number | string;
-      changed: string | Date | number | null;
-    }>`select (select max("seq") from "event") as "head",
-              (select count(*) from "user") as "people",
-              (select max("updatedAt") from "user") as "changed"`.execute(this.#db);
-    const row = rows[0]!;
-    const changed = row.changed === null ? 0 : new Date(row.changed).getTime();
-    return `${Number(row.head ?? 0)}-${Number(row.people)}-${changed.toString(36)}`;
   }
 }
 

@@ -35,14 +35,14 @@ export function registerClientRoutes(
 ): void {
   const { clients, tokens, deployCommandTemplate } = deps;
 
-  const listCache = new ClientListCache(app.parts.db.kysely, () => clients.list());
+  const listCache = new ClientListCache(app.parts.db, () => clients.list());
 
   // `?q=` filters as the search box does (name, code, tag, description, host); `?view=summary`
   // answers with what the list shows of each client. Each form is served from one serialised
   // copy per change, with an ETag: a browser that has the current list gets 304 and no body.
   app.get('/api/clients', async (request, reply) => {
     const { view, q } = parseInput(clientListQuerySchema, request.query, 'query');
-    const list = await listCache.current();
+    const list = await listCache.current(request.readTurn);
     if (q !== undefined) {
       const found = filterClients(await listCache.clients(list), q);
       return view === 'summary'
