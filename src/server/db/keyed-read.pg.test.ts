@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { TestPostgres, createDatabase } from '../testing/embedded-postgres.ts';
-import { openDatabase, type Db } from './database.ts';
-import { migrateToLatest } from './migrate.ts';
+import { TestPostgres } from '../testing/embedded-postgres.ts';
+import { openTestDatabase } from '../testing/test-database.ts';
+import type { Db } from './database.ts';
 import { KeyedRead, readTurn } from './keyed-read.ts';
 import { appendEvent } from '../realtime/event-log.ts';
 import { ClientListCache } from '../features/clients/client-list-cache.ts';
@@ -34,11 +34,10 @@ async function queriesDuring(work: () => Promise<unknown>): Promise<number> {
 // commits too).
 beforeAll(async () => {
   const server = await TestPostgres.start({ settings: { autovacuum: 'off' } });
-  const database = await createDatabase(server.url());
-  db = openDatabase({ kind: 'postgres', url: database.url, poolSize: 10 });
-  await migrateToLatest(db);
+  const opened = await openTestDatabase({ postgresServer: server.url() });
+  db = opened.db;
   close = async () => {
-    await db.close();
+    await opened.close();
     await server.destroy();
   };
   await sql`create table "kr" ("id" text primary key, "v" integer not null)`.execute(db.kysely);

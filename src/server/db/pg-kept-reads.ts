@@ -36,9 +36,10 @@ interface Asked {
  * that was ready (`setImmediate`), and the batch takes in the keys of the turns after it while
  * each of them adds some (up to MAX_EXTRA_TURNS): each query is sent after the requests it
  * answers arrived, so it sees every commit made before they did. A query is one statement:
- * its rows and its own `pg_current_snapshot()`. That snapshot (the oldest transaction still running, the next one to
- * come, those in between still running) is the same text until some transaction commits or
- * aborts, anywhere in the cluster, and never comes back once it has changed. So rows read under
+ * its rows and its own `pg_current_snapshot()`. That snapshot (the oldest transaction still
+ * running, the next one to come, those in between still running) is the same text until some
+ * transaction commits or aborts, anywhere in the cluster, and never comes back once it has
+ * changed. So rows read under
  * a snapshot are exactly what a read would return while `pg_current_snapshot()` still says the
  * same: a turn whose keys were all read before asks only for the snapshot (one tiny round trip)
  * and answers from the kept rows when it has not changed, and reads again when it has. Another

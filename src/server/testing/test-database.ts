@@ -49,11 +49,14 @@ export async function testDatabaseEnv(): Promise<{
 
 /**
  * A migrated database of the dialect under test, for tests below the HTTP layer. `url` is its
- * DATABASE_URL.
+ * DATABASE_URL. `postgresServer`: create it on that PostgreSQL server instead of the shared one
+ * (a file whose assertions another file's commits would disturb).
  */
-export async function openTestDatabase(): Promise<{ db: Db; url: string; close(): Promise<void> }> {
+export async function openTestDatabase(
+  options: { postgresServer?: string } = {},
+): Promise<{ db: Db; url: string; close(): Promise<void> }> {
   if (testDialect() === 'postgres') {
-    const database = await createTestPostgresDatabase();
+    const database = await createDatabase(options.postgresServer ?? testPostgresUrl());
     const db = openDatabase({ kind: 'postgres', url: database.url, poolSize: 10 });
     await migrateToLatest(db);
     return {
