@@ -9,6 +9,7 @@ const DATABASE_FREE = [
   'src/server/http/database-unavailable.test.ts',
   'src/server/features/clients/deploy-command.test.ts',
   'src/server/features/clients/shell-quote.test.ts',
+  'src/server/features/clients/command-bash.test.ts',
   'src/server/http/logger.test.ts',
   'src/server/http/request-logger.test.ts',
   'src/server/db/codec.test.ts',

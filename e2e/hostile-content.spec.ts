@@ -181,3 +181,42 @@ test('a disabled user with a session left is sent to sign-in and told why', asyn
   ).toBeVisible();
   await page.screenshot({ path: test.info().outputPath('disabled.png') });
 });
+
+test('a stored tag with a control character is shown as U+0003 and withholds the deploy command', async ({
+  page,
+  server,
+  staff,
+}) => {
+  await staff.json('PUT', '/api/me/access-token', { accessToken: 'abc123' });
+  const client = await seedClient(staff, {
+    name: 'Stored before the check',
+    tags: 'eu-west-1',
+    server: { host: 'web1.example.com', username: 'deploy' },
+  });
+  // Written as data from before the check (or straight into the database) would be.
+  await server.app.parts.db.kysely
+    .updateTable('client')
+    .set({
+      tags: JSON.stringify(['x\u0003    touch /tmp/pwned\nz']),
+      serverUiDir: '/srv/\u202eiu',
+      version: client.version + 1,
+    })
+    .where('id', '=', client.id)
+    .execute();
+
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await page.goto(`/clients/${client.id}`);
+  const panel = page.getByRole('region', { name: 'Selected Client' });
+  await expect(panel.getByLabel('hidden character U+0003')).toBeVisible();
+  await expect(
+    panel.getByText(
+      'No deploy command: the first tag contains a hidden control character (U+0003). Edit it to remove the character.',
+    ),
+  ).toBeVisible();
+  await expect(panel.getByText('"uiDir": "/srv/\\u202eiu"')).toBeVisible();
+  await expect(panel.getByRole('button', { name: 'Copy Deploy command' })).toHaveCount(0);
+  await expect(panel.getByRole('button', { name: 'Copy SSH command' })).toBeVisible();
+  await page.screenshot({ path: '/work/screens/hidden-tag-desktop.png' });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: '/work/screens/hidden-tag-phone.png', fullPage: true });
+});

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import net from 'node:net';
 import path from 'node:path';
-import { validateTemplate } from './features/clients/deploy-command.ts';
+import { validateTemplate } from '#shared/deploy-template.ts';
 
 export const DEFAULT_DEPLOY_COMMAND_TEMPLATE =
   'pro-deploy run --token {accessToken} --server {serverTag}';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isStorableText } from './clients.ts';
+import { HIDDEN_CHARACTER_MESSAGE, hasHiddenCharacters } from './command-safe-text.ts';
 
 /** The signed-in user as the app shows them (the original's User document). */
 export const meSchema = z.object({
@@ -17,8 +18,8 @@ export const accessTokenInputSchema = z.object({
     .string()
     .trim()
     .max(4096, 'Must be at most 4096 characters')
-    .refine((v) => !/[\r\n]/.test(v), 'Must be a single line')
-    .refine(isStorableText, 'Must not contain NUL characters or broken Unicode'),
+    .refine(isStorableText, 'Must not contain NUL characters or broken Unicode')
+    .refine((v) => !hasHiddenCharacters(v), HIDDEN_CHARACTER_MESSAGE),
 });
 export type AccessTokenInput = z.infer<typeof accessTokenInputSchema>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseTags } from './tags.ts';
+import { HIDDEN_CHARACTER_MESSAGE, hasHiddenCharacters } from './command-safe-text.ts';
 
 export const DEFAULT_SERVER_PORT = 22;
 export const CLONE_SUFFIX = ' (Clone)';
@@ -24,6 +25,10 @@ const text = (max: number) =>
     .max(max, `Must be at most ${max} characters`)
     .refine(isStorableText, STORABLE_MESSAGE);
 
+/** A field that can reach a copied command: also no control, bidi or zero-width characters. */
+const commandText = (max: number) =>
+  text(max).refine((value) => !hasHiddenCharacters(value), HIDDEN_CHARACTER_MESSAGE);
+
 /** A calendar date, `YYYY-MM-DD`. A full ISO timestamp is accepted and cut to its date. */
 export const startDateSchema = z
   .string()
@@ -45,13 +50,18 @@ export const tagsSchema = z
   .transform((value) => parseTags(value))
   .pipe(
     z
-      .array(z.string().max(100, 'Each tag must be at most 100 characters'))
+      .array(
+        z
+          .string()
+          .max(100, 'Each tag must be at most 100 characters')
+          .refine((value) => !hasHiddenCharacters(value), HIDDEN_CHARACTER_MESSAGE),
+      )
       .max(50, 'At most 50 tags'),
   );
 
 export const serverInputSchema = z.object({
   // A leading '-' would turn the value into an option of ssh; spaces would split it.
-  host: text(255)
+  host: commandText(255)
     .regex(/^(?!-)[A-Za-z0-9._:[\]-]*$/, 'Must be a host name or IP address')
     .default(''),
   port: z
@@ -60,19 +70,19 @@ export const serverInputSchema = z.object({
     .min(1, 'Must be between 1 and 65535')
     .max(65535, 'Must be between 1 and 65535')
     .default(DEFAULT_SERVER_PORT),
-  username: text(255)
+  username: commandText(255)
     .regex(/^(?!-)[^\s@]*$/, 'Must be a user name without spaces or @')
     .default(''),
   /** Omitted on update: keep the stored password. An empty string removes it. */
   password: plain(1024).optional(),
   private: z.boolean('Must be true or false').default(true),
-  uiDir: text(1024).default(''),
+  uiDir: commandText(1024).default(''),
 });
 
 /** What the Add Client and Edit forms send. Every field is optional, as in the original. */
 export const clientInputSchema = z.object({
   name: text(200).default(''),
-  code: text(100).default(''),
+  code: commandText(100).default(''),
   description: text(5000).default(''),
   tags: tagsSchema.default([]),
   startDate: startDateSchema.optional(),

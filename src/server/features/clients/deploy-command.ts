@@ -1,31 +1,7 @@
 import type { ClientCommand } from '#shared/clients.ts';
+import { PLACEHOLDER, type Placeholder } from '#shared/deploy-template.ts';
+import { firstHiddenCharacter } from '#shared/command-safe-text.ts';
 import { shellQuote } from './shell-quote.ts';
-
-/** Placeholders a DEPLOY_COMMAND_TEMPLATE may use. Each value is shell-quoted on the way in. */
-export const TEMPLATE_PLACEHOLDERS = [
-  'accessToken',
-  'serverTag',
-  'host',
-  'port',
-  'username',
-  'uiDir',
-  'code',
-] as const;
-type Placeholder = (typeof TEMPLATE_PLACEHOLDERS)[number];
-
-const PLACEHOLDER = /\{([A-Za-z]+)\}/g;
-
-/** Returns a message when the template cannot be used, otherwise null. */
-export function validateTemplate(template: string): string | null {
-  if (template === '') return 'must not be empty';
-  if (/[\r\n]/.test(template)) return 'must be a single line';
-  for (const [, name] of template.matchAll(PLACEHOLDER)) {
-    if (!(TEMPLATE_PLACEHOLDERS as readonly string[]).includes(name ?? '')) {
-      return `unknown placeholder {${name}}; known: ${TEMPLATE_PLACEHOLDERS.map((p) => `{${p}}`).join(' ')}`;
-    }
-  }
-  return null;
-}
 
 export interface CommandContext {
   accessToken: string | null;
@@ -54,6 +30,36 @@ function deployMissing(template: string, ctx: CommandContext): string | null {
   return `No deploy command yet: ${text}.`;
 }
 
+/** What each placeholder's value is called in a message. */
+const FIELD_NAMES: Record<Placeholder, string> = {
+  accessToken: 'your access token',
+  serverTag: 'the first tag',
+  host: 'the server host',
+  port: 'the server port',
+  username: 'the server username',
+  uiDir: 'the UI directory',
+  code: 'the client code',
+};
+
+/**
+ * Why a command cannot be offered because a value it would carry holds a character a terminal
+ * acts on or that disguises the command (stored before such values were refused, or written to
+ * the database directly). Null when every value is clean.
+ */
+function hiddenCharacterRefusal(
+  label: string,
+  values: Record<Placeholder, string>,
+  used: readonly Placeholder[],
+): string | null {
+  for (const name of used) {
+    const hidden = firstHiddenCharacter(values[name]);
+    if (hidden !== null) {
+      return `No ${label} command: ${FIELD_NAMES[name]} contains a hidden control character (${hidden}). Edit it to remove the character.`;
+    }
+  }
+  return null;
+}
+
 export function buildCommands(template: string, ctx: CommandContext): ClientCommand[] {
   const values: Record<Placeholder, string> = {
     accessToken: ctx.accessToken ?? '',
@@ -64,7 +70,9 @@ export function buildCommands(template: string, ctx: CommandContext): ClientComm
     uiDir: ctx.server.uiDir,
     code: ctx.code,
   };
-  const missingDeploy = deployMissing(template, ctx);
+  const usedInTemplate = [...template.matchAll(PLACEHOLDER)].map(([, name]) => name as Placeholder);
+  const missingDeploy =
+    deployMissing(template, ctx) ?? hiddenCharacterRefusal('deploy', values, usedInTemplate);
   const deploy: ClientCommand = {
     id: 'deploy',
     label: 'Deploy',
@@ -77,7 +85,9 @@ export function buildCommands(template: string, ctx: CommandContext): ClientComm
     missing: missingDeploy,
   };
 
-  const sshMissing = !ctx.server.host ? 'No SSH command yet: add a server host.' : null;
+  const sshMissing = !ctx.server.host
+    ? 'No SSH command yet: add a server host.'
+    : hiddenCharacterRefusal('SSH', values, ['host', 'username']);
   const target = ctx.server.username
     ? `${ctx.server.username}@${ctx.server.host}`
     : ctx.server.host;

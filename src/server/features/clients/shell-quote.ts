@@ -1,3 +1,5 @@
+import { firstHiddenCharacter } from '#shared/command-safe-text.ts';
+
 const SAFE = /^[A-Za-z0-9_@%+=:,./-]+$/;
 
 /**
@@ -7,5 +9,9 @@ const SAFE = /^[A-Za-z0-9_@%+=:,./-]+$/;
  */
 export function shellQuote(value: string): string {
   if (SAFE.test(value)) return value;
+  // Quotes mean nothing to a terminal: a control character acts as it is pasted. Callers check
+  // first and explain; this is the last line, and names no value.
+  const hidden = firstHiddenCharacter(value);
+  if (hidden !== null) throw new Error(`Refused to quote a value holding ${hidden}`);
   return `'${value.replaceAll("'", `'\\''`)}'`;
 }

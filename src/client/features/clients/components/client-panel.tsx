@@ -20,6 +20,7 @@ import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-quer
 import type { Client } from '#shared/clients.ts';
 import { tagQuery } from '#shared/client-search.ts';
 import { errorMessage, isApiError } from '#client/lib/api-client.ts';
+import { VisibleText } from '#client/components/visible-text.tsx';
 import { formatDate } from '#client/lib/format-date.ts';
 import { ErrorAlert } from '#client/components/error-alert.tsx';
 import { CopyIcon, DotsIcon, EditIcon, TrashIcon } from '#client/components/icons.tsx';
@@ -181,7 +182,7 @@ function TagChip({ tag, first }: { tag: string; first: boolean }) {
         style={{ textTransform: 'none', cursor: 'pointer' }}
         onClick={() => setQuery(tagQuery(tag))}
       >
-        {tag}
+        <VisibleText text={tag} />
       </Badge>
     </Tooltip>
   );

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Button, Code, Group } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { Client } from '#shared/clients.ts';
+import { replaceHidden } from '#shared/command-safe-text.ts';
 import { errorMessage } from '#client/lib/api-client.ts';
 import { copyText } from '#client/lib/clipboard.ts';
 import { CopyIcon, EyeIcon, EyeOffIcon } from '#client/components/icons.tsx';
@@ -19,7 +20,12 @@ export function serverJson(server: Client['server'], password: string | null): s
     host: server.host,
     uiDir: server.uiDir,
   };
-  return JSON.stringify(shown, null, 2);
+  // JSON escapes C0 controls inside strings by itself, so a raw newline is only its own layout;
+  // the other hidden characters (C1, bidi, zero-width) get the same \u escape, so a value that
+  // withholds the commands shows why.
+  return replaceHidden(JSON.stringify(shown, null, 2), (c) =>
+    c === '\n' ? c : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 export function ServerJson({ client }: { client: Client }) {

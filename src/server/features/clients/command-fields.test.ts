@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiError } from '#shared/api-error.ts';
+import type { Client, ClientCommand } from '#shared/clients.ts';
+import {
+  signUpVerified,
+  startTestServer,
+  type Session,
+  type TestServer,
+} from '../../testing/test-server.ts';
+
+/**
+ * The outside review pasted a copied deploy command whose tag held U+0003 and a newline into an
+ * interactive bash: the tag's command ran on paste. Fields that reach a command refuse such
+ * characters, and a row that holds one from before is shown with its command withheld.
+ */
+
+let server: TestServer;
+let staff: Session;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  staff = await signUpVerified(server, { name: 'Staff' });
+});
+afterAll(async () => server.close());
+
+const PASTE_JACK = 'x\u0003    touch /tmp/pwned\nz';
+
+describe('fields that reach a command', () => {
+  it.each([
+    ['tags', { tags: `eu, ${PASTE_JACK}` }, 'tags.1'],
+    ['tags as a list', { tags: ['eu', 'a\u202eb'] }, 'tags.1'],
+    ['username', { server: { host: 'h.example', username: 'de\u0015ploy' } }, 'server.username'],
+    ['host', { server: { host: 'h.example\u200b' } }, 'server.host'],
+    ['uiDir', { server: { host: 'h.example', uiDir: '/srv/\u001b[2Jui' } }, 'server.uiDir'],
+    ['code', { code: 'AC\u0085M' }, 'code'],
+  ])('refuses a hidden character in %s with a 400 naming the field', async (_what, body, field) => {
+    const before = await server.app.parts.db.kysely.selectFrom('client').select('id').execute();
+    const created = await staff.json<ApiError>('POST', '/api/clients', {
+      name: 'Hostile',
+      ...body,
+    });
+    expect(created.status).toBe(400);
+    expect(created.body.fields?.[field]).toMatch(/control, bidi or zero-width/);
+    const after = await server.app.parts.db.kysely.selectFrom('client').select('id').execute();
+    expect(after).toHaveLength(before.length);
+  });
+
+  it('refuses the same in an update', async () => {
+    const { body: client } = await staff.json<Client>('POST', '/api/clients', { name: 'Clean' });
+    const updated = await staff.json<ApiError>('PUT', `/api/clients/${client.id}`, {
+      name: 'Clean',
+      version: client.version,
+      tags: PASTE_JACK,
+    });
+    expect(updated.status).toBe(400);
+    expect(updated.body.fields?.['tags.0']).toMatch(/control, bidi or zero-width/);
+  });
+
+  it('refuses a hidden character in the access token', async () => {
+    const saved = await staff.json<ApiError>('PUT', '/api/me/access-token', {
+      accessToken: 'tok\u0003en',
+    });
+    expect(saved.status).toBe(400);
+    expect(saved.body.fields?.accessToken).toMatch(/control, bidi or zero-width/);
+  });
+});
+
+describe('a row stored with a hidden character before it was refused', () => {
+  it('offers no command and says why, naming the character', async () => {
+    const { body: client } = await staff.json<Client>('POST', '/api/clients', {
+      name: 'Old row',
+      tags: 'eu-west-1',
+      server: { host: 'web1.example.com', username: 'deploy' },
+    });
+    expect(
+      (await staff.json('PUT', '/api/me/access-token', { accessToken: 'abc123' })).status,
+    ).toBeLessThan(300);
+    // As data written before this check, or straight into the database, would be.
+    await server.app.parts.db.kysely
+      .updateTable('client')
+      .set({ tags: JSON.stringify([PASTE_JACK]), serverUsername: 'de\u0015ploy' })
+      .where('id', '=', client.id)
+      .execute();
+    const { status, body } = await staff.json<{ commands: ClientCommand[] }>(
+      'GET',
+      `/api/clients/${client.id}/commands`,
+    );
+    expect(status).toBe(200);
+    const [deploy, ssh] = body.commands;
+    expect(deploy).toMatchObject({ command: null, display: null });
+    expect(deploy!.missing).toContain('the first tag contains a hidden control character (U+0003)');
+    expect(ssh).toMatchObject({ command: null, display: null });
+    expect(ssh!.missing).toContain(
+      'the server username contains a hidden control character (U+0015)',
+    );
+  });
+});

@@ -1,0 +1,51 @@
+/**
+ * Characters that must never reach a copied shell command. A terminal acts on control
+ * characters as they are pasted, before Enter and whatever the quoting (U+0003 interrupts the
+ * line, U+0015 erases it, a newline runs it); bidi controls and zero-width characters make a
+ * command read differently from what it does. Every field that can end up in a command refuses
+ * them, and the quoting refuses them again for data that was stored before.
+ */
+// C0, DEL, C1; Arabic letter mark; zero-width space/joiners, LRM/RLM; line and paragraph
+// separators; LRE…RLO; word joiner; LRI…PDI; zero-width no-break space (BOM).
+const HIDDEN =
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060\u2066-\u2069\ufeff]/u;
+
+const HIDDEN_ALL = new RegExp(HIDDEN.source, 'gu');
+
+/** The first hidden character of `value` as `U+0003`, or null when it has none. */
+export function firstHiddenCharacter(value: string): string | null {
+  const match = HIDDEN.exec(value);
+  return match ? codePointLabel(match[0]) : null;
+}
+
+export function hasHiddenCharacters(value: string): boolean {
+  return HIDDEN.test(value);
+}
+
+/** `U+0003` for a character, as Unicode names it. */
+export function codePointLabel(character: string): string {
+  const code = character.codePointAt(0) ?? 0;
+  return `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+/** `value` with each hidden character replaced by what `replace` makes of it. */
+export function replaceHidden(value: string, replace: (character: string) => string): string {
+  return value.replace(HIDDEN_ALL, replace);
+}
+
+/** The text split into plain runs and hidden characters, for showing them to a person. */
+export function splitHidden(value: string): { text: string; hidden: boolean }[] {
+  const parts: { text: string; hidden: boolean }[] = [];
+  let last = 0;
+  for (const match of value.matchAll(HIDDEN_ALL)) {
+    if (match.index > last) parts.push({ text: value.slice(last, match.index), hidden: false });
+    parts.push({ text: codePointLabel(match[0]), hidden: true });
+    last = match.index + match[0].length;
+  }
+  if (last < value.length) parts.push({ text: value.slice(last), hidden: false });
+  return parts;
+}
+
+export const HIDDEN_CHARACTER_MESSAGE =
+  'Must not contain control, bidi or zero-width characters: they can run or disguise a pasted command';
