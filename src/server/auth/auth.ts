@@ -110,11 +110,28 @@ export function createAuth({ db, config, secretKey, mailer, log }: AuthOptions) 
         }
         if (ctx.path !== '/sign-up/email') return;
         const email: unknown = (ctx.body as { email?: unknown } | undefined)?.email;
-        if (typeof email === 'string' && !isEmailAllowed(email, allowlist)) {
+        if (typeof email !== 'string') return;
+        if (!isEmailAllowed(email, allowlist)) {
           throw new APIError('FORBIDDEN', {
             code: EMAIL_NOT_ALLOWED_CODE,
             message: notAllowedMessage(email),
           });
+        }
+        // Account pre-takeover: whoever signed up an address first would otherwise keep their
+        // password through the owner's later sign-up, and the owner's click on the only link
+        // (sent by the first sign-up) would verify the first comer's account. A sign-up of an
+        // address that nobody verified yet starts over instead: the pending user is removed and
+        // made anew with this password, and every link sent before names a user id that no
+        // longer exists, which Better Auth's /verify-email refuses.
+        const pending = await ctx.context.internalAdapter.findUserByEmail(email, {
+          includeAccounts: true,
+        });
+        if (
+          pending &&
+          !pending.user.emailVerified &&
+          pending.accounts.every((account) => account.providerId === 'credential')
+        ) {
+          await ctx.context.internalAdapter.deleteUser(pending.user.id);
         }
       }),
     },

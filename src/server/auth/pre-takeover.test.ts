@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { linkIn } from '../testing/mail-catcher.ts';
+import { Session, startTestServer, type TestServer } from '../testing/test-server.ts';
+
+/**
+ * Account pre-takeover, replayed as the outside review did it: an attacker signs up a
+ * colleague's not-yet-registered address with the attacker's password; the owner signs up
+ * later with their own; the owner follows a link from their inbox. The account must end up with
+ * the owner's password only, and the link the attacker's sign-up sent must not verify anyone.
+ */
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => server.close());
+
+const EMAIL = 'new.hire@allowed.example';
+const ATTACKER_PASSWORD = 'attacker chose this';
+const OWNER_PASSWORD = 'owner chose this one';
+
+async function signUp(session: Session, password: string) {
+  return session.request('POST', '/api/auth/sign-up/email', {
+    email: EMAIL,
+    password,
+    name: 'New Hire',
+    callbackURL: '/',
+  });
+}
+
+async function signIn(password: string) {
+  const session = new Session(server);
+  const response = await session.request('POST', '/api/auth/sign-in/email', {
+    email: EMAIL,
+    password,
+  });
+  return { status: response.status, session };
+}
+
+describe('a sign-up of an address someone else signed up first, not yet verified', () => {
+  it('keeps only the last password set, and the earlier link verifies no one', async () => {
+    const attacker = new Session(server);
+    const owner = new Session(server);
+
+    const first = server.mail.mails.length;
+    expect((await signUp(attacker, ATTACKER_PASSWORD)).status).toBe(200);
+    const attackersMail = await server.mail.waitFor(EMAIL, 'Verify your email', first);
+
+    const second = server.mail.mails.length;
+    expect((await signUp(owner, OWNER_PASSWORD)).status).toBe(200);
+    const ownersMail = await server.mail.waitFor(EMAIL, 'Verify your email', second);
+
+    // The link the attacker's sign-up sent, followed by the owner: it must not sign in.
+    const stale = await owner.request('GET', linkIn(attackersMail));
+    expect(stale.headers.get('location') ?? '').toMatch(/error=/i);
+    expect([...owner.cookies.keys()].some((name) => name.includes('session_token'))).toBe(false);
+
+    // The owner's own link verifies and signs in.
+    const fresh = await owner.request('GET', linkIn(ownersMail));
+    expect(fresh.status).toBe(302);
+    expect(fresh.headers.get('location') ?? '').not.toMatch(/error=/i);
+    expect((await owner.json('GET', '/api/me')).status).toBe(200);
+
+    expect((await signIn(ATTACKER_PASSWORD)).status).toBe(401);
+    const ownerSignIn = await signIn(OWNER_PASSWORD);
+    expect(ownerSignIn.status).toBe(200);
+    expect((await ownerSignIn.session.json('GET', '/api/me')).status).toBe(200);
+
+    const users = await server.app.parts.db.kysely
+      .selectFrom('user')
+      .select(['id', 'emailVerified'])
+      .where('email', '=', EMAIL)
+      .execute();
+    expect(users).toHaveLength(1);
+
+    // Once verified, a sign-up of the address answers as for a new one and changes nothing.
+    expect((await signUp(new Session(server), ATTACKER_PASSWORD)).status).toBe(200);
+    expect((await signIn(ATTACKER_PASSWORD)).status).toBe(401);
+    expect((await signIn(OWNER_PASSWORD)).status).toBe(200);
+  });
+});
