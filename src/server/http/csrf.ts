@@ -5,6 +5,18 @@ import { HttpError } from './http-error.ts';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
+ * Route config for a GET that reveals a secret or writes (a password read, an export with
+ * passwords, a command carrying the access token): to another site it is a write, since a
+ * hostile page can navigate a signed-in browser to it. Such a route refuses cross-site requests
+ * as writes do. cross-site-reads.test.ts lists them and proves every other GET harmless.
+ */
+export const REFUSE_CROSS_SITE = { refuseCrossSite: true } as const;
+
+export function refusesCrossSite(config: unknown): boolean {
+  return (config as { refuseCrossSite?: unknown } | undefined)?.refuseCrossSite === true;
+}
+
+/**
  * Refuses state-changing API calls that a browser marks as coming from another site. Cookies
  * are SameSite=Lax already; this closes the same-site subdomain and older-browser gaps. It
  * covers the auth routes too: Better Auth checks the origin only when cookies are present, which
@@ -20,8 +32,9 @@ export function registerCsrfCheck(app: FastifyInstance, publicUrl: string): void
 /** Why this request is refused, or undefined when it may go on. */
 function refusal(request: FastifyRequest, allowed: string): HttpError | undefined {
   // Every state-changing request, whatever its path: the router decodes `/%61pi/…` to an
-  // API route, so a check on the raw URL's prefix could be stepped around.
-  if (SAFE_METHODS.has(request.method)) return;
+  // API route, so a check on the raw URL's prefix could be stepped around. A GET is decided on
+  // the route the router matched, for the same reason.
+  if (SAFE_METHODS.has(request.method) && !refusesCrossSite(request.routeOptions.config)) return;
   // A provider may post its answer back from its own site (response_mode=form_post); state
   // and PKCE protect that route instead.
   if (isProviderCallback(request.url)) return;

@@ -12,6 +12,7 @@ import {
 import type { ClientHistory } from '#shared/events.ts';
 import { filterClients } from '#shared/client-search.ts';
 import { HttpError, parseInput } from '../../http/http-error.ts';
+import { REFUSE_CROSS_SITE } from '../../http/csrf.ts';
 import { actorOf, requireUser } from '../../auth/session-guard.ts';
 import type { ClientRepository } from './client-repository.ts';
 import { buildCommands } from './deploy-command.ts';
@@ -136,7 +137,7 @@ export function registerClientRoutes(
   });
 
   // Separate from the client on purpose: reading a password is an explicit, recorded act.
-  app.get('/api/clients/:id/password', async (request, reply) => {
+  app.get('/api/clients/:id/password', { config: REFUSE_CROSS_SITE }, async (request, reply) => {
     const actor = actorOf(requireUser(request));
     const secret = await clients.readPassword(clientId(request.params), actor);
     if (!secret) throw notFound();
@@ -150,7 +151,7 @@ export function registerClientRoutes(
     return { events };
   });
 
-  app.get('/api/clients/:id/commands', async (request, reply) => {
+  app.get('/api/clients/:id/commands', { config: REFUSE_CROSS_SITE }, async (request, reply) => {
     const user = requireUser(request);
     const client = await clients.get(clientId(request.params));
     if (!client) throw notFound();

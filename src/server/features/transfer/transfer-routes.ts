@@ -7,6 +7,7 @@ import {
 import type { Db } from '../../db/database.ts';
 import type { SecretBox } from '../../secrets.ts';
 import { HttpError } from '../../http/http-error.ts';
+import { REFUSE_CROSS_SITE } from '../../http/csrf.ts';
 import { actorOf, requireUser } from '../../auth/session-guard.ts';
 import type { ClientRepository } from '../clients/client-repository.ts';
 import { exportClients } from './client-export.ts';
@@ -30,7 +31,7 @@ export function registerTransferRoutes(
   const { db, box, clients, onCommitted } = deps;
 
   // A download. With ?secrets=1 the passwords are in it, and each read is in the event log.
-  app.get('/api/clients/export', async (request, reply) => {
+  app.get('/api/clients/export', { config: REFUSE_CROSS_SITE }, async (request, reply) => {
     const actor = actorOf(requireUser(request));
     const secrets = flag(request.query, 'secrets');
     const { file, passwordsRead } = await exportClients(db, box, clients, { secrets, actor });

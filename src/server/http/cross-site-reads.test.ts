@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Client } from '#shared/clients.ts';
+import { distinctRoutes, requestFor } from '../testing/route-requests.ts';
+import {
+  signUpVerified,
+  startTestServer,
+  type Session,
+  type TestServer,
+} from '../testing/test-server.ts';
+import { refusesCrossSite } from './csrf.ts';
+
+/**
+ * A GET that reveals a secret or writes is a write as far as another site is concerned: a
+ * hostile page could navigate a signed-in browser to the export with passwords (dropping them
+ * on the staff member's disk) or to a password read (writing `password_read` in their name).
+ * Such routes say so in their route config, and refuse what a write refuses.
+ */
+
+let server: TestServer;
+let staff: Session;
+let client: Client;
+const PASSWORD = 'server-password-cross-site';
+const TOKEN = 'access-token-cross-site';
+
+beforeAll(async () => {
+  server = await startTestServer();
+  staff = await signUpVerified(server, { name: 'Staff' });
+  client = (
+    await staff.json<Client>('POST', '/api/clients', {
+      name: 'Secretive',
+      tags: 'eu',
+      server: { host: 'h.example', username: 'u', password: PASSWORD },
+    })
+  ).body;
+  await staff.json('PUT', '/api/me/access-token', { accessToken: TOKEN });
+});
+afterAll(async () => server.close());
+
+async function eventCount(): Promise<number> {
+  const row = await server.app.parts.db.kysely
+    .selectFrom('event')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** A signed-in GET with exactly these headers besides the cookie (a navigation sends no Origin). */
+async function get(path: string, headers: Record<string, string> = {}) {
+  const response = await fetch(new URL(path, server.url), {
+    redirect: 'manual',
+    headers: { cookie: staff.cookieHeader, ...headers },
+  });
+  return { status: response.status, text: await response.text() };
+}
+
+function getRoutes() {
+  return distinctRoutes(server.app.registeredRoutes).filter(
+    (route) =>
+      route.method === 'GET' && route.url.startsWith('/api/') && route.url !== '/api/auth/*',
+  );
+}
+
+const paths = (route: { url: string }) => {
+  const path = requestFor({ method: 'GET', url: route.url, config: {} }, { id: client.id }).path;
+  // The export reveals only when asked: ask, so an unmarked export would show up here.
+  return route.url === '/api/clients/export' ? [path, `${path}?secrets=1`] : [path];
+};
+
+describe('GET routes that reveal a secret or write', () => {
+  it('are exactly the password read, the export and the commands', () => {
+    const marked = getRoutes()
+      .filter((route) => refusesCrossSite(route.config))
+      .map((route) => route.url)
+      .sort();
+    expect(marked).toEqual([
+      '/api/clients/:id/commands',
+      '/api/clients/:id/password',
+      '/api/clients/export',
+    ]);
+  });
+
+  it.each([
+    ['Sec-Fetch-Site: cross-site', { 'sec-fetch-site': 'cross-site' }],
+    ['Sec-Fetch-Site: same-site', { 'sec-fetch-site': 'same-site' }],
+    ['a foreign Origin', { origin: 'https://evil.example' }],
+  ])('refuse a request with %s, and write nothing', async (_what, headers) => {
+    for (const route of getRoutes().filter((r) => refusesCrossSite(r.config))) {
+      for (const path of paths(route)) {
+        const before = await eventCount();
+        const { status, text } = await get(path, headers);
+        expect(status, path).toBe(403);
+        expect(text, path).not.toContain(PASSWORD);
+        expect(text, path).not.toContain(TOKEN);
+        expect(await eventCount(), path).toBe(before);
+      }
+    }
+  });
+
+  it('still answer the web app (same-origin) and a script without browser headers', async () => {
+    for (const route of getRoutes().filter((r) => refusesCrossSite(r.config))) {
+      for (const path of paths(route)) {
+        expect((await get(path, { 'sec-fetch-site': 'same-origin' })).status, path).toBe(200);
+        expect((await get(path)).status, path).toBe(200);
+      }
+    }
+  });
+});
+
+describe('every other GET route', () => {
+  it('reveals no secret and writes nothing, so a cross-site read does no harm', async () => {
+    const others = getRoutes().filter(
+      (route) => !refusesCrossSite(route.config) && route.url !== '/api/events',
+    );
+    expect(others.length).toBeGreaterThan(4);
+    for (const route of others) {
+      for (const path of paths(route)) {
+        const before = await eventCount();
+        const { status, text } = await get(path, { 'sec-fetch-site': 'cross-site' });
+        expect(status, path).toBeLessThan(500);
+        expect(text, path).not.toContain(PASSWORD);
+        expect(text, path).not.toContain(TOKEN);
+        expect(await eventCount(), path).toBe(before);
+      }
+    }
+  });
+});
