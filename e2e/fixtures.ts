@@ -45,7 +45,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     // minute one address may make: start each test with fresh counters (rate-limit.spec.ts
     // checks the limit itself, after this).
     await server.app.parts.db.kysely.deleteFrom('rateLimit').execute();
-    const session = await signUpVerified(server, { name: 'Grace Staff' });
+    // History names people by email: a known prefix lets the tests match it.
+    const session = await signUpVerified(server, {
+      name: 'Grace Staff',
+      email: uniqueEmail('grace'),
+    });
     await signInContext(context, session);
     await use(session);
   },

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { signUpVerified } from '../src/server/testing/test-server.ts';
+import { signUpVerified, uniqueEmail } from '../src/server/testing/test-server.ts';
 import type { Client } from '../src/shared/clients.ts';
 import { test, expect, seedClient } from './fixtures.ts';
 
@@ -14,7 +14,10 @@ test('history shows who created, edited which fields and read the password, newe
   staff,
   server,
 }) => {
-  const colleague = await signUpVerified(server, { name: 'Bob Colleague' });
+  const colleague = await signUpVerified(server, {
+    name: 'Bob Colleague',
+    email: uniqueEmail('bob'),
+  });
   const client = await seedClient(staff, { name: 'Acme', server: { password: 'old-secret-1' } });
   const edit = await colleague.json<Client>('PUT', `/api/clients/${client.id}`, {
     name: 'Acme Ltd',
@@ -25,13 +28,13 @@ test('history shows who created, edited which fields and read the password, newe
 
   await page.goto(`/clients/${client.id}`);
   await expect(historyItems(page)).toHaveText([
-    /^Bob Colleague edited name and password.*\d{4}/,
-    /^Grace Staff created it/,
+    /^bob-\S+@example\.test edited name and password.*\d{4}/,
+    /^grace-\S+@example\.test created it/,
   ]);
   await expect(page.getByRole('list', { name: 'History' })).not.toContainText('secret');
 
   await page.getByRole('button', { name: 'Reveal password' }).click();
-  await expect(historyItems(page).first()).toHaveText(/^Grace Staff read the password/);
+  await expect(historyItems(page).first()).toHaveText(/^grace-\S+@example\.test read the password/);
 
   // A colleague's change arrives without a reload.
   await colleague.json('PUT', `/api/clients/${client.id}`, {
@@ -40,7 +43,7 @@ test('history shows who created, edited which fields and read the password, newe
     version: 2,
   });
   await expect(historyItems(page)).toHaveCount(4);
-  await expect(historyItems(page).first()).toHaveText(/^Bob Colleague edited tags/);
+  await expect(historyItems(page).first()).toHaveText(/^bob-\S+@example\.test edited tags/);
 });
 
 test('a duplicate’s history links to the original', async ({ page, staff }) => {
@@ -48,7 +51,7 @@ test('a duplicate’s history links to the original', async ({ page, staff }) =>
   const copy = await staff.json<Client>('POST', `/api/clients/${client.id}/duplicate`);
   await page.goto(`/clients/${copy.body.id}`);
   await expect(historyItems(page)).toHaveText([
-    /^Grace Staff created it as a duplicate of the original/,
+    /^grace-\S+@example\.test created it as a duplicate of the original/,
   ]);
   await historyItems(page).getByRole('link', { name: 'the original' }).click();
   await expect(page).toHaveURL(new RegExp(`/clients/${client.id}$`));
@@ -72,5 +75,5 @@ test('Copy password copies it without showing it, and the read is in the history
   await expect(page.getByRole('region', { name: 'Selected Client' })).not.toContainText(
     'copied-secret-3',
   );
-  await expect(historyItems(page).first()).toHaveText(/^Grace Staff read the password/);
+  await expect(historyItems(page).first()).toHaveText(/^grace-\S+@example\.test read the password/);
 });

@@ -13,6 +13,16 @@ export const clientEventKindSchema = z.enum(CLIENT_EVENT_KINDS);
 export type ClientEventKind = z.infer<typeof clientEventKindSchema>;
 
 /**
+ * Who did something, as the event log records it: the user's id and email. Not the display
+ * name, which its owner can change at will (renamed to a colleague's name, a person could
+ * act and rename back, and history would name the colleague).
+ */
+export interface Actor {
+  id: string;
+  name: string;
+}
+
+/**
  * One event of the live feed. It names the fields that changed, never their values, so a
  * secret cannot leak through the feed. `seq` is also the SSE event id.
  */

@@ -18,6 +18,9 @@ import { isEmailAllowed, notAllowedMessage, type Allowlist } from './allowlist.t
  */
 export const CLIENT_IP_HEADER = 'x-clients-manager-client-ip';
 
+/** The longest display name, as for a client's name. */
+export const MAX_NAME_LENGTH = 200;
+
 export const ACCOUNT_DISABLED_MESSAGE =
   'This account is disabled. Ask an administrator if you think that is a mistake.';
 
@@ -107,6 +110,15 @@ export function createAuth({ db, config, secretKey, mailer, log }: AuthOptions) 
               message: `${field}: Must not contain NUL characters or broken Unicode`,
             });
           }
+        }
+        // A display name is shown on every screen and in every session list: capped like a
+        // client's name.
+        const name: unknown = (ctx.body as { name?: unknown } | undefined)?.name;
+        if (typeof name === 'string' && name.length > MAX_NAME_LENGTH) {
+          throw new APIError('BAD_REQUEST', {
+            code: 'INVALID_NAME',
+            message: `name: Must be at most ${MAX_NAME_LENGTH} characters`,
+          });
         }
         if (ctx.path !== '/sign-up/email') return;
         const email: unknown = (ctx.body as { email?: unknown } | undefined)?.email;

@@ -7,6 +7,7 @@ import {
 } from '#shared/api-error.ts';
 import { isEmailAllowed, notAllowedMessage, type Allowlist } from './allowlist.ts';
 import { ACCOUNT_DISABLED_MESSAGE, type Auth } from './auth.ts';
+import type { Actor } from '#shared/events.ts';
 import { HttpError } from '../http/http-error.ts';
 import { SessionLookup, type FoundSession } from './session-lookup.ts';
 import { readTurn } from '../db/keyed-read.ts';
@@ -19,12 +20,6 @@ export interface SignedInUser {
   name: string;
   image: string | null;
   emailVerified: boolean;
-}
-
-/** Who did something, as the event log records it. */
-export interface Actor {
-  id: string;
-  name: string;
 }
 
 declare module 'fastify' {
@@ -126,6 +121,7 @@ export function requireUser(request: FastifyRequest): SignedInUser {
   return request.user;
 }
 
+/** The signed-in user as history names them: by email, which they cannot change. */
 export function actorOf(user: SignedInUser): Actor {
-  return { id: user.id, name: user.name.trim() || user.email };
+  return { id: user.id, name: user.email };
 }

@@ -3,7 +3,7 @@ import type { ClientEvent, ClientEventKind } from '#shared/events.ts';
 import type { Database } from '../db/schema.ts';
 import type { Dialect } from '../db/database.ts';
 import { toIso, toStringList } from '../db/codec.ts';
-import type { Actor } from '../auth/session-guard.ts';
+import type { Actor } from '#shared/events.ts';
 
 /** The PostgreSQL channel on which a committed event wakes every instance (pg-wakeup.ts). */
 export const EVENT_CHANNEL = 'clients_manager_events';

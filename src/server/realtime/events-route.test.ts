@@ -3,18 +3,21 @@ import type { Client } from '#shared/clients.ts';
 import type { ClientEvent } from '#shared/events.ts';
 import {
   signUpVerified,
+  uniqueEmail,
   startTestServer,
   type Session,
   type TestServer,
 } from '../testing/test-server.ts';
 import { openEventStream } from '../testing/sse-reader.ts';
 
+/** People are named by email in history and on records: it is what they cannot change. */
+const LIVE_STAFF = uniqueEmail('live-staff');
 let server: TestServer;
 let staff: Session;
 
 beforeAll(async () => {
   server = await startTestServer();
-  staff = await signUpVerified(server, { name: 'Live Staff' });
+  staff = await signUpVerified(server, { name: 'Live Staff', email: LIVE_STAFF });
 });
 afterAll(async () => server.close());
 
@@ -50,7 +53,7 @@ describe('GET /api/events', () => {
     expect(updated).toMatchObject({
       seq: head + 2,
       clientId: client.id,
-      actor: { name: 'Live Staff' },
+      actor: { name: LIVE_STAFF },
       fields: ['name'],
     });
     for (const e of events) expect(e.data).not.toContain('never-in-events');

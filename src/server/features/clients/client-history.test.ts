@@ -4,18 +4,22 @@ import { clientHistorySchema, type ClientHistory } from '#shared/events.ts';
 import {
   Session,
   signUpVerified,
+  uniqueEmail,
   startTestServer,
   type TestServer,
 } from '../../testing/test-server.ts';
 
+/** People are named by email in history and on records: it is what they cannot change. */
+const ALICE = uniqueEmail('alice');
+const BOB = uniqueEmail('bob');
 let server: TestServer;
 let alice: Session;
 let bob: Session;
 
 beforeAll(async () => {
   server = await startTestServer();
-  alice = await signUpVerified(server, { name: 'Alice' });
-  bob = await signUpVerified(server, { name: 'Bob' });
+  alice = await signUpVerified(server, { name: 'Alice', email: ALICE });
+  bob = await signUpVerified(server, { name: 'Bob', email: BOB });
 });
 afterAll(async () => server.close());
 
@@ -45,9 +49,9 @@ it('lists who created, edited (field names only), read the password and duplicat
   expect(status).toBe(200);
   expect(clientHistorySchema.parse(body)).toEqual(body);
   expect(body.events.map((e) => [e.kind, e.actor.name, e.fields])).toEqual([
-    ['client.password_read', 'Alice', []],
-    ['client.updated', 'Bob', ['name', 'tags', 'server.password']],
-    ['client.created', 'Alice', []],
+    ['client.password_read', ALICE, []],
+    ['client.updated', BOB, ['name', 'tags', 'server.password']],
+    ['client.created', ALICE, []],
   ]);
   const seqs = body.events.map((e) => e.seq);
   expect(seqs).toEqual([...seqs].sort((a, b) => b - a));
@@ -55,7 +59,7 @@ it('lists who created, edited (field names only), read the password and duplicat
 
   const copyHistory = await history(alice, copy.body.id);
   expect(copyHistory.body.events).toMatchObject([
-    { kind: 'client.duplicated', actor: { name: 'Bob' }, fields: [`from:${id}`] },
+    { kind: 'client.duplicated', actor: { name: BOB }, fields: [`from:${id}`] },
   ]);
 });
 

@@ -4,18 +4,22 @@ import type { ClientHistory } from '#shared/events.ts';
 import {
   Session,
   signUpVerified,
+  uniqueEmail,
   startTestServer,
   type TestServer,
 } from '../../testing/test-server.ts';
 
+/** People are named by email in history and on records: it is what they cannot change. */
+const ALICE = uniqueEmail('alice');
+const BOB = uniqueEmail('bob');
 let server: TestServer;
 let alice: Session;
 let bob: Session;
 
 beforeAll(async () => {
   server = await startTestServer();
-  alice = await signUpVerified(server, { name: 'Alice' });
-  bob = await signUpVerified(server, { name: 'Bob' });
+  alice = await signUpVerified(server, { name: 'Alice', email: ALICE });
+  bob = await signUpVerified(server, { name: 'Bob', email: BOB });
 });
 afterAll(async () => server.close());
 
@@ -48,11 +52,11 @@ it('restores a deleted client with its id, version, sealed password and history'
 
   const history = await bob.json<ClientHistory>('GET', `/api/clients/${created.id}/history`);
   expect(history.body.events.map((e) => [e.kind, e.actor.name])).toEqual([
-    ['client.password_read', 'Alice'],
-    ['client.restored', 'Alice'],
-    ['client.deleted', 'Bob'],
-    ['client.updated', 'Alice'],
-    ['client.created', 'Alice'],
+    ['client.password_read', ALICE],
+    ['client.restored', ALICE],
+    ['client.deleted', BOB],
+    ['client.updated', ALICE],
+    ['client.created', ALICE],
   ]);
 
   // It edits as before: the version it had is the version it has.

@@ -3,18 +3,22 @@ import type { Client } from '#shared/clients.ts';
 import {
   Session,
   signUpVerified,
+  uniqueEmail,
   startTestServer,
   type TestServer,
 } from '../../testing/test-server.ts';
 
+/** People are named by email in history and on records: it is what they cannot change. */
+const ALICE = uniqueEmail('alice');
+const BOB = uniqueEmail('bob');
 let server: TestServer;
 let alice: Session;
 let bob: Session;
 
 beforeAll(async () => {
   server = await startTestServer();
-  alice = await signUpVerified(server, { name: 'Alice' });
-  bob = await signUpVerified(server, { name: 'Bob' });
+  alice = await signUpVerified(server, { name: 'Alice', email: ALICE });
+  bob = await signUpVerified(server, { name: 'Bob', email: BOB });
 });
 afterAll(async () => server.close());
 
@@ -81,7 +85,7 @@ describe('clients', () => {
       domains: [],
       server: { port: 22, private: true, host: '', username: '', uiDir: '', hasPassword: false },
       startDate: new Date().toISOString().slice(0, 10),
-      createdBy: 'Alice',
+      createdBy: ALICE,
       version: 1,
     });
     expect(body.id).toMatch(/^[A-Za-z0-9_-]{16}$/);
@@ -141,8 +145,8 @@ describe('clients', () => {
     expect(updated.body).toMatchObject({
       name: 'Globex Corp',
       version: 2,
-      updatedBy: 'Bob',
-      createdBy: 'Alice',
+      updatedBy: BOB,
+      createdBy: ALICE,
     });
     // The password was omitted, so it is kept.
     expect(updated.body.server.hasPassword).toBe(true);
@@ -190,7 +194,7 @@ describe('clients', () => {
       version: 1,
     });
     expect(stale.status).toBe(409);
-    expect(stale.body.error).toMatch(/changed by Bob after you opened it/);
+    expect(stale.body.error).toContain(`changed by ${BOB} after you opened it`);
     expect(await counts()).toEqual(before);
     expect((await alice.json<Client>('GET', `/api/clients/${created.id}`)).body.name).toBe(
       'Umbrella (Bob)',

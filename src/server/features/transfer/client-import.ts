@@ -101,7 +101,7 @@ async function plan(
       continue;
     }
     const values = withoutSamePassword(given, row.serverPassword, box);
-    const before = presentClient({ ...row, createdByName: null, updatedByName: null });
+    const before = presentClient({ ...row, createdByEmail: null, updatedByEmail: null });
     const fields = changedFields(before, values);
     if (fields.length === 0) result.unchanged += 1;
     else result.updates.push({ index, row, values, fields });

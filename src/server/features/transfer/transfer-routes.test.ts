@@ -5,17 +5,20 @@ import type { ClientHistory } from '#shared/events.ts';
 import {
   Session,
   signUpVerified,
+  uniqueEmail,
   startTestServer,
   type TestServer,
 } from '../../testing/test-server.ts';
 import { openEventStream } from '../../testing/sse-reader.ts';
 
+/** People are named by email in history and on records: it is what they cannot change. */
+const ALICE = uniqueEmail('alice');
 let server: TestServer;
 let alice: Session;
 
 beforeAll(async () => {
   server = await startTestServer();
-  alice = await signUpVerified(server, { name: 'Alice' });
+  alice = await signUpVerified(server, { name: 'Alice', email: ALICE });
 });
 afterAll(async () => server.close());
 
@@ -80,7 +83,7 @@ describe('export', () => {
     const history = await alice.json<ClientHistory>('GET', `/api/clients/${client.id}/history`);
     expect(history.body.events[0]).toMatchObject({
       kind: 'client.password_read',
-      actor: { name: 'Alice' },
+      actor: { name: ALICE },
       fields: ['export'],
     });
   });
@@ -113,7 +116,7 @@ describe('import', () => {
     };
     expect((await importFile(edited)).body).toMatchObject({ updated: 1, created: 0 });
     const after = (await alice.json<Client>('GET', `/api/clients/${target.id}`)).body;
-    expect(after).toMatchObject({ code: 'NEW', version: target.version + 1, updatedBy: 'Alice' });
+    expect(after).toMatchObject({ code: 'NEW', version: target.version + 1, updatedBy: ALICE });
     const history = await alice.json<ClientHistory>('GET', `/api/clients/${target.id}/history`);
     expect(history.body.events[0]).toMatchObject({
       kind: 'client.updated',
@@ -235,7 +238,7 @@ describe('import', () => {
     const live = await stream.until('client.created', 10_000);
     expect(JSON.parse(live.at(-1)!.data)).toMatchObject({
       clientId: firestoreId(0),
-      actor: { name: 'Alice' },
+      actor: { name: ALICE },
       fields: ['import'],
     });
     stream.close();
@@ -246,7 +249,7 @@ describe('import', () => {
       tags: ['us-east-1'],
       startDate: '2020-09-17',
       server: { host: 'bulk-4.example.com', hasPassword: true, port: 22 },
-      createdBy: 'Alice',
+      createdBy: ALICE,
       version: 1,
     });
     const password = await alice.json<{ password: string }>(

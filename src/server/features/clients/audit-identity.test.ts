@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Client } from '#shared/clients.ts';
+import type { ClientHistory } from '#shared/events.ts';
+import {
+  Session,
+  signUpVerified,
+  startTestServer,
+  uniqueEmail,
+  type TestServer,
+} from '../../testing/test-server.ts';
+
+/**
+ * The audit trail names people by what they cannot change. A display name is anyone's to edit:
+ * renamed to a colleague's name, a person could read a password and rename back, and history
+ * would blame the colleague.
+ */
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => server.close());
+
+const rename = (session: Session, name: string) =>
+  session.json('POST', '/api/auth/update-user', { name });
+
+describe('who did it', () => {
+  it('is recorded by email, whatever display name the person wore at the time', async () => {
+    const aliceEmail = uniqueEmail('alice');
+    const mallorysEmail = uniqueEmail('mallory');
+    await signUpVerified(server, { name: 'Alice', email: aliceEmail });
+    const mallory = await signUpVerified(server, { name: 'Mallory', email: mallorysEmail });
+
+    expect((await rename(mallory, 'Alice')).status).toBe(200);
+    const { body: client } = await mallory.json<Client>('POST', '/api/clients', {
+      name: 'Target',
+      server: { host: 'h.example', password: 'the password' },
+    });
+    expect((await mallory.json('GET', `/api/clients/${client.id}/password`)).status).toBe(200);
+    expect((await rename(mallory, 'Mallory')).status).toBe(200);
+
+    const { body: history } = await mallory.json<ClientHistory>(
+      'GET',
+      `/api/clients/${client.id}/history`,
+    );
+    expect(history.events.map((e) => [e.kind, e.actor.name])).toEqual([
+      ['client.password_read', mallorysEmail],
+      ['client.created', mallorysEmail],
+    ]);
+    const { body: read } = await mallory.json<Client>('GET', `/api/clients/${client.id}`);
+    expect(read.createdBy).toBe(mallorysEmail);
+    expect(read.updatedBy).toBe(mallorysEmail);
+  });
+});
+
+describe('a display name', () => {
+  const long = 'N'.repeat(201);
+
+  it('is refused over 200 characters at sign-up, naming the field', async () => {
+    const response = await new Session(server).json<{ message?: string }>(
+      'POST',
+      '/api/auth/sign-up/email',
+      { email: uniqueEmail(), password: 'correct horse battery', name: long },
+    );
+    expect(response.status).toBe(400);
+    expect(response.body.message).toMatch(/^name: Must be at most 200 characters/);
+  });
+
+  it('is refused over 200 characters when changed, naming the field', async () => {
+    const staff = await signUpVerified(server, { name: 'Short' });
+    const response = await staff.json<{ message?: string }>('POST', '/api/auth/update-user', {
+      name: long,
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.message).toMatch(/^name: Must be at most 200 characters/);
+    expect((await rename(staff, 'N'.repeat(200))).status).toBe(200);
+  });
+});
