@@ -7,6 +7,7 @@ import { isStorableText } from '#shared/clients.ts';
 import type { Config } from '../config.ts';
 import { deriveKey } from '../secrets.ts';
 import type { Db } from '../db/database.ts';
+import { fromBool } from '../db/codec.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { resetPasswordMail, verifyEmailMail } from '../mail/templates.ts';
 import { isEmailAllowed, notAllowedMessage, type Allowlist } from './allowlist.ts';
@@ -72,8 +73,15 @@ export function createAuth({ db, config, secretKey, mailer, log }: AuthOptions) 
       minPasswordLength: 8,
       maxPasswordLength: 128,
       revokeSessionsOnPasswordReset: true,
-      async sendResetPassword({ user, url }) {
-        await mailer.send(resetPasswordMail(user.email, url));
+      // Not awaited: the answer must take as long for an unknown address (no mail) as for a
+      // known one, or its timing tells who has an account.
+      sendResetPassword({ user, url }) {
+        mailer
+          .send(resetPasswordMail(user.email, url))
+          .catch((error: unknown) =>
+            log.error({ err: error, to: user.email }, 'password-reset mail not sent'),
+          );
+        return Promise.resolve();
       },
     },
     emailVerification: {
@@ -82,7 +90,11 @@ export function createAuth({ db, config, secretKey, mailer, log }: AuthOptions) 
       autoSignInAfterVerification: true,
       expiresIn: 24 * 60 * 60,
       async sendVerificationEmail({ user, url }) {
-        await mailer.send(verifyEmailMail(user.email, url));
+        // Without SMTP the link goes to the log only while nobody has verified yet: the first
+        // person of a new installation has no other way in, and later, whoever reads the log
+        // could verify an account that someone else is signing up. The outbox file has it.
+        const firstUser = (await countVerifiedUsers(db)) === 0;
+        await mailer.send({ ...verifyEmailMail(user.email, url), linkInLog: firstUser });
       },
     },
     user: {
@@ -224,3 +236,12 @@ export function createAuth({ db, config, secretKey, mailer, log }: AuthOptions) 
 }
 
 export type Auth = ReturnType<typeof createAuth>;
+
+async function countVerifiedUsers(db: Db): Promise<number> {
+  const row = await db.kysely
+    .selectFrom('user')
+    .select((eb) => eb.fn.countAll().as('count'))
+    .where('emailVerified', '=', fromBool(true, db.dialect))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}

@@ -56,5 +56,24 @@ describe('mail without SMTP_URL', () => {
     const me = await session.json<{ email: string; emailVerified: boolean }>('GET', '/api/me');
     expect(me.status).toBe(200);
     expect(me.body).toMatchObject({ email, emailVerified: true });
+
+    // Once someone has verified, a link in the log would let anyone who reads the log into
+    // an account that someone else is signing up: the outbox file (mode 600) still has it.
+    const second = uniqueEmail('second');
+    const secondSignUp = await new Session(server).request('POST', '/api/auth/sign-up/email', {
+      email: second,
+      password: 'second user password',
+      name: 'Second Staff',
+      callbackURL: '/',
+    });
+    expect(secondSignUp.status).toBe(200);
+    const secondLogged = lines
+      .map((line) => JSON.parse(line) as { msg: string; to?: string; link?: string; file?: string })
+      .find((entry) => entry.to === second && entry.msg.startsWith('SMTP_URL is not set'));
+    expect(secondLogged?.file).toContain(path.join(server.dataDir, 'outbox'));
+    expect(secondLogged?.link).toBeUndefined();
+    const aboutSecond = lines.filter((line) => line.includes(second));
+    expect(aboutSecond.length).toBeGreaterThan(0);
+    for (const line of aboutSecond) expect(line).not.toContain('verify-email?token=');
   });
 });

@@ -22,6 +22,7 @@ export class MailCatcher {
   readonly mails: CaughtMail[] = [];
   readonly #server: SMTPServer;
   readonly #waiters = new Set<() => void>();
+  #held: { arrived: () => void; released: Promise<void> } | null = null;
   port = 0;
 
   constructor() {
@@ -41,7 +42,11 @@ export class MailCatcher {
             text: raw,
           });
           for (const wake of this.#waiters) wake();
-          callback();
+          const held = this.#held;
+          if (held) {
+            held.arrived();
+            void held.released.then(() => callback());
+          } else callback();
         });
       },
     });
@@ -59,6 +64,28 @@ export class MailCatcher {
 
   close(): Promise<void> {
     return new Promise((resolve) => this.#server.close(() => resolve()));
+  }
+
+  /**
+   * Holds the next mail's SMTP transaction open (the sender is still waiting for the server's
+   * answer) until `release`: `arrived` resolves when its data is in. Tests use it to show that
+   * something answered while a mail was still being sent.
+   */
+  hold(): { arrived: Promise<void>; release: () => void } {
+    let arrived!: () => void;
+    let release!: () => void;
+    const hold = {
+      arrived: new Promise<void>((resolve) => (arrived = resolve)),
+      released: new Promise<void>((resolve) => (release = resolve)),
+    };
+    this.#held = { arrived, released: hold.released };
+    return {
+      arrived: hold.arrived,
+      release: () => {
+        this.#held = null;
+        release();
+      },
+    };
   }
 
   /** Waits for a mail to `to` whose subject contains `subject`, newer than the `after`th mail. */
