@@ -5,6 +5,7 @@ import type { Config } from './config.ts';
 import { databaseReachable, openDatabase, type Db } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { SecretBox, resolveSecretKey } from './secrets.ts';
+import { tightenDataDir } from './private-files.ts';
 import { createMailer } from './mail/mailer.ts';
 import { createAuth, type Auth } from './auth/auth.ts';
 import { registerAuthRoutes } from './auth/auth-routes.ts';
@@ -75,6 +76,10 @@ export async function buildApp(
   recordRoutes(app);
   registerJsonBodyParser(app);
 
+  const tightened = tightenDataDir(config.dataDir);
+  if (tightened.length > 0) {
+    app.log.warn({ files: tightened }, 'data folder files were readable by others: made private');
+  }
   const db = openDatabase(config.database, { log: app.log });
   app.addHook('onClose', async () => db.close());
   const applied = await migrateToLatest(db);

@@ -9,4 +9,6 @@ import module from 'node:module';
  * that its modules are the ones cached.
  */
 module.enableCompileCache();
+// Before anything can create a file: see private-files.ts.
+process.umask(0o077);
 await import('./run-server.ts');

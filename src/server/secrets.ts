@@ -66,7 +66,7 @@ export function resolveSecretKey(configured: string | undefined, dataDir: string
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  fs.mkdirSync(dataDir, { recursive: true });
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const key = randomBytes(32).toString('hex');
   // 'wx' refuses to overwrite a key another process wrote in the meantime.
   try {

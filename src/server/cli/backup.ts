@@ -5,6 +5,7 @@ import { databaseTarget } from '../config.ts';
 import { CopyRefused, CopyUnverified } from '../db/copy-database.ts';
 import { backupDatabase } from '../db/backup.ts';
 import { describeTarget, reportTable } from './copy-report.ts';
+import { runCommand } from './run-command.ts';
 
 const USAGE = `Usage: npm run backup -- [--out FILE] [--database-url URL]
 
@@ -58,4 +59,4 @@ async function main(): Promise<number> {
   }
 }
 
-process.exitCode = await main();
+await runCommand(main);

@@ -10,6 +10,7 @@ import { ClientRepository } from '../features/clients/client-repository.ts';
 import { exportClients } from '../features/transfer/client-export.ts';
 import { importClients } from '../features/transfer/client-import.ts';
 import { ImportFileError } from '../features/transfer/import-mapping.ts';
+import { runCommand } from './run-command.ts';
 
 const USAGE = `Usage: npm run clients -- <command> [options]
 
@@ -93,8 +94,7 @@ async function main(): Promise<number> {
       const { file: content } = await exportClients(db, box, repository, { secrets, actor });
       const text = `${JSON.stringify(content, null, 2)}\n`;
       if (values.out) {
-        // A file with passwords in clear is readable by its owner only.
-        fs.writeFileSync(values.out, text, { mode: secrets ? 0o600 : 0o644 });
+        fs.writeFileSync(values.out, text, { mode: 0o600 });
         console.error(`Exported ${content.clients.length} client(s) to ${values.out}.`);
       } else {
         process.stdout.write(text);
@@ -151,4 +151,4 @@ async function main(): Promise<number> {
   }
 }
 
-process.exitCode = await main();
+await runCommand(main);

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { databaseTarget } from '../config.ts';
 import { CopyRefused, CopyUnverified, copyDatabase } from '../db/copy-database.ts';
 import { describeTarget, reportTable } from './copy-report.ts';
+import { runCommand } from './run-command.ts';
 
 const USAGE = `Usage: npm run db:copy -- --from DATABASE_URL --to DATABASE_URL [--sessions]
 
@@ -65,4 +66,4 @@ async function main(): Promise<number> {
   }
 }
 
-process.exitCode = await main();
+await runCommand(main);

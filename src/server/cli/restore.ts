@@ -5,6 +5,7 @@ import { databaseTarget } from '../config.ts';
 import { CopyRefused, CopyUnverified } from '../db/copy-database.ts';
 import { restoreDatabase } from '../db/backup.ts';
 import { describeTarget, reportTable } from './copy-report.ts';
+import { runCommand } from './run-command.ts';
 
 const USAGE = `Usage: npm run restore -- FILE [--data-dir DIR | --database-url URL]
 
@@ -61,4 +62,4 @@ async function main(): Promise<number> {
   }
 }
 
-process.exitCode = await main();
+await runCommand(main);

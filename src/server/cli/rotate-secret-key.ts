@@ -5,6 +5,7 @@ import { configFromEnvOrExit } from '../config-from-env.ts';
 import { openDatabase } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { RotationError, rotateSecretKey } from '../secret-key-rotation.ts';
+import { runCommand } from './run-command.ts';
 
 const USAGE = `Usage: SECRET_KEY_PREVIOUS=<old key> SECRET_KEY=<new key> npm run rotate-secret-key
 
@@ -64,4 +65,4 @@ async function main(): Promise<number> {
   }
 }
 
-process.exitCode = await main();
+await runCommand(main);

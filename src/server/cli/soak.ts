@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { formatSoak, runSoak } from '../reliability/soak.ts';
+import { runCommand } from './run-command.ts';
 
 const USAGE = `Usage: npm run soak -- [--seconds 60] [--warmup 30] [--writers 50] [--subscribers 200] [--postgres]
 
@@ -48,4 +49,4 @@ async function main(): Promise<number> {
   return result.passed ? 0 : 1;
 }
 
-process.exitCode = await main();
+await runCommand(main);

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { configFromEnvOrExit } from '../config-from-env.ts';
 import { UserAdmin, UserAdminError } from './user-admin.ts';
+import { runCommand } from './run-command.ts';
 
 const USAGE = `Usage: npm run user -- <command> [options]
 
@@ -85,7 +86,7 @@ async function main(): Promise<number> {
 }
 
 try {
-  process.exitCode = await main();
+  await runCommand(main);
 } catch (error) {
   if (error instanceof UserAdminError) {
     console.error(error.message);

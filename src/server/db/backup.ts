@@ -19,7 +19,7 @@ import { CopyRefused, copyDatabase, type CopyReport } from './copy-database.ts';
 export async function backupDatabase(from: DatabaseTarget, file: string): Promise<CopyReport> {
   const out = path.resolve(file);
   if (fs.existsSync(out)) throw new CopyRefused(`${out} exists already: choose a new file.`);
-  fs.mkdirSync(path.dirname(out), { recursive: true });
+  fs.mkdirSync(path.dirname(out), { recursive: true, mode: 0o700 });
   // Written beside the target and renamed at the end: a failed backup leaves no file that
   // looks like one.
   const partial = `${out}.partial`;
@@ -30,7 +30,6 @@ export async function backupDatabase(from: DatabaseTarget, file: string): Promis
     const sqlite = new SQLite(partial);
     sqlite.pragma('journal_mode = DELETE');
     sqlite.close();
-    fs.chmodSync(partial, 0o600);
     fs.renameSync(partial, out);
     return report;
   } finally {

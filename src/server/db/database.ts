@@ -73,7 +73,8 @@ export function openDatabase(
     const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
     return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
   }
-  if (target.file !== ':memory:') fs.mkdirSync(path.dirname(target.file), { recursive: true });
+  if (target.file !== ':memory:')
+    fs.mkdirSync(path.dirname(target.file), { recursive: true, mode: 0o700 });
   const sqlite = new SQLite(target.file);
   // WAL lets readers go on while one writer commits; the busy timeout makes a second
   // process (a CLI command, a backup) wait for the lock instead of failing at once.

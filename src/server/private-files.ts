@@ -1,0 +1,34 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * Every file and folder this process creates is readable by its own user only, from the moment
+ * it exists: the database and its WAL, the secret key, backups, exports, the mail outbox. A mode
+ * set after writing would leave a window in which another local user could open the file, and
+ * SQLite creates its -wal and -shm files itself. The server and every command call this first.
+ */
+export function keepFilesPrivate(): void {
+  process.umask(0o077);
+}
+
+/**
+ * Makes DATA_DIR and the files directly in it private when an older install (or a copy) left
+ * them readable by others. Returns the paths it changed, for one line in the log.
+ */
+export function tightenDataDir(dataDir: string): string[] {
+  if (!fs.existsSync(dataDir)) return [];
+  const changed: string[] = [];
+  const tighten = (file: string, mode: number) => {
+    const stat = fs.statSync(file);
+    if ((stat.mode & 0o077) === 0) return;
+    fs.chmodSync(file, mode);
+    changed.push(file);
+  };
+  tighten(dataDir, 0o700);
+  for (const entry of fs.readdirSync(dataDir, { withFileTypes: true })) {
+    const file = path.join(dataDir, entry.name);
+    if (entry.isDirectory()) tighten(file, 0o700);
+    else if (entry.isFile()) tighten(file, 0o600);
+  }
+  return changed;
+}
