@@ -6,6 +6,7 @@ import { databaseReachable, openDatabase, type Db } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { SecretBox, resolveSecretKey } from './secrets.ts';
 import { tightenDataDir } from './private-files.ts';
+import { resealLegacySecrets } from './secret-key-rotation.ts';
 import { createMailer } from './mail/mailer.ts';
 import { createAuth, type Auth } from './auth/auth.ts';
 import { registerAuthRoutes } from './auth/auth-routes.ts';
@@ -87,6 +88,8 @@ export async function buildApp(
 
   const secretKey = resolveSecretKey(config.secretKey, config.dataDir);
   const box = new SecretBox(secretKey);
+  const resealed = await resealLegacySecrets(db.kysely, box);
+  if (resealed > 0) app.log.info({ resealed }, 'stored secrets bound to their rows');
   const mailer = createMailer({
     smtpUrl: config.smtpUrl,
     from: config.mailFrom,

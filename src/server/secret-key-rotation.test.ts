@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Client, ClientCommand } from '#shared/clients.ts';
-import { SecretBox } from './secrets.ts';
+import { SecretBox, clientPasswordPlace, deployTokenPlace, type SealedPlace } from './secrets.ts';
 import { rotateSecretKey } from './secret-key-rotation.ts';
 import {
   Session,
@@ -72,12 +72,16 @@ function rotateCli(env: Record<string, string>): Promise<{ code: number; out: st
 async function sealedSecrets() {
   const db = before.app.parts.db.kysely;
   return [
-    ...(await db.selectFrom('client').select('serverPassword as s').execute()),
-    ...(await db.selectFrom('deletedClient').select('serverPassword as s').execute()),
-    ...(await db.selectFrom('deployToken').select('token as s').execute()),
-  ]
-    .map((row) => row.s)
-    .filter((s): s is string => s !== null);
+    ...(await db.selectFrom('client').select(['id', 'serverPassword as s']).execute()).map(
+      (row) => ({ s: row.s, place: clientPasswordPlace(row.id) }),
+    ),
+    ...(await db.selectFrom('deletedClient').select(['id', 'serverPassword as s']).execute()).map(
+      (row) => ({ s: row.s, place: clientPasswordPlace(row.id) }),
+    ),
+    ...(await db.selectFrom('deployToken').select(['userId', 'token as s']).execute()).map(
+      (row) => ({ s: row.s, place: deployTokenPlace(row.userId) }),
+    ),
+  ].filter((row): row is { s: string; place: SealedPlace } => row.s !== null);
 }
 
 it('a wrong previous key changes nothing and says which secret it could not open', async () => {
@@ -105,9 +109,9 @@ it('npm run rotate-secret-key re-seals everything; the app reads it with the new
   expect(sealed).toHaveLength(3);
   const oldBox = new SecretBox(OLD_KEY);
   const newBox = new SecretBox(NEW_KEY);
-  for (const s of sealed) {
-    expect(() => oldBox.open(s)).toThrow();
-    expect(() => newBox.open(s)).not.toThrow();
+  for (const { s, place } of sealed) {
+    expect(() => oldBox.open(s, place)).toThrow();
+    expect(() => newBox.open(s, place)).not.toThrow();
   }
 
   // A second run finds everything under the new key already and changes nothing.

@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from './db/schema.ts';
-import { SecretBox } from './secrets.ts';
+import { SecretBox, clientPasswordPlace, deployTokenPlace, type SealedPlace } from './secrets.ts';
 
 export class RotationError extends Error {
   override name = 'RotationError';
@@ -35,13 +35,13 @@ export async function rotateSecretKey(
   };
 
   /** The secret sealed under the new key, or null when it is sealed under it already. */
-  const reseal = (sealed: string, what: string): string | null => {
+  const reseal = (sealed: string, place: SealedPlace, what: string): string | null => {
     let plain: string;
     try {
-      plain = previous.open(sealed);
+      plain = previous.open(sealed, place);
     } catch {
       try {
-        next.open(sealed);
+        next.open(sealed, place);
       } catch {
         throw new RotationError(
           `${what} opens with neither SECRET_KEY_PREVIOUS nor SECRET_KEY: nothing was changed. Check SECRET_KEY_PREVIOUS.`,
@@ -50,40 +50,85 @@ export async function rotateSecretKey(
       report.alreadyNew += 1;
       return null;
     }
-    return next.seal(plain);
+    return next.seal(plain, place);
   };
 
-  await db.transaction().execute(async (trx: Transaction<Database>) => {
-    for (const table of ['client', 'deletedClient'] as const) {
-      const rows = await trx
-        .selectFrom(table)
-        .select(['id', 'serverPassword'])
-        .where('serverPassword', 'is not', null)
-        .execute();
-      for (const row of rows) {
-        const label = table === 'client' ? 'client' : 'deleted client';
-        const sealed = reseal(row.serverPassword!, `The password of ${label} ${row.id}`);
-        if (sealed === null) continue;
-        await trx
-          .updateTable(table)
-          .set({ serverPassword: sealed })
-          .where('id', '=', row.id)
-          .execute();
-        if (table === 'client') report.resealed.clients += 1;
-        else report.resealed.deletedClients += 1;
-      }
-    }
-    const tokens = await trx.selectFrom('deployToken').select(['userId', 'token']).execute();
-    for (const row of tokens) {
-      const sealed = reseal(row.token, `The deploy token of user ${row.userId}`);
-      if (sealed === null) continue;
-      await trx
-        .updateTable('deployToken')
-        .set({ token: sealed })
-        .where('userId', '=', row.userId)
-        .execute();
-      report.resealed.deployTokens += 1;
-    }
+  await db.transaction().execute(async (trx) => {
+    const counts = await resealEach(trx, reseal);
+    report.resealed = counts;
   });
   return report;
+}
+
+type SealedTable = 'client' | 'deletedClient' | 'deployToken';
+const LABELS: Record<SealedTable, string> = {
+  client: 'The password of client',
+  deletedClient: 'The password of deleted client',
+  deployToken: 'The deploy token of user',
+};
+
+/**
+ * Passes every stored secret (client passwords, those of deleted clients kept for undo, users'
+ * deploy tokens) through `reseal` inside the caller's transaction, and stores what it returns
+ * (null: keep it). Returns how many changed, per table.
+ */
+async function resealEach(
+  trx: Transaction<Database>,
+  reseal: (sealed: string, place: SealedPlace, what: string) => string | null,
+): Promise<RotationReport['resealed']> {
+  const counts = { clients: 0, deletedClients: 0, deployTokens: 0 };
+  for (const table of ['client', 'deletedClient'] as const) {
+    const rows = await trx
+      .selectFrom(table)
+      .select(['id', 'serverPassword'])
+      .where('serverPassword', 'is not', null)
+      .execute();
+    for (const row of rows) {
+      const sealed = reseal(
+        row.serverPassword!,
+        clientPasswordPlace(row.id),
+        `${LABELS[table]} ${row.id}`,
+      );
+      if (sealed === null) continue;
+      await trx
+        .updateTable(table)
+        .set({ serverPassword: sealed })
+        .where('id', '=', row.id)
+        .execute();
+      if (table === 'client') counts.clients += 1;
+      else counts.deletedClients += 1;
+    }
+  }
+  const tokens = await trx.selectFrom('deployToken').select(['userId', 'token']).execute();
+  for (const row of tokens) {
+    const sealed = reseal(
+      row.token,
+      deployTokenPlace(row.userId),
+      `${LABELS.deployToken} ${row.userId}`,
+    );
+    if (sealed === null) continue;
+    await trx
+      .updateTable('deployToken')
+      .set({ token: sealed })
+      .where('userId', '=', row.userId)
+      .execute();
+    counts.deployTokens += 1;
+  }
+  return counts;
+}
+
+/**
+ * Re-seals, under the same key, the secrets stored before each sealed value was bound to its
+ * place (`v1.`), so that every value is bound to its row. Run at every start, in one
+ * transaction; after the first it finds nothing. Returns how many it re-sealed.
+ */
+export async function resealLegacySecrets(db: Kysely<Database>, box: SecretBox): Promise<number> {
+  const counts = await db
+    .transaction()
+    .execute((trx) =>
+      resealEach(trx, (sealed, place) =>
+        SecretBox.isLegacy(sealed) ? box.seal(box.open(sealed, place), place) : null,
+      ),
+    );
+  return counts.clients + counts.deletedClients + counts.deployTokens;
 }

@@ -9,13 +9,47 @@ import {
 import fs from 'node:fs';
 import path from 'node:path';
 
-const VERSION = 'v1';
+/** Sealed before values were bound to their place: opened as they are, re-sealed at start. */
+const LEGACY = 'v1';
+const VERSION = 'v2';
+const TAG_BYTES = 16;
+
+/**
+ * Where a sealed value lives. It is the value's AES-GCM associated data, so a sealed value
+ * copied to another row, column or table does not open there. A deleted client kept for undo
+ * is the same record as the client, so its password keeps the client's place.
+ */
+export interface SealedPlace {
+  table: 'client' | 'deployToken';
+  column: 'serverPassword' | 'token';
+  row: string;
+}
+
+export const clientPasswordPlace = (clientId: string): SealedPlace => ({
+  table: 'client',
+  column: 'serverPassword',
+  row: clientId,
+});
+
+export const deployTokenPlace = (userId: string): SealedPlace => ({
+  table: 'deployToken',
+  column: 'token',
+  row: userId,
+});
+
+function associatedData(place: SealedPlace): Buffer {
+  return Buffer.from(JSON.stringify([place.table, place.column, place.row]), 'utf8');
+}
+
+export class SecretUnreadable extends Error {
+  override name = 'SecretUnreadable';
+}
 
 /**
  * Encrypts server passwords and access tokens at rest with AES-256-GCM. The key is derived
  * from SECRET_KEY with HKDF so the same secret can also feed Better Auth under another label.
- * Stored form: `v1.<iv>.<tag>.<ciphertext>` (base64url), so a later key rotation can tell
- * what it is reading.
+ * Stored form: `v2.<iv>.<tag>.<ciphertext>` (base64url), so a later key rotation can tell
+ * what it is reading; the place the value is stored at is its associated data.
  */
 export class SecretBox {
   // A KeyObject made once: from a Buffer, every cipher would import the key anew.
@@ -25,9 +59,10 @@ export class SecretBox {
     this.#key = createSecretKey(deriveKey(secretKey, 'clients-manager/secrets/v1'));
   }
 
-  seal(plain: string): string {
+  seal(plain: string, place: SealedPlace): string {
     const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.#key, iv);
+    const cipher = createCipheriv('aes-256-gcm', this.#key, iv, { authTagLength: TAG_BYTES });
+    cipher.setAAD(associatedData(place));
     const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
     const tag = cipher.getAuthTag();
     return [VERSION, iv, tag, data]
@@ -35,17 +70,35 @@ export class SecretBox {
       .join('.');
   }
 
-  open(sealed: string): string {
+  /** Opens a value sealed for `place` (or sealed before places were bound); throws otherwise. */
+  open(sealed: string, place: SealedPlace): string {
     const [version, iv, tag, data] = sealed.split('.');
-    if (version !== VERSION || !iv || !tag || data === undefined) {
-      throw new Error('Unreadable sealed secret');
+    if ((version !== VERSION && version !== LEGACY) || !iv || !tag || data === undefined) {
+      throw new SecretUnreadable('Unreadable sealed secret');
     }
-    const decipher = createDecipheriv('aes-256-gcm', this.#key, Buffer.from(iv, 'base64url'));
-    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-    return Buffer.concat([
-      decipher.update(Buffer.from(data, 'base64url')),
-      decipher.final(),
-    ]).toString('utf8');
+    const tagBytes = Buffer.from(tag, 'base64url');
+    // A shorter tag would be checked only as far as it goes: refused outright.
+    if (tagBytes.length !== TAG_BYTES) throw new SecretUnreadable('Unreadable sealed secret');
+    try {
+      const decipher = createDecipheriv('aes-256-gcm', this.#key, Buffer.from(iv, 'base64url'), {
+        authTagLength: TAG_BYTES,
+      });
+      if (version === VERSION) decipher.setAAD(associatedData(place));
+      decipher.setAuthTag(tagBytes);
+      return Buffer.concat([
+        decipher.update(Buffer.from(data, 'base64url')),
+        decipher.final(),
+      ]).toString('utf8');
+    } catch {
+      throw new SecretUnreadable(
+        `A stored secret of ${place.table} ${place.row} does not open with this key at this place`,
+      );
+    }
+  }
+
+  /** Whether a value was sealed before places were bound (re-sealed at start). */
+  static isLegacy(sealed: string): boolean {
+    return sealed.startsWith(`${LEGACY}.`);
   }
 }
 

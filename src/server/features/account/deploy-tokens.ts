@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import type { SecretBox } from '../../secrets.ts';
+import { deployTokenPlace, type SecretBox } from '../../secrets.ts';
 
 /** Each user's personal deploy access token, sealed at rest. */
 export class DeployTokens {
@@ -18,7 +18,7 @@ export class DeployTokens {
       .select('token')
       .where('userId', '=', userId)
       .executeTakeFirst();
-    return row ? this.#box.open(row.token) : null;
+    return row ? this.#box.open(row.token, deployTokenPlace(userId)) : null;
   }
 
   /** An empty token removes it. */
@@ -27,7 +27,7 @@ export class DeployTokens {
       await this.#db.deleteFrom('deployToken').where('userId', '=', userId).execute();
       return;
     }
-    const sealed = this.#box.seal(token);
+    const sealed = this.#box.seal(token, deployTokenPlace(userId));
     const updatedAt = new Date().toISOString();
     await this.#db
       .insertInto('deployToken')

@@ -7,7 +7,7 @@ import type { Db, Dialect } from '../../db/database.ts';
 import { KeyedRead } from '../../db/keyed-read.ts';
 import { andThen, type SyncOrPromise } from '../../db/sync-or-promise.ts';
 import { fromBool, toBool, toIso, toStringList } from '../../db/codec.ts';
-import type { SecretBox } from '../../secrets.ts';
+import { clientPasswordPlace, type SecretBox } from '../../secrets.ts';
 import type { Actor } from '#shared/events.ts';
 import { appendEvent } from '../../realtime/event-log.ts';
 import { changedFields } from './changed-fields.ts';
@@ -201,7 +201,9 @@ export class ClientRepository {
         .values({
           id,
           ...clientColumns(values, today(), this.#dialect),
-          serverPassword: values.server.password ? this.#box.seal(values.server.password) : null,
+          serverPassword: values.server.password
+            ? this.#box.seal(values.server.password, clientPasswordPlace(id))
+            : null,
           ...newRecordStamps(actor, at),
         })
         .execute();
@@ -229,7 +231,10 @@ export class ClientRepository {
           // Omitted: keep the stored password. Empty: remove it.
           ...(password === undefined
             ? {}
-            : { serverPassword: password === '' ? null : this.#box.seal(password) }),
+            : {
+                serverPassword:
+                  password === '' ? null : this.#box.seal(password, clientPasswordPlace(id)),
+              }),
           updatedAt: at,
           updatedBy: actor.id,
           version: before.version + 1,
@@ -256,11 +261,20 @@ export class ClientRepository {
         .executeTakeFirst();
       if (!source) return undefined;
       const copyId = newClientId();
+      // Sealed for its own row: a value sealed for the original does not open in the copy.
+      const serverPassword =
+        source.serverPassword === null
+          ? null
+          : this.#box.seal(
+              this.#box.open(source.serverPassword, clientPasswordPlace(id)),
+              clientPasswordPlace(copyId),
+            );
       await trx
         .insertInto('client')
         .values({
           ...source,
           id: copyId,
+          serverPassword,
           name: `${source.name}${CLONE_SUFFIX}`,
           ...newRecordStamps(actor, at),
         })
@@ -346,7 +360,12 @@ export class ClientRepository {
         .executeTakeFirst();
       if (!row) return undefined;
       await this.#event(trx, 'client.password_read', id, actor, at);
-      return { password: row.serverPassword === null ? '' : this.#box.open(row.serverPassword) };
+      return {
+        password:
+          row.serverPassword === null
+            ? ''
+            : this.#box.open(row.serverPassword, clientPasswordPlace(id)),
+      };
     });
   }
 }

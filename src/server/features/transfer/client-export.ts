@@ -6,7 +6,7 @@ import {
   type ExportedClient,
 } from '#shared/client-transfer.ts';
 import type { Db } from '../../db/database.ts';
-import type { SecretBox } from '../../secrets.ts';
+import { clientPasswordPlace, type SecretBox } from '../../secrets.ts';
 import { appendEvents, type NewEvent } from '../../realtime/event-log.ts';
 import type { ClientRepository } from '../clients/client-repository.ts';
 
@@ -51,7 +51,10 @@ export async function exportClients(
         }
         return {
           ...client,
-          server: { ...client.server, password: secret === undefined ? '' : box.open(secret) },
+          server: {
+            ...client.server,
+            password: secret === undefined ? '' : box.open(secret, clientPasswordPlace(client.id)),
+          },
         };
       });
       await appendEvents(trx, db.dialect, events);

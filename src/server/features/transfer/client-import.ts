@@ -3,7 +3,7 @@ import type { ClientValues } from '#shared/clients.ts';
 import { IMPORT_EVENT_FIELD, type ImportReport } from '#shared/client-transfer.ts';
 import type { ClientTable, Database } from '../../db/schema.ts';
 import type { Db } from '../../db/database.ts';
-import type { SecretBox } from '../../secrets.ts';
+import { clientPasswordPlace, type SecretBox } from '../../secrets.ts';
 import { appendEvents, type NewEvent } from '../../realtime/event-log.ts';
 import {
   clientColumns,
@@ -60,11 +60,13 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
  */
 function withoutSamePassword(
   values: ClientValues,
-  sealed: string | null,
+  row: { id: string; serverPassword: string | null },
   box: SecretBox,
 ): ClientValues {
   const given = values.server.password;
-  if (given === undefined || given !== (sealed === null ? '' : box.open(sealed))) return values;
+  const sealed = row.serverPassword;
+  const stored = sealed === null ? '' : box.open(sealed, clientPasswordPlace(row.id));
+  if (given === undefined || given !== stored) return values;
   const { password: _same, ...server } = values.server;
   return { ...values, server };
 }
@@ -100,7 +102,7 @@ async function plan(
       result.creates.push({ index, id: newId, values: given });
       continue;
     }
-    const values = withoutSamePassword(given, row.serverPassword, box);
+    const values = withoutSamePassword(given, row, box);
     const before = presentClient({ ...row, createdByEmail: null, updatedByEmail: null });
     const fields = changedFields(before, values);
     if (fields.length === 0) result.unchanged += 1;
@@ -157,7 +159,9 @@ export async function importClients(
           chunk.map(({ id, values }) => ({
             id,
             ...clientColumns(values, startDefault, db.dialect),
-            serverPassword: values.server.password ? box.seal(values.server.password) : null,
+            serverPassword: values.server.password
+              ? box.seal(values.server.password, clientPasswordPlace(id))
+              : null,
             ...newRecordStamps(options.actor, at),
           })),
         )
@@ -183,7 +187,10 @@ export async function importClients(
           // Omitted: keep the stored password. Empty: remove it (as the edit form does).
           ...(password === undefined
             ? {}
-            : { serverPassword: password === '' ? null : box.seal(password) }),
+            : {
+                serverPassword:
+                  password === '' ? null : box.seal(password, clientPasswordPlace(row.id)),
+              }),
           updatedAt: at,
           updatedBy: options.actor.id,
           version: row.version + 1,

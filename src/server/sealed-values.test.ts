@@ -1,0 +1,121 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Client } from '#shared/clients.ts';
+import { createCipheriv, randomBytes } from 'node:crypto';
+import { SecretBox, clientPasswordPlace, deriveKey } from './secrets.ts';
+import { resealLegacySecrets } from './secret-key-rotation.ts';
+import {
+  signUpVerified,
+  startTestServer,
+  type Session,
+  type TestServer,
+} from './testing/test-server.ts';
+
+/**
+ * A sealed secret opens only where it was sealed: its table, column and row are its AES-GCM
+ * associated data, so a sealed password copied to another client's row (by someone with write
+ * access to the database but not the key) does not open there. The tag is always 16 bytes.
+ */
+
+const KEY = 'a key for sealed value tests, long enough';
+
+describe('SecretBox', () => {
+  const box = new SecretBox(KEY);
+
+  it('opens a value only at the place it was sealed for', () => {
+    const sealed = box.seal('hunter2', clientPasswordPlace('client-a'));
+    expect(box.open(sealed, clientPasswordPlace('client-a'))).toBe('hunter2');
+    expect(() => box.open(sealed, clientPasswordPlace('client-b'))).toThrow();
+  });
+
+  it('refuses a truncated authentication tag', () => {
+    const sealed = box.seal('hunter2', clientPasswordPlace('client-a'));
+    const [version, iv, tag, data] = sealed.split('.');
+    const short = Buffer.from(tag!, 'base64url').subarray(0, 4).toString('base64url');
+    expect(() =>
+      box.open([version, iv, short, data].join('.'), clientPasswordPlace('client-a')),
+    ).toThrow();
+  });
+});
+
+/** The key the test server generated in its data folder. */
+function keyOf(server: TestServer): string {
+  return fs.readFileSync(path.join(server.dataDir, 'secret.key'), 'utf8').trim();
+}
+
+/** A value sealed as stored before places were bound: no associated data. */
+function sealV1(secretKey: string, plain: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv(
+    'aes-256-gcm',
+    deriveKey(secretKey, 'clients-manager/secrets/v1'),
+    iv,
+  );
+  const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+  return ['v1', iv, cipher.getAuthTag(), data]
+    .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
+    .join('.');
+}
+
+describe('a sealed password copied to another client', () => {
+  let server: TestServer;
+  let staff: Session;
+  beforeAll(async () => {
+    server = await startTestServer();
+    staff = await signUpVerified(server, { name: 'Staff' });
+  });
+  afterAll(async () => server?.close());
+
+  it('does not open there, and says nothing of its plaintext', async () => {
+    const create = async (name: string, password: string) =>
+      (await staff.json<Client>('POST', '/api/clients', { name, server: { host: 'h', password } }))
+        .body;
+    const a = await create('A', 'password of A');
+    const b = await create('B', 'password of B');
+    const db = server.app.parts.db.kysely;
+    const row = await db
+      .selectFrom('client')
+      .select('serverPassword')
+      .where('id', '=', a.id)
+      .executeTakeFirstOrThrow();
+    await db
+      .updateTable('client')
+      .set({ serverPassword: row.serverPassword })
+      .where('id', '=', b.id)
+      .execute();
+
+    const response = await staff.request('GET', `/api/clients/${b.id}/password`);
+    const text = await response.text();
+    expect(response.status).toBe(500);
+    expect(text).not.toContain('password of A');
+    expect((await staff.json('GET', `/api/clients/${a.id}/password`)).body).toEqual({
+      password: 'password of A',
+    });
+  });
+
+  it('is re-sealed for its row at start when it was stored before places were bound', async () => {
+    const { body: client } = await staff.json<Client>('POST', '/api/clients', { name: 'Old' });
+    const db = server.app.parts.db.kysely;
+    await db
+      .updateTable('client')
+      .set({ serverPassword: sealV1(keyOf(server), 'from before') })
+      .where('id', '=', client.id)
+      .execute();
+    // A value of the old form still opens, and the start-up step binds it to its row.
+    expect((await staff.json('GET', `/api/clients/${client.id}/password`)).body).toEqual({
+      password: 'from before',
+    });
+    expect(await resealLegacySecrets(db, new SecretBox(keyOf(server)))).toBe(1);
+    const row = await db
+      .selectFrom('client')
+      .select('serverPassword')
+      .where('id', '=', client.id)
+      .executeTakeFirstOrThrow();
+    expect(row.serverPassword).toMatch(/^v2\./);
+    expect((await staff.json('GET', `/api/clients/${client.id}/password`)).body).toEqual({
+      password: 'from before',
+    });
+    expect(await resealLegacySecrets(db, new SecretBox(keyOf(server)))).toBe(0);
+  });
+});
