@@ -5,7 +5,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { precompressDir } from '../../../scripts/vite-precompress.ts';
-import { startTestServer, type TestServer } from '../testing/test-server.ts';
+import { signUpVerified, startTestServer, type TestServer } from '../testing/test-server.ts';
 
 describe('static files of the web build', () => {
   let server: TestServer;
@@ -17,6 +17,7 @@ describe('static files of the web build', () => {
     fs.mkdirSync(path.join(webDir, 'assets'));
     fs.writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>t</title>');
     fs.writeFileSync(path.join(webDir, 'assets/app-0a1b2c.js'), script);
+    fs.writeFileSync(path.join(webDir, 'assets/app-0a1b2c.js.map'), '{"version":3,"sources":[]}');
     precompressDir(webDir);
     server = await startTestServer({}, { clientDir: webDir });
   });
@@ -41,6 +42,16 @@ describe('static files of the web build', () => {
         .on('error', reject);
     });
   }
+
+  it('serves source maps to signed-in staff only: they hold the whole client source', async () => {
+    const anonymous = await fetch(`${server.url}/assets/app-0a1b2c.js.map`);
+    expect(anonymous.status).toBe(401);
+    expect(await anonymous.text()).not.toContain('"sources"');
+    const staff = await signUpVerified(server);
+    const signedIn = await staff.request('GET', '/assets/app-0a1b2c.js.map');
+    expect(signedIn.status).toBe(200);
+    expect((await fetch(`${server.url}/assets/app-0a1b2c.js`)).status).toBe(200);
+  });
 
   it('sends the brotli copy to a browser that accepts it, cached for good', async () => {
     const { response, bytes } = await get('gzip, deflate, br');

@@ -35,8 +35,10 @@ export function wantsSpaFallback(method: string, url: string, accept: string | u
 
 /**
  * A route @fastify/static registered for one file of the web build (it keeps the file in the
- * route's config): public, like the page that loads before anyone signs in.
+ * route's config): public, like the page that loads before anyone signs in. Source maps are
+ * not: they hold the client's whole source, comments included, which is for staff only.
  */
 export function isWebAppFile(config: unknown): boolean {
-  return typeof (config as { file?: unknown } | undefined)?.file === 'string';
+  const file = (config as { file?: unknown } | undefined)?.file;
+  return typeof file === 'string' && !/\.map(\.(br|gz))?$/.test(file);
 }
