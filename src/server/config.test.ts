@@ -73,6 +73,24 @@ describe('loadConfig', () => {
     ).toEqual(['10.0.0.1', '172.16.0.0/12', '::1', 'fd00::/8']);
   });
 
+  it('refuses to listen beyond this machine with open sign-up, unless told so on purpose', () => {
+    expect(() => loadConfig({ HOST: '0.0.0.0' })).toThrow(
+      /^Refusing to start: HOST=0.0.0.0 reaches beyond this machine and neither ALLOWED_EMAIL_DOMAINS nor ALLOWED_EMAILS is set.*ALLOW_OPEN_SIGNUP=true/,
+    );
+    expect(() => loadConfig({ HOST: '::' })).toThrow(/ALLOW_OPEN_SIGNUP/);
+    expect(loadConfig({ HOST: '0.0.0.0', ALLOWED_EMAIL_DOMAINS: 'example.com' }).host).toBe(
+      '0.0.0.0',
+    );
+    expect(loadConfig({ HOST: '0.0.0.0', ALLOWED_EMAILS: 'ada@example.com' }).host).toBe('0.0.0.0');
+    expect(loadConfig({ HOST: '0.0.0.0', ALLOW_OPEN_SIGNUP: 'true' }).host).toBe('0.0.0.0');
+    for (const host of ['127.0.0.1', '127.0.0.2', '::1', 'localhost']) {
+      expect(loadConfig({ HOST: host }).host).toBe(host);
+    }
+    expect(() => loadConfig({ ALLOW_OPEN_SIGNUP: 'yes' })).toThrow(
+      /^Invalid setting ALLOW_OPEN_SIGNUP: must be true or false$/,
+    );
+  });
+
   it('never echoes a secret value', () => {
     expect(() => loadConfig({ SECRET_KEY: 'hunter2' })).toThrow(
       expect.objectContaining({ message: expect.not.stringContaining('hunter2') }),

@@ -6,6 +6,12 @@ import { validateTemplate } from '#shared/deploy-template.ts';
 export const DEFAULT_DEPLOY_COMMAND_TEMPLATE =
   'pro-deploy run --token {accessToken} --server {serverTag}';
 
+/** 127.0.0.0/8, ::1 or localhost: only this machine can connect. */
+function isLoopback(host: string): boolean {
+  if (host === 'localhost' || host === '::1' || host === '[::1]') return true;
+  return net.isIPv4(host) && host.startsWith('127.');
+}
+
 const optionalText = z
   .string()
   .trim()
@@ -112,6 +118,10 @@ const envSchema = z.object({
     ),
   ),
   ALLOWED_EMAILS: list.pipe(z.array(z.email('must be email addresses'))),
+  ALLOW_OPEN_SIGNUP: z
+    .enum(['true', 'false', ''], 'must be true or false')
+    .default('false')
+    .transform((v) => v === 'true'),
   AUTH_RATE_LIMIT_PER_MINUTE: z
     .string()
     .trim()
@@ -181,6 +191,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError([...new Set(lines)].join('\n'));
   }
   const e = parsed.data;
+  if (
+    e.ALLOWED_EMAIL_DOMAINS.length === 0 &&
+    e.ALLOWED_EMAILS.length === 0 &&
+    !e.ALLOW_OPEN_SIGNUP &&
+    !isLoopback(e.HOST)
+  ) {
+    throw new ConfigError(
+      `Refusing to start: HOST=${e.HOST} reaches beyond this machine and neither ALLOWED_EMAIL_DOMAINS nor ALLOWED_EMAILS is set, so anyone who can reach it could sign up and read every server password. Set one of them, or ALLOW_OPEN_SIGNUP=true to allow that on purpose.`,
+    );
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   return {
     port: e.PORT,
