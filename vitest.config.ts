@@ -21,7 +21,6 @@ const SQLITE_ONLY = [
   'src/server/db/group-commit.test.ts',
   'src/server/db/sqlite-durability.test.ts',
   'src/server/secrets-at-rest.test.ts',
-  'src/server/db/quick-reader.test.ts',
   'src/server/private-files.test.ts',
 ];
 

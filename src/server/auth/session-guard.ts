@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Db } from '../db/database.ts';
 import {
   ACCOUNT_DISABLED_CODE,
   EMAIL_NOT_ALLOWED_CODE,
@@ -9,9 +8,7 @@ import { isEmailAllowed, notAllowedMessage, type Allowlist } from './allowlist.t
 import { ACCOUNT_DISABLED_MESSAGE, type Auth } from './auth.ts';
 import type { Actor } from '#shared/events.ts';
 import { HttpError } from '../http/http-error.ts';
-import { SessionLookup, type FoundSession } from './session-lookup.ts';
-import { readTurn } from '../db/keyed-read.ts';
-import { andThen } from '../db/sync-or-promise.ts';
+import { fromNodeHeaders } from 'better-auth/node';
 import { isWebAppFile } from '../http/static-files.ts';
 
 export interface SignedInUser {
@@ -26,8 +23,6 @@ declare module 'fastify' {
   interface FastifyRequest {
     user: SignedInUser | null;
     sessionId: string | null;
-    /** Where the keyed reads stood as the request arrived (keyed-read.ts `readTurn`). */
-    readTurn: number | undefined;
   }
 }
 
@@ -61,27 +56,30 @@ export function isPublicRequest(request: FastifyRequest): boolean {
  * One guard for every route: a valid session of a verified, enabled user, or 401/403 JSON. The
  * server enforces it; the original only redirected in the browser and let the route load anyway.
  */
-export function registerSessionGuard(
-  app: FastifyInstance,
-  auth: Auth,
-  db: Db,
-  allowlist: Allowlist,
-): void {
-  const sessions = new SessionLookup(auth, db);
+export function registerSessionGuard(app: FastifyInstance, auth: Auth, allowlist: Allowlist): void {
   app.decorateRequest('user', null);
   app.decorateRequest('sessionId', null);
-  app.decorateRequest('readTurn', undefined);
-  // A callback hook: on SQLite the session is read synchronously, and the request goes on
-  // in the same job instead of after a promise's.
-  app.addHook('onRequest', (request, _reply, done) => {
-    if (isPublicRequest(request)) return done();
-    request.readTurn = readTurn(db);
-    const refusal = andThen(sessions.get(request.headers), (session) =>
-      admit(request, session, allowlist),
-    );
-    if (refusal instanceof Promise) refusal.then(done, done);
-    else done(refusal);
+  app.addHook('onRequest', async (request) => {
+    if (isPublicRequest(request)) return;
+    // Better Auth's own check, against the database on every request: a signed-out, expired or
+    // deleted session, or a disabled user, is refused on the very next request.
+    const session = await auth.api.getSession({ headers: fromNodeHeaders(request.headers) });
+    const refusal = admit(request, session, allowlist);
+    if (refusal) throw refusal;
   });
+}
+
+/** What the guard needs of Better Auth's getSession answer. */
+interface FoundSession {
+  session: { id: string };
+  user: {
+    id: string;
+    email: string;
+    name: string;
+    image?: string | null | undefined;
+    emailVerified: boolean;
+    disabled?: boolean | null | undefined;
+  };
 }
 
 /** Sets the request's user when the session lets it in, else the refusal to answer with. */

@@ -5,8 +5,6 @@ import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type { DatabaseTarget } from '../config.ts';
 import type { Database } from './schema.ts';
-import { withStatementCache } from './statement-cache.ts';
-import { QuickReader } from './quick-reader.ts';
 import { openSqliteReadOnly } from './sqlite-read-only.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -14,13 +12,6 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Db {
   kysely: Kysely<Database>;
   dialect: Dialect;
-  /**
-   * SQLite on a file: synchronous reads of committed data for the hottest queries. Opened on
-   * first use, after the migrations have made the file.
-   */
-  quickReader?: () => QuickReader;
-  /** PostgreSQL: the connection pool, for the hot reads without the query builder. */
-  pool?: pg.Pool;
   close(): Promise<void>;
 }
 
@@ -66,7 +57,7 @@ export function openDatabase(
       client.on('error', () => undefined);
     });
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { kysely, dialect: 'postgres', pool, close: () => kysely.destroy() };
+    return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
   }
   if (options.readOnly) {
     const sqlite = openSqliteReadOnly(target.file);
@@ -85,23 +76,8 @@ export function openDatabase(
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
-  let reader: QuickReader | undefined;
-  const kysely = new Kysely<Database>({
-    dialect: new SqliteDialect({
-      database: withStatementCache(sqlite, { beforeWrite: () => reader?.endSnapshot() }),
-    }),
-  });
-  if (target.file === ':memory:')
-    return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
-  return {
-    kysely,
-    dialect: 'sqlite',
-    quickReader: () => (reader ??= new QuickReader(target.file)),
-    async close() {
-      reader?.close();
-      await kysely.destroy();
-    },
-  };
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
 }
 
 /** Whether the database answers `select 1` within `timeoutMs` (for /readyz: never hangs). */

@@ -2,8 +2,6 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { summarizeClient, type Client } from '#shared/clients.ts';
 import type { Db } from '../../db/database.ts';
-import { KeyedRead } from '../../db/keyed-read.ts';
-import { andThen } from '../../db/sync-or-promise.ts';
 
 /** One form of the list, serialised once for every reader of its version. */
 export interface CachedBody {
@@ -15,8 +13,9 @@ export interface CachedBody {
 }
 
 export interface CachedList {
-  /** What the list was built from (see `#version`); the ETags name it. */
+  /** The event log's head and the audience it was built for; the ETags name it. */
   version: string;
+  audience: Audience;
   /** What the web app's list shows and searches (`?view=summary`, see ClientSummary). */
   summary: CachedBody;
   /** Every client in full, as `GET /api/clients` has always answered: built on first demand. */
@@ -43,89 +42,64 @@ function serialised(etag: string, clients: unknown[]): CachedBody {
   return { etag, body: Buffer.from(JSON.stringify({ clients })) };
 }
 
-interface VersionRow {
-  head: number | string | null;
-  people: number | string;
-  changed: string | Date | number | null;
-}
-
 /**
- * What says whether the list changed (see ClientListCache), as a keyed read of one row under a
- * fixed key: it is then read as the session and get-one are, kept until something commits.
+ * Whose list it is. Every signed-in person sees every client today; a person limited to some
+ * clients will have an audience of their own, with its own key (part of the ETag) and filter.
  */
-const LIST_VERSION = new KeyedRead<VersionRow>({
-  key: '"v"."list"',
-  columns: `(select max("seq") from "event") as "head",
-    (select count(*) from "user") as "people",
-    (select max("updatedAt") from "user") as "changed"`,
-  from: `(select 'list' as "list") "v"`,
-});
-
-function versionOf(row: Readonly<VersionRow> | undefined): string {
-  if (!row) throw new Error('the list version query returned no row');
-  const changed = row.changed === null ? 0 : new Date(row.changed).getTime();
-  return `${Number(row.head ?? 0)}-${Number(row.people)}-${changed.toString(36)}`;
+export interface Audience {
+  key: string;
+  includes(client: Client): boolean;
 }
 
+export const EVERYONE: Audience = { key: 'all', includes: () => true };
+
 /**
- * The whole client list, read and serialised once per change instead of once per request (at
- * 10,000 clients that is 4.5 MB of JSON and tens of milliseconds).
+ * The client list, read and serialised once per change instead of once per request (at 10,000
+ * clients that is 4.5 MB of JSON and tens of milliseconds).
  *
  * Every change to a client appends to the event log in its own transaction, so the log's head
- * sequence number says whether the list changed, on every instance that shares the database: a
- * write on another instance moves the same head. The list also shows who created and last
- * changed each client, by name, from the user table: a renamed or removed person changes it
- * without an event, so the version also holds the user table's count and latest update. That
- * version is one cheap query, read before the list, so a cached body is never older than its
- * version says (at worst newer, when a write lands between the two reads; the next request
- * then reads the list again).
+ * sequence number says whether the list changed, on every instance that shares the database.
+ * The head is read first, on every request, and the list after it, so a cached body is never
+ * older than its version says (at worst newer, when a write lands between the two reads; the
+ * next request then reads the list again). Only the bodies of the current head are kept.
  *
- * The version is a keyed read (`db/keyed-read.ts`), kept until something commits: on SQLite
- * the quick reader answers it without reading while nothing was committed; on PostgreSQL the
- * requests of a turn share one query or one snapshot check, and a request whose session check
- * saw the kept rows' snapshot gets it at once. Either way it reflects every commit made before
- * the request arrived, as a query of its own would.
- *
- * A change builds the summary, which every open browser asks for again; the full list (4.6 MB
- * of JSON at 10,000 clients, for API clients and `?q=` searches) is read and serialised only
- * when one asks for it. That read comes after the version's, so it too is never older.
+ * A change builds the summary, which every open browser asks for again; the full list (for API
+ * clients and `?q=` searches) is read and serialised only when one asks for it.
  */
 export class ClientListCache {
   readonly #db: Db;
   readonly #load: () => Promise<Client[]>;
-  #entry: CachedList | undefined;
-  #pending: { version: string; promise: Promise<CachedList> } | undefined;
+  #head: number | undefined;
+  readonly #entries = new Map<string, Promise<CachedList>>();
 
   constructor(db: Db, load: () => Promise<Client[]>) {
     this.#db = db;
     this.#load = load;
   }
 
-  /** The list as of the request's arrival; `arrivedAt`: its `readTurn` (KeyedRead.run). */
-  async current(arrivedAt?: number): Promise<CachedList> {
-    const version = await andThen(
-      LIST_VERSION.run(this.#db, 'list', undefined, arrivedAt),
-      versionOf,
-    );
-    if (this.#entry?.version === version) return this.#entry;
-    // Readers that miss together share one read of the table.
-    if (this.#pending?.version === version) return this.#pending.promise;
-    const promise = this.#build(version);
-    this.#pending = { version, promise };
-    try {
-      const entry = await promise;
-      this.#entry = entry;
-      return entry;
-    } finally {
-      if (this.#pending?.promise === promise) this.#pending = undefined;
+  /** The list as of now, for `audience`. */
+  async current(audience: Audience = EVERYONE): Promise<CachedList> {
+    const head = await this.#readHead();
+    if (head !== this.#head) {
+      this.#head = head;
+      this.#entries.clear();
     }
+    let entry = this.#entries.get(audience.key);
+    if (!entry) {
+      // Readers that miss together share one read of the table.
+      entry = forgottenOnFailure(this.#build(`${head}-${audience.key}`, audience), () =>
+        this.#entries.delete(audience.key),
+      );
+      this.#entries.set(audience.key, entry);
+    }
+    return entry;
   }
 
   /** One form of `list`: the summary is there already, the full list is built once if asked. */
   body(list: CachedList, view: 'full' | 'summary'): Promise<CachedBody> {
     if (view === 'summary') return Promise.resolve(list.summary);
     list.full ??= forgottenOnFailure(
-      this.#load().then((clients) => serialised(`W/"${list.version}"`, clients)),
+      this.#clientsOf(list).then((clients) => serialised(`W/"${list.version}"`, clients)),
       () => delete list.full,
     );
     return list.full;
@@ -145,10 +119,23 @@ export class ClientListCache {
     return list.parsed;
   }
 
-  async #build(version: string): Promise<CachedList> {
-    const clients = await this.#load();
+  async #readHead(): Promise<number> {
+    const row = await this.#db.kysely
+      .selectFrom('event')
+      .select((eb) => eb.fn.max('seq').as('head'))
+      .executeTakeFirst();
+    return Number(row?.head ?? 0);
+  }
+
+  async #clientsOf(list: CachedList): Promise<Client[]> {
+    return (await this.#load()).filter((client) => list.audience.includes(client));
+  }
+
+  async #build(version: string, audience: Audience): Promise<CachedList> {
+    const clients = (await this.#load()).filter((client) => audience.includes(client));
     return {
       version,
+      audience,
       summary: serialised(`W/"${version}.summary"`, clients.map(summarizeClient)),
     };
   }

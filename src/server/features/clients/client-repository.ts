@@ -4,8 +4,6 @@ import { CLONE_SUFFIX, type Client, type ClientValues } from '#shared/clients.ts
 import type { ClientEvent, ClientEventKind } from '#shared/events.ts';
 import type { ClientTable, Database } from '../../db/schema.ts';
 import type { Db, Dialect } from '../../db/database.ts';
-import { KeyedRead } from '../../db/keyed-read.ts';
-import { andThen, type SyncOrPromise } from '../../db/sync-or-promise.ts';
 import { fromBool, toBool, toIso, toStringList } from '../../db/codec.ts';
 import { clientPasswordPlace, type SecretBox } from '../../secrets.ts';
 import type { Actor } from '#shared/events.ts';
@@ -67,38 +65,18 @@ export function presentClient(row: ClientRow): Client {
   };
 }
 
-function frozen(client: Client): Readonly<Client> {
-  Object.freeze(client.tags);
-  Object.freeze(client.domains);
-  Object.freeze(client.server);
-  return Object.freeze(client);
-}
-
-/** The hottest read of all, `get`: #select's columns in raw SQL (valid on both databases). */
-const GET_CLIENT = new KeyedRead<ClientRow>({
-  key: '"client"."id"',
-  columns: `"client".*,
-    (select "email" from "user" where "user"."id" = "client"."createdBy") as "createdByEmail",
-    (select "email" from "user" where "user"."id" = "client"."updatedBy") as "updatedByEmail"`,
-  from: '"client"',
-});
-
 /**
  * Clients in the database. Every write and the event that records it commit in one
  * transaction; `onCommitted` then wakes the live feed.
  */
 export class ClientRepository {
-  readonly #database: Db;
   readonly #db: Kysely<Database>;
   readonly #dialect: Dialect;
   readonly #box: SecretBox;
   readonly #onCommitted: () => void;
   readonly #group: GroupCommit | undefined;
-  /** What `current` made of each row it was handed (rows are shared: see there). */
-  readonly #presented = new WeakMap<object, Readonly<Client>>();
 
   constructor(db: Db, box: SecretBox, onCommitted: () => void) {
-    this.#database = db;
     this.#db = db.kysely;
     this.#dialect = db.dialect;
     this.#box = box;
@@ -137,32 +115,8 @@ export class ClientRepository {
     id: string,
     db: Kysely<Database> | Transaction<Database> = this.#db,
   ): Promise<Client | undefined> {
-    if (db === this.#db) return this.current(id);
-    const row = await GET_CLIENT.run(this.#database, id, db);
+    const row = await this.#select(db).where('client.id', '=', id).executeTakeFirst();
     return row ? presentClient(row) : undefined;
-  }
-
-  /**
-   * The client as last committed, for the hottest route of all. On SQLite it comes back
-   * synchronously, and while its row is unchanged as the very same object; on PostgreSQL the
-   * requests answered by one batched read share its row. One row is presented once, as one
-   * frozen object (it is shared), so what is made of it can be kept with it (the route keeps
-   * its JSON). `arrivedAt`: the request's `readTurn` (see KeyedRead.run).
-   */
-  current(id: string, arrivedAt?: number): SyncOrPromise<Readonly<Client> | undefined> {
-    return andThen(GET_CLIENT.run(this.#database, id, undefined, arrivedAt), (row) =>
-      this.#present(row),
-    );
-  }
-
-  #present(row: Readonly<ClientRow> | undefined): Readonly<Client> | undefined {
-    if (!row) return undefined;
-    let client = this.#presented.get(row);
-    if (!client) {
-      client = frozen(presentClient(row));
-      this.#presented.set(row, client);
-    }
-    return client;
   }
 
   /** The client's events, newest first; undefined when neither it nor any event exists. */

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import {
   clientIdSchema,
   clientInputSchema,
@@ -16,7 +16,6 @@ import { REFUSE_CROSS_SITE } from '../../http/csrf.ts';
 import { actorOf, requireUser } from '../../auth/session-guard.ts';
 import type { ClientRepository } from './client-repository.ts';
 import { buildCommands } from './deploy-command.ts';
-import { andThen } from '../../db/sync-or-promise.ts';
 import { ClientListCache, etagMatches, gzippedBody } from './client-list-cache.ts';
 import type { DeployTokens } from '../account/deploy-tokens.ts';
 
@@ -43,7 +42,7 @@ export function registerClientRoutes(
   // copy per change, with an ETag: a browser that has the current list gets 304 and no body.
   app.get('/api/clients', async (request, reply) => {
     const { view, q } = parseInput(clientListQuerySchema, request.query, 'query');
-    const list = await listCache.current(request.readTurn);
+    const list = await listCache.current();
     if (q !== undefined) {
       const found = filterClients(await listCache.clients(list), q);
       return view === 'summary'
@@ -67,23 +66,10 @@ export function registerClientRoutes(
     return reply.send(cached.body);
   });
 
-  // On SQLite the repository hands out the same object until the client changes (current):
-  // its JSON is made once. The handler is not async, so that such an answer goes out in the
-  // same job, without a promise.
-  const answers = new WeakMap<Readonly<Client>, string>();
-  const answer = (reply: FastifyReply, client: Readonly<Client> | undefined): string => {
+  app.get('/api/clients/:id', async (request): Promise<Client> => {
+    const client = await clients.get(clientId(request.params));
     if (!client) throw notFound();
-    let body = answers.get(client);
-    if (body === undefined) {
-      body = JSON.stringify(client);
-      answers.set(client, body);
-    }
-    reply.type(JSON_TYPE);
-    return body;
-  };
-  app.get('/api/clients/:id', (request, reply) => {
-    const found = clients.current(clientId(request.params), request.readTurn);
-    return andThen(found, (client) => answer(reply, client));
+    return client;
   });
 
   app.post('/api/clients', async (request, reply) => {
