@@ -24,6 +24,7 @@ import { httpLoad, type LoadResult } from './http-load.ts';
 import { sseFanout, type FanoutResult } from './sse-fanout.ts';
 import { measureWeb, type WebResult } from './web.ts';
 import { median, sleep } from './stats.ts';
+import { updateLoad } from './update-load.ts';
 import { formatTable, type DatabaseFigures, type BenchReport } from './table.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -158,7 +159,17 @@ async function benchDatabase(
       const floorList: LoadResult[] = [];
       const floorOne: LoadResult[] = [];
       const fastifyOne: LoadResult[] = [];
-      log(`${kind}: list and get-one at ${size} clients, ${runs} × ${seconds} s each`);
+      const history: LoadResult[] = [];
+      const updates: LoadResult[] = [];
+      // Each update worker saves a client of its own (a save carries the version it read).
+      const updated = (
+        JSON.parse(listBody) as { clients: { id: string; version: number }[] }
+      ).clients
+        .slice(0, CONNECTIONS)
+        .map(({ id, version }) => ({ id, version }));
+      log(
+        `${kind}: list, get-one, history and update at ${size} clients, ${runs} × ${seconds} s each`,
+      );
       const load = (url: string, auth: boolean, serverPid: number) =>
         httpLoad({
           url,
@@ -173,10 +184,14 @@ async function benchDatabase(
           const [results, rss] = await peakRss(running, async () => [
             await load(`${running.url}/api/clients`, true, running.pid),
             await load(`${running.url}/api/clients/${someId}`, true, running.pid),
+            await load(`${running.url}/api/clients/${someId}/history`, true, running.pid),
+            await updateLoad({ url: running.url, headers, clients: updated, seconds }),
           ]);
           peak = Math.max(peak, rss);
           list.push(results[0]!);
           one.push(results[1]!);
+          history.push(results[2]!);
+          updates.push(results[3]!);
           floorList.push(await load(`${floorServer.url}/api/clients`, false, floorServer.pid));
           floorOne.push(await load(`${floorServer.url}/api/clients/x`, false, floorServer.pid));
           fastifyOne.push(
@@ -195,6 +210,8 @@ async function benchDatabase(
         floorList: medianLoad(floorList),
         floorOne: medianLoad(floorOne),
         fastifyOne: medianLoad(fastifyOne),
+        history: medianLoad(history),
+        update: medianLoad(updates),
       });
     }
 
