@@ -75,7 +75,7 @@ const signedInRoutes: RouteObject = {
     {
       path: 'settings',
       lazy: async () => ({
-        Component: (await import('../features/settings/settings-page.tsx')).SettingsPage,
+        Component: (await import('./settings-route.tsx')).SettingsRoute,
       }),
     },
     ...notAvailable,

@@ -1,4 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { PROVIDER_CALLBACK, acceptsProviderPost } from '../http/csrf.ts';
 import { HttpError } from '../http/http-error.ts';
 import { CLIENT_IP_HEADER, type Auth } from './auth.ts';
 
@@ -13,72 +14,68 @@ export function registerAuthRoutes(app: FastifyInstance, auth: Auth, publicUrl: 
     'application/x-www-form-urlencoded',
     { parseAs: 'string', bodyLimit: 64 * 1024 },
     (request, body, done) => {
-      if (!isProviderCallback(request.url)) {
+      if (!acceptsProviderPost(request.routeOptions.config)) {
         done(new HttpError(415, 'Unsupported Content-Type: send application/json'), undefined);
         return;
       }
       done(null, new URLSearchParams(body as string));
     },
   );
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+    const headers = new Headers();
+    for (const [key, value] of Object.entries(request.headers)) {
+      if (value === undefined) continue;
+      for (const v of Array.isArray(value) ? value : [value]) headers.append(key, v);
+    }
+    headers.set(CLIENT_IP_HEADER, request.ip);
+    const hasBody = request.method !== 'GET' && request.body !== undefined && request.body !== null;
+    const response = await auth.handler(
+      new Request(new URL(request.url, publicUrl), {
+        method: request.method,
+        headers,
+        ...(hasBody
+          ? {
+              body:
+                request.body instanceof URLSearchParams
+                  ? request.body.toString()
+                  : JSON.stringify(request.body),
+            }
+          : {}),
+      }),
+    );
+    reply.status(response.status);
+    response.headers.forEach((value, key) => {
+      if (key !== 'set-cookie') reply.header(key, value);
+    });
+    // Better Auth says when to retry in a header of its own; the standard one is what
+    // browsers, proxies and HTTP clients understand.
+    const retryAfter = response.headers.get('x-retry-after');
+    if (response.status === 429 && retryAfter) reply.header('retry-after', retryAfter);
+    const cookies = response.headers.getSetCookie();
+    if (cookies.length > 0) reply.header('set-cookie', cookies);
+    const text = response.body ? await response.text() : '';
+    if (response.status >= 400 && !namesTheProblem(text)) {
+      // Better Auth answers an unknown path or a wrong method with an empty body; every
+      // refusal of this server is JSON that says what went wrong.
+      return reply
+        .removeHeader('content-length')
+        .header('content-type', 'application/json; charset=utf-8')
+        .send({ error: refusalMessage(response.status, request.method, request.url) });
+    }
+    if (text !== '' && isJson(response.headers.get('content-type'))) {
+      return reply.removeHeader('content-length').send(withoutSessionTokens(text));
+    }
+    return reply.send(text === '' ? null : text);
+  };
+  app.route({ method: ['GET', 'POST'], url: '/api/auth/*', handler });
+  // One path segment: `/api/auth/callback/../sign-in/email` is the sign-in route (Better Auth
+  // resolves dot segments), and reaches the route above, not this one.
   app.route({
     method: ['GET', 'POST'],
-    url: '/api/auth/*',
-    async handler(request, reply) {
-      const headers = new Headers();
-      for (const [key, value] of Object.entries(request.headers)) {
-        if (value === undefined) continue;
-        for (const v of Array.isArray(value) ? value : [value]) headers.append(key, v);
-      }
-      headers.set(CLIENT_IP_HEADER, request.ip);
-      const hasBody =
-        request.method !== 'GET' && request.body !== undefined && request.body !== null;
-      const response = await auth.handler(
-        new Request(new URL(request.url, publicUrl), {
-          method: request.method,
-          headers,
-          ...(hasBody
-            ? {
-                body:
-                  request.body instanceof URLSearchParams
-                    ? request.body.toString()
-                    : JSON.stringify(request.body),
-              }
-            : {}),
-        }),
-      );
-      reply.status(response.status);
-      response.headers.forEach((value, key) => {
-        if (key !== 'set-cookie') reply.header(key, value);
-      });
-      // Better Auth says when to retry in a header of its own; the standard one is what
-      // browsers, proxies and HTTP clients understand.
-      const retryAfter = response.headers.get('x-retry-after');
-      if (response.status === 429 && retryAfter) reply.header('retry-after', retryAfter);
-      const cookies = response.headers.getSetCookie();
-      if (cookies.length > 0) reply.header('set-cookie', cookies);
-      const text = response.body ? await response.text() : '';
-      if (response.status >= 400 && !namesTheProblem(text)) {
-        // Better Auth answers an unknown path or a wrong method with an empty body; every
-        // refusal of this server is JSON that says what went wrong.
-        return reply
-          .removeHeader('content-length')
-          .header('content-type', 'application/json; charset=utf-8')
-          .send({ error: refusalMessage(response.status, request.method, request.url) });
-      }
-      if (text !== '' && isJson(response.headers.get('content-type'))) {
-        return reply.removeHeader('content-length').send(withoutSessionTokens(text));
-      }
-      return reply.send(text === '' ? null : text);
-    },
+    url: '/api/auth/callback/:providerId',
+    config: PROVIDER_CALLBACK,
+    handler,
   });
-}
-
-/**
- * `/api/auth/callback/<provider>`, read as the auth bridge and Better Auth read it: dot segments
- * resolved (`/api/auth/callback/../sign-in/email` is the sign-in route, not a callback).
- */
-export function isProviderCallback(url: string): boolean {
-  return new URL(url, 'http://localhost').pathname.startsWith('/api/auth/callback/');
 }
 
 function namesTheProblem(text: string): boolean {

@@ -98,6 +98,7 @@ describe('every registered route', () => {
   it('names exactly these as public: a new public route is a visible change here', () => {
     expect([...PUBLIC_ROUTES].sort()).toEqual([
       '/api/auth/*',
+      '/api/auth/callback/:providerId',
       '/api/config',
       '/healthz',
       '/readyz',
@@ -112,7 +113,8 @@ describe('every registered route', () => {
       if (isPublic(route)) {
         const answer = await send(request);
         expect(answer.body, name).not.toEqual({ error: 'Sign in to continue' });
-        if (route.method === 'GET') expect(answer.status, name).toBe(200);
+        // A provider callback without its state redirects back to sign-in with the error.
+        if (route.method === 'GET') expect(answer.status, name).toBeLessThan(400);
         continue;
       }
       guarded.push(name);

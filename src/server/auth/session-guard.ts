@@ -34,6 +34,7 @@ declare module 'fastify' {
  */
 export const PUBLIC_ROUTES: ReadonlySet<string> = new Set([
   '/api/auth/*',
+  '/api/auth/callback/:providerId',
   '/api/config',
   '/healthz',
   '/readyz',

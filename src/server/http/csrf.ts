@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { isProviderCallback } from '../auth/auth-routes.ts';
 import { HttpError } from './http-error.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -11,6 +10,16 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * as writes do. cross-site-reads.test.ts lists them and proves every other GET harmless.
  */
 export const REFUSE_CROSS_SITE = { refuseCrossSite: true } as const;
+
+/**
+ * Route config of the sign-in providers' callback: a provider may post its answer back from its
+ * own site (response_mode=form_post), so state and PKCE protect that route instead.
+ */
+export const PROVIDER_CALLBACK = { providerCallback: true } as const;
+
+export function acceptsProviderPost(config: unknown): boolean {
+  return (config as { providerCallback?: unknown } | undefined)?.providerCallback === true;
+}
 
 export function refusesCrossSite(config: unknown): boolean {
   return (config as { refuseCrossSite?: unknown } | undefined)?.refuseCrossSite === true;
@@ -35,9 +44,7 @@ function refusal(request: FastifyRequest, allowed: string): HttpError | undefine
   // API route, so a check on the raw URL's prefix could be stepped around. A GET is decided on
   // the route the router matched, for the same reason.
   if (SAFE_METHODS.has(request.method) && !refusesCrossSite(request.routeOptions.config)) return;
-  // A provider may post its answer back from its own site (response_mode=form_post); state
-  // and PKCE protect that route instead.
-  if (isProviderCallback(request.url)) return;
+  if (acceptsProviderPost(request.routeOptions.config)) return;
   const origin = request.headers.origin;
   const site = request.headers['sec-fetch-site'];
   if (origin !== undefined && origin !== allowed) {

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Alert, Button, Code, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
@@ -8,9 +8,9 @@ import { useMe } from '#client/lib/session.ts';
 import { PasswordField } from '#client/components/password-field.tsx';
 import { useSaveAccessToken } from './api/access-token.ts';
 import { SessionsSection } from './sessions-section.tsx';
-import { TransferSection } from '../transfer/transfer-section.tsx';
 
-export function SettingsPage() {
+/** The account's own sections; the app adds the sections other features bring (`children`). */
+export function SettingsPage({ children }: { children?: ReactNode }) {
   return (
     <Stack gap="lg" maw={720}>
       <Title order={1} size="h2">
@@ -19,7 +19,7 @@ export function SettingsPage() {
       <AccountSection />
       <AccessTokenSection />
       <SessionsSection />
-      <TransferSection />
+      {children}
     </Stack>
   );
 }
