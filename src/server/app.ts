@@ -135,7 +135,7 @@ export async function buildApp(
   if (!spa) app.log.warn('web app not built (run npm run build): serving the API only');
   registerErrorHandling(app, { spa });
   registerCsrfCheck(app, config.publicUrl);
-  registerSessionGuard(app, auth, {
+  registerSessionGuard(app, auth, db, {
     domains: config.allowedEmailDomains,
     emails: config.allowedEmails,
   });

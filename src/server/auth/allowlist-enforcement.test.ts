@@ -2,15 +2,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OidcIssuer } from '../testing/oidc-issuer.ts';
-import { testDatabaseEnv } from '../testing/test-database.ts';
+import { OidcIssuer } from '#server/testing/oidc-issuer.ts';
+import { testDatabaseEnv } from '#server/testing/test-database.ts';
 import {
   Session,
   freePort,
   signUpVerified,
   startTestServer,
   type TestServer,
-} from '../testing/test-server.ts';
+} from '#server/testing/test-server.ts';
 import { EMAIL_NOT_ALLOWED_CODE } from '#shared/api-error.ts';
 import { notAllowedMessage } from './allowlist.ts';
 

@@ -5,8 +5,8 @@ import {
   signUpVerified,
   startTestServer,
   uniqueEmail,
-} from '../testing/test-server.ts';
-import { linkIn } from '../testing/mail-catcher.ts';
+} from '#server/testing/test-server.ts';
+import { linkIn } from '#server/testing/mail-catcher.ts';
 
 describe('auth hardening', () => {
   it('refuses cross-site POSTs to the auth routes', async () => {

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { PROVIDER_CALLBACK, acceptsProviderPost } from '../http/csrf.ts';
-import { HttpError } from '../http/http-error.ts';
+import { PROVIDER_CALLBACK, acceptsProviderPost } from '#server/http/csrf.ts';
+import { HttpError } from '#server/http/http-error.ts';
 import { CLIENT_IP_HEADER, type Auth } from './auth.ts';
 
 /**

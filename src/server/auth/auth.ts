@@ -4,12 +4,12 @@ import { genericOAuth } from 'better-auth/plugins/generic-oauth';
 import type { FastifyBaseLogger } from 'fastify';
 import { ACCOUNT_DISABLED_CODE, EMAIL_NOT_ALLOWED_CODE } from '#shared/api-error.ts';
 import { isStorableText } from '#shared/clients.ts';
-import type { Config } from '../config.ts';
-import { deriveKey } from '../secrets.ts';
-import type { Db } from '../db/database.ts';
-import { fromBool } from '../db/codec.ts';
-import type { Mailer } from '../mail/mailer.ts';
-import { resetPasswordMail, verifyEmailMail } from '../mail/templates.ts';
+import type { Config } from '#server/config.ts';
+import { deriveKey } from '#server/secrets.ts';
+import type { Db } from '#server/db/database.ts';
+import { fromBool } from '#server/db/codec.ts';
+import type { Mailer } from '#server/mail/mailer.ts';
+import { resetPasswordMail, verifyEmailMail } from '#server/mail/templates.ts';
 import { isEmailAllowed, notAllowedMessage, type Allowlist } from './allowlist.ts';
 
 /**

@@ -5,8 +5,8 @@ import {
   startTestServer,
   uniqueEmail,
   type TestServer,
-} from '../testing/test-server.ts';
-import { linkIn } from '../testing/mail-catcher.ts';
+} from '#server/testing/test-server.ts';
+import { linkIn } from '#server/testing/mail-catcher.ts';
 
 let server: TestServer;
 beforeAll(async () => {

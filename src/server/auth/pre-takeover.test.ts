@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { linkIn } from '../testing/mail-catcher.ts';
-import { Session, startTestServer, type TestServer } from '../testing/test-server.ts';
+import { describe, expect, it } from 'vitest';
+import { linkIn } from '#server/testing/mail-catcher.ts';
+import { Session } from '#server/testing/test-server.ts';
+import { serveThisFile } from '#server/testing/file-server.ts';
 
 /**
  * Account pre-takeover, replayed as the outside review did it: an attacker signs up a
@@ -9,12 +10,7 @@ import { Session, startTestServer, type TestServer } from '../testing/test-serve
  * the owner's password only, and the link the attacker's sign-up sent must not verify anyone.
  */
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => server.close());
+const t = serveThisFile();
 
 const EMAIL = 'new.hire@allowed.example';
 const ATTACKER_PASSWORD = 'attacker chose this';
@@ -30,7 +26,7 @@ async function signUp(session: Session, password: string) {
 }
 
 async function signIn(password: string) {
-  const session = new Session(server);
+  const session = new Session(t.server);
   const response = await session.request('POST', '/api/auth/sign-in/email', {
     email: EMAIL,
     password,
@@ -40,16 +36,16 @@ async function signIn(password: string) {
 
 describe('a sign-up of an address someone else signed up first, not yet verified', () => {
   it('keeps only the last password set, and the earlier link verifies no one', async () => {
-    const attacker = new Session(server);
-    const owner = new Session(server);
+    const attacker = new Session(t.server);
+    const owner = new Session(t.server);
 
-    const first = server.mail.mails.length;
+    const first = t.server.mail.mails.length;
     expect((await signUp(attacker, ATTACKER_PASSWORD)).status).toBe(200);
-    const attackersMail = await server.mail.waitFor(EMAIL, 'Verify your email', first);
+    const attackersMail = await t.server.mail.waitFor(EMAIL, 'Verify your email', first);
 
-    const second = server.mail.mails.length;
+    const second = t.server.mail.mails.length;
     expect((await signUp(owner, OWNER_PASSWORD)).status).toBe(200);
-    const ownersMail = await server.mail.waitFor(EMAIL, 'Verify your email', second);
+    const ownersMail = await t.server.mail.waitFor(EMAIL, 'Verify your email', second);
 
     // The link the attacker's sign-up sent, followed by the owner: it must not sign in.
     const stale = await owner.request('GET', linkIn(attackersMail));
@@ -67,7 +63,7 @@ describe('a sign-up of an address someone else signed up first, not yet verified
     expect(ownerSignIn.status).toBe(200);
     expect((await ownerSignIn.session.json('GET', '/api/me')).status).toBe(200);
 
-    const users = await server.app.parts.db.kysely
+    const users = await t.server.app.parts.db.kysely
       .selectFrom('user')
       .select(['id', 'emailVerified'])
       .where('email', '=', EMAIL)
@@ -75,7 +71,7 @@ describe('a sign-up of an address someone else signed up first, not yet verified
     expect(users).toHaveLength(1);
 
     // Once verified, a sign-up of the address answers as for a new one and changes nothing.
-    expect((await signUp(new Session(server), ATTACKER_PASSWORD)).status).toBe(200);
+    expect((await signUp(new Session(t.server), ATTACKER_PASSWORD)).status).toBe(200);
     expect((await signIn(ATTACKER_PASSWORD)).status).toBe(401);
     expect((await signIn(OWNER_PASSWORD)).status).toBe(200);
   });

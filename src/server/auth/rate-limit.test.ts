@@ -1,6 +1,14 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startGoogleTestServer, type GoogleTestServer } from '../testing/google-test-server.ts';
-import { Session, startTestServer, uniqueEmail, type TestServer } from '../testing/test-server.ts';
+import {
+  startGoogleTestServer,
+  type GoogleTestServer,
+} from '#server/testing/google-test-server.ts';
+import {
+  Session,
+  startTestServer,
+  uniqueEmail,
+  type TestServer,
+} from '#server/testing/test-server.ts';
 
 let server: TestServer;
 beforeAll(async () => {

@@ -1,11 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  Session,
-  signUpVerified,
-  startTestServer,
-  uniqueEmail,
-  type TestServer,
-} from '../testing/test-server.ts';
+import { describe, expect, it } from 'vitest';
+import { Session, signUpVerified, uniqueEmail } from '#server/testing/test-server.ts';
+import { serveThisFile } from '#server/testing/file-server.ts';
 
 /**
  * A password-reset request must not tell whether an address has an account. Sending the mail
@@ -14,15 +9,10 @@ import {
  * the SMTP server still holds the mail's transaction open.
  */
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => server.close());
+const t = serveThisFile();
 
 const requestReset = (email: string) =>
-  new Session(server).request('POST', '/api/auth/request-password-reset', {
+  new Session(t.server).request('POST', '/api/auth/request-password-reset', {
     email,
     redirectTo: '/reset-password',
   });
@@ -30,9 +20,9 @@ const requestReset = (email: string) =>
 describe('a password-reset request', () => {
   it('is answered before its mail is sent, and the mail still goes out', async () => {
     const email = uniqueEmail('reset');
-    await signUpVerified(server, { email });
-    const before = server.mail.mails.length;
-    const held = server.mail.hold();
+    await signUpVerified(t.server, { email });
+    const before = t.server.mail.mails.length;
+    const held = t.server.mail.hold();
     try {
       const response = await requestReset(email);
       expect(response.status).toBe(200);
@@ -40,7 +30,7 @@ describe('a password-reset request', () => {
     } finally {
       held.release();
     }
-    await server.mail.waitFor(email, 'Reset your Clients Manager password', before);
+    await t.server.mail.waitFor(email, 'Reset your Clients Manager password', before);
   });
 
   it('answers an unknown address the same way', async () => {

@@ -5,15 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_DISABLED_CODE } from '#shared/api-error.ts';
 import type { Client } from '#shared/clients.ts';
 import { PUBLIC_ROUTES } from './session-guard.ts';
-import { isWebAppFile } from '../http/static-files.ts';
-import type { RegisteredRoute } from '../http/route-registry.ts';
-import { distinctRoutes, requestFor, type RouteRequest } from '../testing/route-requests.ts';
+import { isWebAppFile } from '#server/http/static-files.ts';
+import type { RegisteredRoute } from '#server/http/route-registry.ts';
+import { distinctRoutes, requestFor, type RouteRequest } from '#server/testing/route-requests.ts';
 import {
   signUpVerified,
   startTestServer,
   type Session,
   type TestServer,
-} from '../testing/test-server.ts';
+} from '#server/testing/test-server.ts';
 
 let server: TestServer;
 let staff: Session;

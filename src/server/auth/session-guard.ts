@@ -7,9 +7,10 @@ import {
 import { isEmailAllowed, notAllowedMessage, type Allowlist } from './allowlist.ts';
 import { ACCOUNT_DISABLED_MESSAGE, type Auth } from './auth.ts';
 import type { Actor } from '#shared/events.ts';
-import { HttpError } from '../http/http-error.ts';
-import { fromNodeHeaders } from 'better-auth/node';
-import { isWebAppFile } from '../http/static-files.ts';
+import { HttpError } from '#server/http/http-error.ts';
+import type { Db } from '#server/db/database.ts';
+import { sessionCheck, type FoundSession } from './session-check.ts';
+import { isWebAppFile } from '#server/http/static-files.ts';
 
 export interface SignedInUser {
   id: string;
@@ -57,30 +58,20 @@ export function isPublicRequest(request: FastifyRequest): boolean {
  * One guard for every route: a valid session of a verified, enabled user, or 401/403 JSON. The
  * server enforces it; the original only redirected in the browser and let the route load anyway.
  */
-export function registerSessionGuard(app: FastifyInstance, auth: Auth, allowlist: Allowlist): void {
+export function registerSessionGuard(
+  app: FastifyInstance,
+  auth: Auth,
+  db: Db,
+  allowlist: Allowlist,
+): void {
+  const findSession = sessionCheck(auth, db);
   app.decorateRequest('user', null);
   app.decorateRequest('sessionId', null);
   app.addHook('onRequest', async (request) => {
     if (isPublicRequest(request)) return;
-    // Better Auth's own check, against the database on every request: a signed-out, expired or
-    // deleted session, or a disabled user, is refused on the very next request.
-    const session = await auth.api.getSession({ headers: fromNodeHeaders(request.headers) });
-    const refusal = admit(request, session, allowlist);
+    const refusal = admit(request, await findSession(request.headers), allowlist);
     if (refusal) throw refusal;
   });
-}
-
-/** What the guard needs of Better Auth's getSession answer. */
-interface FoundSession {
-  session: { id: string };
-  user: {
-    id: string;
-    email: string;
-    name: string;
-    image?: string | null | undefined;
-    emailVerified: boolean;
-    disabled?: boolean | null | undefined;
-  };
 }
 
 /** Sets the request's user when the session lets it in, else the refusal to answer with. */

@@ -1,8 +1,11 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OidcIssuer } from '../testing/oidc-issuer.ts';
-import { startGoogleTestServer, type GoogleTestServer } from '../testing/google-test-server.ts';
-import { Session, type TestServer } from '../testing/test-server.ts';
+import type { OidcIssuer } from '#server/testing/oidc-issuer.ts';
+import {
+  startGoogleTestServer,
+  type GoogleTestServer,
+} from '#server/testing/google-test-server.ts';
+import { Session, type TestServer } from '#server/testing/test-server.ts';
 
 let issuer: OidcIssuer;
 let server: TestServer;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Session, startTestServer, type TestServer } from '../testing/test-server.ts';
+import { Session, startTestServer, type TestServer } from '#server/testing/test-server.ts';
 
 // Behind a reverse proxy every request comes from the proxy's address: without TRUST_PROXY all
 // staff would share one rate-limit count, and one person's typos would lock everyone out. With

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { configFromEnvOrExit } from '../config-from-env.ts';
-import { databaseTarget } from '../config.ts';
-import { CopyRefused, CopyUnverified } from '../db/copy-database.ts';
-import { backupDatabase } from '../db/backup.ts';
+import { configFromEnvOrExit } from '#server/config-from-env.ts';
+import { databaseTarget } from '#server/config.ts';
+import { CopyRefused, CopyUnverified } from '#server/db/copy-database.ts';
+import { backupDatabase } from '#server/db/backup.ts';
 import { describeTarget, reportTable } from './copy-report.ts';
 import { runCommand } from './run-command.ts';
 

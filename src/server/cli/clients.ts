@@ -2,14 +2,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import type { ImportReport } from '#shared/client-transfer.ts';
-import { configFromEnvOrExit } from '../config-from-env.ts';
-import { openDatabase } from '../db/database.ts';
-import { migrateToLatest } from '../db/migrate.ts';
-import { SecretBox, resolveSecretKey } from '../secrets.ts';
-import { ClientRepository } from '../features/clients/client-repository.ts';
-import { exportClients } from '../features/transfer/client-export.ts';
-import { importClients } from '../features/transfer/client-import.ts';
-import { ImportFileError } from '../features/transfer/import-mapping.ts';
+import { configFromEnvOrExit } from '#server/config-from-env.ts';
+import { openDatabase } from '#server/db/database.ts';
+import { migrateToLatest } from '#server/db/migrate.ts';
+import { SecretBox, resolveSecretKey } from '#server/secrets.ts';
+import { ClientRepository } from '#server/features/clients/client-repository.ts';
+import { exportClients } from '#server/features/transfer/client-export.ts';
+import { importClients } from '#server/features/transfer/client-import.ts';
+import { ImportFileError } from '#server/features/transfer/import-mapping.ts';
 import { runCommand } from './run-command.ts';
 
 const USAGE = `Usage: npm run clients -- <command> [options]

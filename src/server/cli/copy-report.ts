@@ -1,5 +1,5 @@
-import type { DatabaseTarget } from '../config.ts';
-import type { TableReport } from '../db/copy-database.ts';
+import type { DatabaseTarget } from '#server/config.ts';
+import type { TableReport } from '#server/db/copy-database.ts';
 
 /** A database URL fit to print: no password. */
 export function describeTarget(target: DatabaseTarget): string {

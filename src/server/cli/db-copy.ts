@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { databaseTarget } from '../config.ts';
-import { CopyRefused, CopyUnverified, copyDatabase } from '../db/copy-database.ts';
+import { databaseTarget } from '#server/config.ts';
+import { CopyRefused, CopyUnverified, copyDatabase } from '#server/db/copy-database.ts';
 import { describeTarget, reportTable } from './copy-report.ts';
 import { runCommand } from './run-command.ts';
 

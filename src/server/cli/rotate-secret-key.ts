@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { configFromEnvOrExit } from '../config-from-env.ts';
-import { openDatabase } from '../db/database.ts';
-import { migrateToLatest } from '../db/migrate.ts';
-import { RotationError, rotateSecretKey } from '../secret-key-rotation.ts';
+import { configFromEnvOrExit } from '#server/config-from-env.ts';
+import { openDatabase } from '#server/db/database.ts';
+import { migrateToLatest } from '#server/db/migrate.ts';
+import { RotationError, rotateSecretKey } from '#server/secret-key-rotation.ts';
 import { runCommand } from './run-command.ts';
 
 const USAGE = `Usage: SECRET_KEY_PREVIOUS=<old key> SECRET_KEY=<new key> npm run rotate-secret-key

@@ -1,4 +1,4 @@
-import { keepFilesPrivate } from '../private-files.ts';
+import { keepFilesPrivate } from '#server/private-files.ts';
 
 /**
  * How every `npm run <command>` runs its `main`: files it creates are private from the start

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { formatSoak, runSoak } from '../reliability/soak.ts';
+import { formatSoak, runSoak } from '#server/reliability/soak.ts';
 import { runCommand } from './run-command.ts';
 
 const USAGE = `Usage: npm run soak -- [--seconds 60] [--warmup 30] [--writers 50] [--subscribers 200] [--postgres]

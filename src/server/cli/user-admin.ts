@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import pino from 'pino';
-import type { Config } from '../config.ts';
-import { openDatabase, type Db } from '../db/database.ts';
-import { migrateToLatest } from '../db/migrate.ts';
-import { resolveSecretKey } from '../secrets.ts';
-import { createAuth, type Auth } from '../auth/auth.ts';
-import { toBool, toIso } from '../db/codec.ts';
-import type { Mailer } from '../mail/mailer.ts';
+import type { Config } from '#server/config.ts';
+import { openDatabase, type Db } from '#server/db/database.ts';
+import { migrateToLatest } from '#server/db/migrate.ts';
+import { resolveSecretKey } from '#server/secrets.ts';
+import { createAuth, type Auth } from '#server/auth/auth.ts';
+import { toBool, toIso } from '#server/db/codec.ts';
+import type { Mailer } from '#server/mail/mailer.ts';
 
 export class UserAdminError extends Error {
   override name = 'UserAdminError';

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Session, startTestServer, type TestServer } from '../testing/test-server.ts';
-import { openEventStream } from '../testing/sse-reader.ts';
-import { notAllowedMessage } from '../auth/allowlist.ts';
+import { Session, startTestServer, type TestServer } from '#server/testing/test-server.ts';
+import { openEventStream } from '#server/testing/sse-reader.ts';
+import { notAllowedMessage } from '#server/auth/allowlist.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 let server: TestServer;

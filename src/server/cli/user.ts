@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { configFromEnvOrExit } from '../config-from-env.ts';
+import { configFromEnvOrExit } from '#server/config-from-env.ts';
 import { UserAdmin, UserAdminError } from './user-admin.ts';
 import { runCommand } from './run-command.ts';
 

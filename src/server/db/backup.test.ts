@@ -11,10 +11,14 @@ import {
   signUpVerified,
   startTestServer,
   type TestServer,
-} from '../testing/test-server.ts';
-import { openEventStream } from '../testing/sse-reader.ts';
-import { testDatabaseEnv, testDialect } from '../testing/test-database.ts';
-import { expectedFields, randomClientBody, storedFields } from '../reliability/random-client.ts';
+} from '#server/testing/test-server.ts';
+import { openEventStream } from '#server/testing/sse-reader.ts';
+import { testDatabaseEnv, testDialect } from '#server/testing/test-database.ts';
+import {
+  expectedFields,
+  randomClientBody,
+  storedFields,
+} from '#server/reliability/random-client.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 type Fields = ReturnType<typeof expectedFields>;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import type { DatabaseTarget } from '../config.ts';
+import type { DatabaseTarget } from '#server/config.ts';
 import { CopyRefused, copyDatabase, type CopyReport } from './copy-database.ts';
 
 /**

@@ -4,14 +4,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '#shared/clients.ts';
-import { createTestPostgresDatabase } from '../testing/test-database.ts';
+import { createTestPostgresDatabase } from '#server/testing/test-database.ts';
 import {
   Session,
   signUpVerified,
   startTestServer,
   type TestServer,
-} from '../testing/test-server.ts';
-import { openEventStream, type SseMessage } from '../testing/sse-reader.ts';
+} from '#server/testing/test-server.ts';
+import { openEventStream, type SseMessage } from '#server/testing/sse-reader.ts';
 import { CopyRefused, copyDatabase } from './copy-database.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { DatabaseTarget } from '../config.ts';
+import type { DatabaseTarget } from '#server/config.ts';
 import { openDatabase, type Db, type Dialect } from './database.ts';
 import { migrateToLatest } from './migrate.ts';
 import { fromBool, toBool, toIso } from './codec.ts';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import type { DatabaseTarget } from '../config.ts';
+import type { DatabaseTarget } from '#server/config.ts';
 import type { Database } from './schema.ts';
 import { openSqliteReadOnly } from './sqlite-read-only.ts';
 

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTestPostgresDatabase } from '../testing/test-database.ts';
-import { startTestServer } from '../testing/test-server.ts';
+import { createTestPostgresDatabase } from '#server/testing/test-database.ts';
+import { startTestServer } from '#server/testing/test-server.ts';
 import { openDatabase } from './database.ts';
 import { migrateToLatest } from './migrate.ts';
 

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client, ClientList } from '#shared/clients.ts';
-import { DATABASE_UNAVAILABLE_MESSAGE } from '../http/database-unavailable.ts';
-import { TestPostgres, createDatabase } from '../testing/embedded-postgres.ts';
-import { openEventStream, type SseReader } from '../testing/sse-reader.ts';
+import { DATABASE_UNAVAILABLE_MESSAGE } from '#server/http/database-unavailable.ts';
+import { TestPostgres, createDatabase } from '#server/testing/embedded-postgres.ts';
+import { openEventStream, type SseReader } from '#server/testing/sse-reader.ts';
 import {
   Session,
   signUpVerified,
   startTestServer,
   type TestServer,
-} from '../testing/test-server.ts';
+} from '#server/testing/test-server.ts';
 
 // Its own PostgreSQL server, stopped and started again here: the shared one of the run must not
 // be disturbed.

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '#shared/clients.ts';
-import { distinctRoutes, requestFor } from '../testing/route-requests.ts';
+import { distinctRoutes, requestFor } from '#server/testing/route-requests.ts';
 import {
   signUpVerified,
   startTestServer,
   type Session,
   type TestServer,
-} from '../testing/test-server.ts';
+} from '#server/testing/test-server.ts';
 import { refusesCrossSite } from './csrf.ts';
 
 /**

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { freePort } from '../testing/free-port.ts';
+import { freePort } from '#server/testing/free-port.ts';
 import { HttpError } from './http-error.ts';
 import { isDatabaseUnavailable } from './database-unavailable.ts';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signUpVerified, startTestServer, type TestServer } from '../testing/test-server.ts';
+import { signUpVerified, startTestServer, type TestServer } from '#server/testing/test-server.ts';
 import { recordHeaderChanges } from './security-headers.ts';
 
 /** The directives of a Content-Security-Policy header, by name. */

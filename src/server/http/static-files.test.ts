@@ -5,7 +5,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { precompressDir } from '../../../scripts/vite-precompress.ts';
-import { signUpVerified, startTestServer, type TestServer } from '../testing/test-server.ts';
+import { signUpVerified, startTestServer, type TestServer } from '#server/testing/test-server.ts';
 
 describe('static files of the web build', () => {
   let server: TestServer;

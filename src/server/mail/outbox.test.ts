@@ -1,7 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Session, startTestServer, uniqueEmail, type TestServer } from '../testing/test-server.ts';
+import {
+  Session,
+  startTestServer,
+  uniqueEmail,
+  type TestServer,
+} from '#server/testing/test-server.ts';
 
 // A fresh install has no SMTP server: the first user must still be able to verify, from the
 // link in the server log or the .eml file in DATA_DIR/outbox.

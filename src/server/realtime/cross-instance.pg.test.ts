@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '#shared/clients.ts';
 import type { ClientEvent } from '#shared/events.ts';
-import { createTestPostgresDatabase } from '../testing/test-database.ts';
+import { createTestPostgresDatabase } from '#server/testing/test-database.ts';
 import {
   Session,
   signUpVerified,
   startTestServer,
   type TestServer,
-} from '../testing/test-server.ts';
-import { openEventStream, type SseReader } from '../testing/sse-reader.ts';
+} from '#server/testing/test-server.ts';
+import { openEventStream, type SseReader } from '#server/testing/sse-reader.ts';
 import { latestSeq } from './event-log.ts';
 
 // Two instances of the app on one PostgreSQL database, as behind a load balancer: the same

@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Db } from '../db/database.ts';
-import { openTestDatabase } from '../testing/test-database.ts';
+import type { Db } from '#server/db/database.ts';
+import { openTestDatabase } from '#server/testing/test-database.ts';
 import { appendEvent } from './event-log.ts';
 import { EventHub, type StreamSink } from './event-hub.ts';
 

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import { STREAM_READY_EVENT, STREAM_RESET_EVENT, type ClientEvent } from '#shared/events.ts';
-import type { Database } from '../db/schema.ts';
+import type { Database } from '#server/db/schema.ts';
 import { latestSeq, readEventsAfter } from './event-log.ts';
 
 /** A live stream as the hub sees it: something that takes SSE text. */

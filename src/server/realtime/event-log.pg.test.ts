@@ -1,7 +1,8 @@
 import pg from 'pg';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../db/database.ts';
-import { openTestDatabase } from '../testing/test-database.ts';
+import type { Db } from '#server/db/database.ts';
+import { openTestDatabase } from '#server/testing/test-database.ts';
 import { EVENT_CHANNEL, appendEvent, latestSeq, readEventsAfter } from './event-log.ts';
 
 let db: Db;
@@ -21,7 +22,16 @@ const event = (clientId: string) => ({
   at: new Date().toISOString(),
 });
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Advisory locks some transaction is waiting for: a positive sign that an append blocks. */
+async function advisoryWaiters(): Promise<number> {
+  const { rows } = await sql<{ n: string }>`
+    select count(*) as n from pg_locks
+    where locktype = 'advisory' and not granted
+      and database = (select oid from pg_database where datname = current_database())`.execute(
+    db.kysely,
+  );
+  return Number(rows[0]!.n);
+}
 
 /** A transaction that appends one event and stays open until `commit()` is called. */
 function openAppend(clientId: string) {
@@ -52,7 +62,7 @@ describe('the event log on PostgreSQL', () => {
         secondDone = true;
         return seq;
       });
-    await sleep(300);
+    await expect.poll(advisoryWaiters, { timeout: 5000 }).toBe(1);
     // Without the lock the second would have taken head + 2 and committed: a reader would see
     // head + 2 while head + 1 is still invisible, move its cursor past it and never read it.
     expect(secondDone).toBe(false);
@@ -94,11 +104,12 @@ describe('the event log on PostgreSQL', () => {
     try {
       const open = openAppend('notified');
       const seq = await open.seq;
-      await sleep(200);
-      expect(heard).toEqual([]);
+      // A notification sent and committed after it arrives; the open append's has not.
+      await sql`select pg_notify(${EVENT_CHANNEL}, 'marker 1')`.execute(db.kysely);
+      await expect.poll(() => heard, { timeout: 2000 }).toEqual(['marker 1']);
       open.commit();
       await open.done;
-      await expect.poll(() => heard, { timeout: 2000 }).toEqual([String(seq)]);
+      await expect.poll(() => heard, { timeout: 2000 }).toEqual(['marker 1', String(seq)]);
 
       await db.kysely
         .transaction()
@@ -107,8 +118,10 @@ describe('the event log on PostgreSQL', () => {
           throw new Error('roll back');
         })
         .catch(() => undefined);
-      await sleep(200);
-      expect(heard).toEqual([String(seq)]);
+      await sql`select pg_notify(${EVENT_CHANNEL}, 'marker 2')`.execute(db.kysely);
+      await expect
+        .poll(() => heard, { timeout: 2000 })
+        .toEqual(['marker 1', String(seq), 'marker 2']);
     } finally {
       await listener.end();
     }

@@ -1,8 +1,8 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { ClientEvent, ClientEventKind } from '#shared/events.ts';
-import type { Database } from '../db/schema.ts';
-import type { Dialect } from '../db/database.ts';
-import { toIso, toStringList } from '../db/codec.ts';
+import type { Database } from '#server/db/schema.ts';
+import type { Dialect } from '#server/db/database.ts';
+import { toIso, toStringList } from '#server/db/codec.ts';
 import type { Actor } from '#shared/events.ts';
 
 /** The PostgreSQL channel on which a committed event wakes every instance (pg-wakeup.ts). */

@@ -7,8 +7,8 @@ import {
   startTestServer,
   type Session,
   type TestServer,
-} from '../testing/test-server.ts';
-import { openEventStream } from '../testing/sse-reader.ts';
+} from '#server/testing/test-server.ts';
+import { openEventStream } from '#server/testing/sse-reader.ts';
 
 /** People are named by email in history and on records: it is what they cannot change. */
 const LIVE_STAFF = uniqueEmail('live-staff');

@@ -1,8 +1,8 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { EventHub } from './event-hub.ts';
-import { requireUser } from '../auth/session-guard.ts';
-import { HttpError } from '../http/http-error.ts';
+import { requireUser } from '#server/auth/session-guard.ts';
+import { HttpError } from '#server/http/http-error.ts';
 
 function parseLastEventId(value: unknown): number | null {
   if (value === undefined || value === null || value === '') return null;

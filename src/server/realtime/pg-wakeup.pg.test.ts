@@ -1,8 +1,8 @@
 import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../db/database.ts';
-import { openTestDatabase } from '../testing/test-database.ts';
+import type { Db } from '#server/db/database.ts';
+import { openTestDatabase } from '#server/testing/test-database.ts';
 import { appendEvent } from './event-log.ts';
 import { PgWakeup } from './pg-wakeup.ts';
 
@@ -86,8 +86,17 @@ describe('PgWakeup', () => {
     await wakeup.close();
     expect(wakeup.listening).toBe(false);
     const before = wakes;
-    await append();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // A wake-up still listening hears the append: by then a closed one would have heard it too.
+    let heard = 0;
+    const other = new PgWakeup(url, () => (heard += 1), silent);
+    await other.start();
+    try {
+      const started = heard;
+      await append();
+      await expect.poll(() => heard, { timeout: 2000 }).toBe(started + 1);
+    } finally {
+      await other.close();
+    }
     expect(wakes).toBe(before);
     expect(await terminateListeners()).toBe(0);
   });

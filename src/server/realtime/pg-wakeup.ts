@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
-import { CONNECT_TIMEOUT_MS } from '../db/database.ts';
+import { CONNECT_TIMEOUT_MS } from '#server/db/database.ts';
 import { EVENT_CHANNEL } from './event-log.ts';
 
 const RETRY_FIRST_MS = 250;

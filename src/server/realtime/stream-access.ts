@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database } from '../db/schema.ts';
-import type { Dialect } from '../db/database.ts';
+import type { Database } from '#server/db/schema.ts';
+import type { Dialect } from '#server/db/database.ts';
 import type { EventHub } from './event-hub.ts';
 
 /**

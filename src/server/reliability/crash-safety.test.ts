@@ -6,12 +6,12 @@ import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client, ClientList } from '#shared/clients.ts';
 import { clientEventSchema, STREAM_READY_EVENT } from '#shared/events.ts';
-import { MailCatcher } from '../testing/mail-catcher.ts';
-import { freePort } from '../testing/free-port.ts';
-import { signUpVerified, type Session } from '../testing/test-server.ts';
-import { openEventStream } from '../testing/sse-reader.ts';
-import { testDatabaseEnv, testDialect } from '../testing/test-database.ts';
-import { spawnServer, type ServerProcess } from '../testing/spawn-server.ts';
+import { MailCatcher } from '#server/testing/mail-catcher.ts';
+import { freePort } from '#server/testing/free-port.ts';
+import { signUpVerified, type Session } from '#server/testing/test-server.ts';
+import { openEventStream } from '#server/testing/sse-reader.ts';
+import { testDatabaseEnv, testDialect } from '#server/testing/test-database.ts';
+import { spawnServer, type ServerProcess } from '#server/testing/spawn-server.ts';
 import {
   expectedFields,
   randomClientBody,

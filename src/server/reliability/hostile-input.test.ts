@@ -3,13 +3,13 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiErrorSchema } from '#shared/api-error.ts';
 import type { Client } from '#shared/clients.ts';
-import { distinctRoutes } from '../testing/route-requests.ts';
+import { distinctRoutes } from '#server/testing/route-requests.ts';
 import {
   signUpVerified,
   startTestServer,
   type Session,
   type TestServer,
-} from '../testing/test-server.ts';
+} from '#server/testing/test-server.ts';
 import { hostileRequests, type HostileRequest } from './hostile-requests.ts';
 
 /**

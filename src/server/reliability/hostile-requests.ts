@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { RegisteredRoute } from '../http/route-registry.ts';
+import type { RegisteredRoute } from '#server/http/route-registry.ts';
 
 /** One generated request, as `app.inject` takes it. */
 export interface HostileRequest {

@@ -1,10 +1,15 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Client } from '#shared/clients.ts';
-import { deriveKey } from '../secrets.ts';
-import { linkIn } from '../testing/mail-catcher.ts';
-import { openEventStream, type SseReader } from '../testing/sse-reader.ts';
-import { distinctRoutes, requestFor } from '../testing/route-requests.ts';
-import { Session, startTestServer, uniqueEmail, type TestServer } from '../testing/test-server.ts';
+import { deriveKey } from '#server/secrets.ts';
+import { linkIn } from '#server/testing/mail-catcher.ts';
+import { openEventStream, type SseReader } from '#server/testing/sse-reader.ts';
+import { distinctRoutes, requestFor } from '#server/testing/route-requests.ts';
+import {
+  Session,
+  startTestServer,
+  uniqueEmail,
+  type TestServer,
+} from '#server/testing/test-server.ts';
 
 /**
  * No secret leaks (issue 7, item 6): known secrets go in through every route and error path

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testDatabaseEnv, testDialect } from '../testing/test-database.ts';
+import { testDatabaseEnv, testDialect } from '#server/testing/test-database.ts';
 import { runSoak } from './soak.ts';
 
 // A few seconds of `npm run soak` at a small scale, so the script keeps working; the full

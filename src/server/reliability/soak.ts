@@ -3,11 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomInt } from 'node:crypto';
 import type { Client } from '#shared/clients.ts';
-import { MailCatcher } from '../testing/mail-catcher.ts';
-import { freePort } from '../testing/free-port.ts';
-import { signUpVerified, type Session } from '../testing/test-server.ts';
-import { spawnServer, type ServerProcess } from '../testing/spawn-server.ts';
-import { TestPostgres, createDatabase } from '../testing/embedded-postgres.ts';
+import { MailCatcher } from '#server/testing/mail-catcher.ts';
+import { freePort } from '#server/testing/free-port.ts';
+import { signUpVerified, type Session } from '#server/testing/test-server.ts';
+import { spawnServer, type ServerProcess } from '#server/testing/spawn-server.ts';
+import { TestPostgres, createDatabase } from '#server/testing/embedded-postgres.ts';
 import { randomClientBody } from './random-client.ts';
 import { SseSubscriber } from './sse-subscriber.ts';
 

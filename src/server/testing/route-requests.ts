@@ -1,4 +1,4 @@
-import type { RegisteredRoute } from '../http/route-registry.ts';
+import type { RegisteredRoute } from '#server/http/route-registry.ts';
 
 /** A concrete request for one registered route. */
 export interface RouteRequest {

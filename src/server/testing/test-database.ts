@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openDatabase, type Db } from '../db/database.ts';
-import { migrateToLatest } from '../db/migrate.ts';
+import { openDatabase, type Db } from '#server/db/database.ts';
+import { migrateToLatest } from '#server/db/migrate.ts';
 import { createDatabase } from './embedded-postgres.ts';
 
 export type TestDialect = 'sqlite' | 'postgres';

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
-import type { Dialect } from '../database.ts';
+import type { Dialect } from '#server/db/database.ts';
 import { columnTypes } from './column-types.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { sql, type ColumnDataType, type Expression } from 'kysely';
-import type { Dialect } from '../database.ts';
+import type { Dialect } from '#server/db/database.ts';
 
 /**
  * The few column types that differ by dialect. Better Auth's tables must use the types its

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { accessTokenInputSchema, type Me, type PublicConfig } from '#shared/account.ts';
-import { parseInput } from '../../http/http-error.ts';
-import { requireUser } from '../../auth/session-guard.ts';
+import { parseInput } from '#server/http/http-error.ts';
+import { requireUser } from '#server/auth/session-guard.ts';
 import { maskToken, type DeployTokens } from './deploy-tokens.ts';
 
 export function registerAccountRoutes(

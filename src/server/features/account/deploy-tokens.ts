@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import { deployTokenPlace, type SecretBox } from '../../secrets.ts';
+import type { Database } from '#server/db/schema.ts';
+import { deployTokenPlace, type SecretBox } from '#server/secrets.ts';
 
 /** Each user's personal deploy access token, sealed at rest. */
 export class DeployTokens {

@@ -6,7 +6,7 @@ import {
   startTestServer,
   uniqueEmail,
   type TestServer,
-} from '../../testing/test-server.ts';
+} from '#server/testing/test-server.ts';
 
 let server: TestServer;
 beforeAll(async () => {

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { fromNodeHeaders } from 'better-auth/node';
 import type { UserSessions } from '#shared/account.ts';
-import type { Db } from '../../db/database.ts';
-import type { Auth } from '../../auth/auth.ts';
-import { requireUser } from '../../auth/session-guard.ts';
-import { toIso } from '../../db/codec.ts';
+import type { Db } from '#server/db/database.ts';
+import type { Auth } from '#server/auth/auth.ts';
+import { requireUser } from '#server/auth/session-guard.ts';
+import { toIso } from '#server/db/codec.ts';
 
 /**
  * The signed-in user's own sessions. Listed from the table rather than through Better Auth's

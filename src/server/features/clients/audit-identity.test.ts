@@ -1,13 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Client } from '#shared/clients.ts';
 import type { ClientHistory } from '#shared/events.ts';
-import {
-  Session,
-  signUpVerified,
-  startTestServer,
-  uniqueEmail,
-  type TestServer,
-} from '../../testing/test-server.ts';
+import { Session, signUpVerified, uniqueEmail } from '#server/testing/test-server.ts';
+import { serveThisFile } from '#server/testing/file-server.ts';
 
 /**
  * The audit trail names people by what they cannot change. A display name is anyone's to edit:
@@ -15,12 +10,7 @@ import {
  * would blame the colleague.
  */
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => server.close());
+const t = serveThisFile();
 
 const rename = (session: Session, name: string) =>
   session.json('POST', '/api/auth/update-user', { name });
@@ -29,8 +19,8 @@ describe('who did it', () => {
   it('is recorded by email, whatever display name the person wore at the time', async () => {
     const aliceEmail = uniqueEmail('alice');
     const mallorysEmail = uniqueEmail('mallory');
-    await signUpVerified(server, { name: 'Alice', email: aliceEmail });
-    const mallory = await signUpVerified(server, { name: 'Mallory', email: mallorysEmail });
+    await signUpVerified(t.server, { name: 'Alice', email: aliceEmail });
+    const mallory = await signUpVerified(t.server, { name: 'Mallory', email: mallorysEmail });
 
     expect((await rename(mallory, 'Alice')).status).toBe(200);
     const { body: client } = await mallory.json<Client>('POST', '/api/clients', {
@@ -58,7 +48,7 @@ describe('a display name', () => {
   const long = 'N'.repeat(201);
 
   it('is refused over 200 characters at sign-up, naming the field', async () => {
-    const response = await new Session(server).json<{ message?: string }>(
+    const response = await new Session(t.server).json<{ message?: string }>(
       'POST',
       '/api/auth/sign-up/email',
       { email: uniqueEmail(), password: 'correct horse battery', name: long },
@@ -68,7 +58,7 @@ describe('a display name', () => {
   });
 
   it('is refused over 200 characters when changed, naming the field', async () => {
-    const staff = await signUpVerified(server, { name: 'Short' });
+    const staff = await signUpVerified(t.server, { name: 'Short' });
     const response = await staff.json<{ message?: string }>('POST', '/api/auth/update-user', {
       name: long,
     });

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { clientEventKindSchema, type ClientEvent } from '#shared/events.ts';
-import type { Database } from '../../db/schema.ts';
-import { toIso, toStringList } from '../../db/codec.ts';
+import type { Database } from '#server/db/schema.ts';
+import { toIso, toStringList } from '#server/db/codec.ts';
 
 /** More than a panel needs; a client's history rarely comes near it. */
 export const HISTORY_LIMIT = 500;

@@ -10,7 +10,7 @@ import {
   startTestServer,
   type Session,
   type TestServer,
-} from '../../testing/test-server.ts';
+} from '#server/testing/test-server.ts';
 
 const input = (name: string) => ({
   name,

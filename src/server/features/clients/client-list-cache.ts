@@ -1,7 +1,7 @@
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { summarizeClient, type Client } from '#shared/clients.ts';
-import type { Db } from '../../db/database.ts';
+import type { Db } from '#server/db/database.ts';
 
 /** One form of the list, serialised once for every reader of its version. */
 export interface CachedBody {

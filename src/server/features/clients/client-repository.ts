@@ -1,21 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { type Kysely, type Selectable, type Transaction } from 'kysely';
+import { type Kysely, type Transaction } from 'kysely';
 import { CLONE_SUFFIX, type Client, type ClientValues } from '#shared/clients.ts';
 import type { ClientEvent, ClientEventKind } from '#shared/events.ts';
-import type { ClientTable, Database } from '../../db/schema.ts';
-import type { Db, Dialect } from '../../db/database.ts';
-import { fromBool, toBool, toIso, toStringList } from '../../db/codec.ts';
-import { clientPasswordPlace, type SecretBox } from '../../secrets.ts';
+import type { Database } from '#server/db/schema.ts';
+import type { Db, Dialect } from '#server/db/database.ts';
+import { fromBool } from '#server/db/codec.ts';
+import { presentClient } from './client-presenter.ts';
+import { clientPasswordPlace, type SecretBox } from '#server/secrets.ts';
 import type { Actor } from '#shared/events.ts';
-import { appendEvent } from '../../realtime/event-log.ts';
+import { appendEvent } from '#server/realtime/event-log.ts';
 import { changedFields } from './changed-fields.ts';
 import { readClientHistory } from './client-history.ts';
-import { GroupCommit } from '../../db/group-commit.ts';
-
-export type ClientRow = Selectable<ClientTable> & {
-  createdByEmail: string | null;
-  updatedByEmail: string | null;
-};
+import { GroupCommit } from '#server/db/group-commit.ts';
 
 export type UpdateResult =
   | { status: 'updated'; client: Client }
@@ -37,32 +33,6 @@ export function newRecordStamps(actor: { id: string | null }, at: string) {
 
 export function today(): string {
   return new Date().toISOString().slice(0, 10);
-}
-
-/** The stored row turned into what the API presents; the password only as `hasPassword`. */
-export function presentClient(row: ClientRow): Client {
-  return {
-    id: row.id,
-    name: row.name,
-    code: row.code,
-    description: row.description,
-    tags: toStringList(row.tags),
-    startDate: row.startDate,
-    server: {
-      host: row.serverHost,
-      port: row.serverPort,
-      username: row.serverUsername,
-      private: toBool(row.serverPrivate),
-      uiDir: row.serverUiDir,
-      hasPassword: row.serverPassword !== null,
-    },
-    domains: toStringList(row.domains),
-    createdAt: toIso(row.createdAt),
-    createdBy: row.createdByEmail,
-    updatedAt: toIso(row.updatedAt),
-    updatedBy: row.updatedByEmail,
-    version: row.version,
-  };
 }
 
 /**

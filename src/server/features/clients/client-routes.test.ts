@@ -6,7 +6,7 @@ import {
   uniqueEmail,
   startTestServer,
   type TestServer,
-} from '../../testing/test-server.ts';
+} from '#server/testing/test-server.ts';
 
 /** People are named by email in history and on records: it is what they cannot change. */
 const ALICE = uniqueEmail('alice');

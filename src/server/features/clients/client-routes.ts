@@ -11,13 +11,13 @@ import {
 } from '#shared/clients.ts';
 import type { ClientHistory } from '#shared/events.ts';
 import { filterClients } from '#shared/client-search.ts';
-import { HttpError, parseInput } from '../../http/http-error.ts';
-import { REFUSE_CROSS_SITE } from '../../http/csrf.ts';
-import { actorOf, requireUser } from '../../auth/session-guard.ts';
+import { HttpError, parseInput } from '#server/http/http-error.ts';
+import { REFUSE_CROSS_SITE } from '#server/http/csrf.ts';
+import { actorOf, requireUser } from '#server/auth/session-guard.ts';
 import type { ClientRepository } from './client-repository.ts';
 import { buildCommands } from './deploy-command.ts';
 import { ClientListCache, etagMatches, gzippedBody } from './client-list-cache.ts';
-import type { DeployTokens } from '../account/deploy-tokens.ts';
+import type { DeployTokens } from '#server/features/account/deploy-tokens.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 

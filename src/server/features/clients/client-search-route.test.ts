@@ -5,7 +5,7 @@ import {
   startTestServer,
   type Session,
   type TestServer,
-} from '../../testing/test-server.ts';
+} from '#server/testing/test-server.ts';
 
 let server: TestServer;
 let staff: Session;

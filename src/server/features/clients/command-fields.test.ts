@@ -6,7 +6,7 @@ import {
   startTestServer,
   type Session,
   type TestServer,
-} from '../../testing/test-server.ts';
+} from '#server/testing/test-server.ts';
 
 /**
  * The outside review pasted a copied deploy command whose tag held U+0003 and a newline into an

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { hasHiddenCharacters } from '#shared/command-safe-text.ts';
 import { validateTemplate } from '#shared/deploy-template.ts';
 import { buildCommands } from './deploy-command.ts';
-import { DEFAULT_DEPLOY_COMMAND_TEMPLATE } from '../../config.ts';
+import { DEFAULT_DEPLOY_COMMAND_TEMPLATE } from '#server/config.ts';
 
 const server = { host: 'web1.example.com', port: 22, username: 'deploy', uiDir: '/srv/ui' };
 

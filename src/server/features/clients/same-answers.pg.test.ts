@@ -5,8 +5,8 @@ import {
   startTestServer,
   type Session,
   type TestServer,
-} from '../../testing/test-server.ts';
-import { openEventStream } from '../../testing/sse-reader.ts';
+} from '#server/testing/test-server.ts';
+import { openEventStream } from '#server/testing/sse-reader.ts';
 
 // The same conversation with an instance on SQLite and one on PostgreSQL must give the same
 // bytes, once what is random or time-dependent (ids, timestamps, emails) is named

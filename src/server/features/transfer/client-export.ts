@@ -5,10 +5,10 @@ import {
   type ClientExport,
   type ExportedClient,
 } from '#shared/client-transfer.ts';
-import type { Db } from '../../db/database.ts';
-import { clientPasswordPlace, type SecretBox } from '../../secrets.ts';
-import { appendEvents, type NewEvent } from '../../realtime/event-log.ts';
-import type { ClientRepository } from '../clients/client-repository.ts';
+import type { Db } from '#server/db/database.ts';
+import { clientPasswordPlace, type SecretBox } from '#server/secrets.ts';
+import { appendEvents, type NewEvent } from '#server/realtime/event-log.ts';
+import type { ClientRepository } from '#server/features/clients/client-repository.ts';
 
 /**
  * Every client, as the API presents it, in the export format. With `secrets`, each stored

@@ -1,18 +1,18 @@
 import type { Selectable, Transaction } from 'kysely';
 import type { ClientValues } from '#shared/clients.ts';
 import { IMPORT_EVENT_FIELD, type ImportReport } from '#shared/client-transfer.ts';
-import type { ClientTable, Database } from '../../db/schema.ts';
-import type { Db } from '../../db/database.ts';
-import { clientPasswordPlace, type SecretBox } from '../../secrets.ts';
-import { appendEvents, type NewEvent } from '../../realtime/event-log.ts';
+import type { ClientTable, Database } from '#server/db/schema.ts';
+import type { Db } from '#server/db/database.ts';
+import { clientPasswordPlace, type SecretBox } from '#server/secrets.ts';
+import { appendEvents, type NewEvent } from '#server/realtime/event-log.ts';
 import {
   clientColumns,
   newClientId,
   newRecordStamps,
-  presentClient,
   today,
-} from '../clients/client-repository.ts';
-import { changedFields } from '../clients/changed-fields.ts';
+} from '#server/features/clients/client-repository.ts';
+import { presentClient } from '#server/features/clients/client-presenter.ts';
+import { changedFields } from '#server/features/clients/changed-fields.ts';
 import { mapImportFile, type ImportCandidate } from './import-mapping.ts';
 
 /** Rows per insert statement: well under the bound-parameter limits of both databases. */

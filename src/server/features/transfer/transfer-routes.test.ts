@@ -8,8 +8,8 @@ import {
   uniqueEmail,
   startTestServer,
   type TestServer,
-} from '../../testing/test-server.ts';
-import { openEventStream } from '../../testing/sse-reader.ts';
+} from '#server/testing/test-server.ts';
+import { openEventStream } from '#server/testing/sse-reader.ts';
 
 /** People are named by email in history and on records: it is what they cannot change. */
 const ALICE = uniqueEmail('alice');

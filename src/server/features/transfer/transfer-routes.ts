@@ -4,12 +4,12 @@ import {
   type ImportRefused,
   type ImportReport,
 } from '#shared/client-transfer.ts';
-import type { Db } from '../../db/database.ts';
-import type { SecretBox } from '../../secrets.ts';
-import { HttpError } from '../../http/http-error.ts';
-import { REFUSE_CROSS_SITE } from '../../http/csrf.ts';
-import { actorOf, requireUser } from '../../auth/session-guard.ts';
-import type { ClientRepository } from '../clients/client-repository.ts';
+import type { Db } from '#server/db/database.ts';
+import type { SecretBox } from '#server/secrets.ts';
+import { HttpError } from '#server/http/http-error.ts';
+import { REFUSE_CROSS_SITE } from '#server/http/csrf.ts';
+import { actorOf, requireUser } from '#server/auth/session-guard.ts';
+import type { ClientRepository } from '#server/features/clients/client-repository.ts';
 import { exportClients } from './client-export.ts';
 import { importClients } from './client-import.ts';
 import { ImportFileError } from './import-mapping.ts';
