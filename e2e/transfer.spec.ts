@@ -76,14 +76,16 @@ test('import shows the dry run, then imports the valid documents with a progress
   ]);
   await page.screenshot({ path: test.info().outputPath('import-review.png') });
 
-  // Hold the answer so the bar's server phase can be seen: long enough for a busy CI machine
-  // (with half a second the bar was once gone before the assertion looked).
+  // The answer is held until the bar has been seen, so its server phase is always there to see.
+  let release!: () => void;
+  const seen = new Promise<void>((resolve) => (release = resolve));
   await page.route('**/api/clients/import?skipInvalid=1', async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await seen;
     await route.continue();
   });
   await dialog.getByRole('button', { name: 'Import 28 clients' }).click();
   await expect(dialog.getByRole('progressbar')).toBeVisible();
+  release();
   await expect(page.getByText('Import done: 28 new, 0 updated.')).toBeVisible();
   await expect(dialog).toHaveCount(0);
 
