@@ -6,6 +6,7 @@ import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type { DatabaseTarget } from '#server/config.ts';
 import type { Database } from './schema.ts';
 import { openSqliteReadOnly } from './sqlite-read-only.ts';
+import { withPreparedStatements } from './sqlite-statements.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -61,7 +62,9 @@ export function openDatabase(
   }
   if (options.readOnly) {
     const sqlite = openSqliteReadOnly(target.file);
-    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const kysely = new Kysely<Database>({
+      dialect: new SqliteDialect({ database: withPreparedStatements(sqlite) }),
+    });
     return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
   }
   if (target.file !== ':memory:')
@@ -76,7 +79,9 @@ export function openDatabase(
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const kysely = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: withPreparedStatements(sqlite) }),
+  });
   return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
 }
 
