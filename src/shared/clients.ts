@@ -6,8 +6,8 @@ export const DEFAULT_SERVER_PORT = 22;
 export const CLONE_SUFFIX = ' (Clone)';
 
 /**
- * Whether both databases keep a string as it was sent: PostgreSQL refuses NUL in text (a 500
- * before this check), and a lone UTF-16 surrogate would come back as U+FFFD.
+ * Whether both databases keep a string as it was sent: PostgreSQL refuses NUL in text (the
+ * write would fail with a 500), and a lone UTF-16 surrogate would come back as U+FFFD.
  */
 export function isStorableText(value: string): boolean {
   return !value.includes('\u0000') && value.isWellFormed();

@@ -44,7 +44,7 @@ export const PUBLIC_ROUTES: ReadonlySet<string> = new Set([
 /**
  * Decided on the route the router matched, never on the raw URL: the router decodes the path,
  * so `/%61pi/clients` reaches the `/api/clients` route while its URL does not start with
- * `/api/` (an earlier, URL-based guard let it through without a session).
+ * `/api/` (a guard deciding on the URL would let it through without a session).
  */
 export function isPublicRequest(request: FastifyRequest): boolean {
   // No route matched: the web app's history fallback or a 404. Unknown API paths stay behind

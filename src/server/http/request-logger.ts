@@ -9,9 +9,9 @@ type LevelAwareLogger = FastifyBaseLogger & { isLevelEnabled(level: string): boo
 /**
  * `request.log`, made only when a line is written. Fastify gives every request a child logger
  * with its request id; pino builds a child by running our redaction paths over its bindings,
- * which was a sixteenth of the server's work on a small API request (callgrind, GET
- * /api/clients/:id) for a logger most requests never write to at the production level. Lines
- * that are written carry the same bindings as before: the child is made on the first one.
+ * a measurable share of a small API request's work, for a logger most requests never
+ * write to at the production level. Lines that are written carry the same bindings: the child
+ * is made on the first one.
  */
 export class RequestLogger implements FastifyBaseLogger {
   readonly #parent: LevelAwareLogger;
