@@ -16,9 +16,8 @@ const DATABASE_FREE = [
   'src/server/features/transfer/import-mapping.test.ts',
 ];
 
-/** Tests of what only SQLite has (group commit, the database file's bytes): SQLite project only. */
+/** Tests of what only SQLite has (the database file's bytes, durability): SQLite project only. */
 const SQLITE_ONLY = [
-  'src/server/db/group-commit.test.ts',
   'src/server/db/sqlite-durability.test.ts',
   'src/server/secrets-at-rest.test.ts',
   'src/server/private-files.test.ts',

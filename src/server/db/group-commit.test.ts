@@ -1,52 +1,45 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sql } from 'kysely';
-import { openDatabase, type Db } from './database.ts';
-import { migrateToLatest } from './migrate.ts';
+import { openTestDatabase } from '#server/testing/test-database.ts';
+import { appendEvents, type NewEvent } from '#server/realtime/event-log.ts';
+import type { Db } from './database.ts';
+import { fromBool } from './codec.ts';
 import { GroupCommit } from './group-commit.ts';
 
-// SQLite only: PostgreSQL writes keep a transaction each (the server groups their flushes).
-describe('group commit (SQLite)', () => {
-  let dir: string;
+describe('group commit', () => {
   let db: Db;
+  let close: () => Promise<void>;
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-group-'));
-    db = openDatabase({ kind: 'sqlite', file: path.join(dir, 'db.sqlite') });
-    await migrateToLatest(db);
+    ({ db, close } = await openTestDatabase());
   });
-  afterAll(async () => {
-    await db.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(async () => close());
 
-  const event = (clientId: string, at: string) => ({
+  /** A group whose writes record events, appended at the end as the repository does. */
+  function group(onCommitted: () => void = () => undefined) {
+    return new GroupCommit<NewEvent>(db.kysely, {
+      beforeCommit: async (trx, events) => void (await appendEvents(trx, db.dialect, events)),
+      onCommitted,
+    });
+  }
+  const event = (clientId: string, at: string): NewEvent => ({
     kind: 'client.created',
     clientId,
-    actorId: null,
-    actorName: 'test',
+    actor: { id: null, name: 'test' },
     at,
-    fields: '[]',
+    fields: [],
   });
+  const events = () =>
+    db.kysely.selectFrom('event').select(['seq', 'clientId']).orderBy('seq').execute();
 
   it('commits writes that arrive together, answers each after the commit, and rolls back only a failing one', async () => {
     let commits = 0;
-    const group = new GroupCommit(db.kysely, () => (commits += 1));
+    const writes = group(() => (commits += 1));
+    const before = await events();
     const results = await Promise.allSettled(
       Array.from({ length: 40 }, (_, i) =>
-        group.run(async (trx, at) => {
-          await trx
-            .insertInto('event')
-            .values(event(`c${i}`, at))
-            .execute();
+        writes.run(async (trx, at, record) => {
+          record(event(`c${i}`, at));
           if (i === 17) throw new Error('refused');
-          const { n } = await trx
-            .selectFrom('event')
-            .select((eb) => eb.fn.countAll().as('n'))
-            .where('clientId', '=', `c${i}`)
-            .executeTakeFirstOrThrow();
-          return Number(n);
+          return i;
         }),
       ),
     );
@@ -54,35 +47,69 @@ describe('group commit (SQLite)', () => {
     expect(results[17]).toMatchObject({ status: 'rejected', reason: new Error('refused') });
     // Started in the same tick: one transaction for all of them.
     expect(commits).toBe(1);
-    const rows = await db.kysely
-      .selectFrom('event')
-      .select(['seq', 'clientId'])
-      .orderBy('seq')
-      .execute();
-    expect(rows.map((r) => r.clientId)).not.toContain('c17');
-    expect(rows).toHaveLength(39);
+    const rows = (await events()).slice(before.length);
+    // What each write recorded, in the order the writes ran, without the failed one's.
+    expect(rows.map((r) => r.clientId)).toEqual(
+      Array.from({ length: 40 }, (_, i) => `c${i}`).filter((c) => c !== 'c17'),
+    );
     // The rolled-back write left no hole in the sequence.
-    expect(rows.map((r) => Number(r.seq))).toEqual(rows.map((_, i) => i + 1));
+    const first = Number(rows[0]!.seq);
+    expect(rows.map((r) => Number(r.seq))).toEqual(rows.map((_, i) => first + i));
   });
 
-  it('answers no write of a batch whose commit fails', async () => {
-    const group = new GroupCommit(db.kysely, () => undefined);
-    const before = await db.kysely.selectFrom('event').select('seq').execute();
+  it('rolls back a failed write’s rows with it', async () => {
+    const writes = group();
+    const user = (id: string, email: string, at: string) => ({
+      id,
+      name: 'Test',
+      email,
+      emailVerified: fromBool(true, db.dialect),
+      disabled: fromBool(false, db.dialect),
+      createdAt: at,
+      updatedAt: at,
+    });
     const results = await Promise.allSettled([
-      group.run(async (trx, at) => {
-        await trx.insertInto('event').values(event('ok', at)).execute();
-      }),
-      // A foreign key checked only at commit: the commit fails, and the whole batch with it.
-      group.run(async (trx, at) => {
-        await sql`pragma defer_foreign_keys = on`.execute(trx);
+      writes.run(async (trx, at) => {
         await trx
-          .insertInto('deployToken')
-          .values({ userId: 'nobody', token: 'x', updatedAt: at })
+          .insertInto('user')
+          .values(user('kept', 'kept@example.test', at))
+          .execute();
+      }),
+      writes.run(async (trx, at) => {
+        await trx
+          .insertInto('user')
+          .values(user('gone', 'gone@example.test', at))
+          .execute();
+        // The same email again: the database refuses it, and the savepoint undoes both rows.
+        await trx
+          .insertInto('user')
+          .values(user('gone2', 'gone@example.test', at))
           .execute();
       }),
     ]);
-    const after = await db.kysely.selectFrom('event').select('seq').execute();
-    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
-    expect(after).toHaveLength(before.length);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected']);
+    const ids = (await db.kysely.selectFrom('user').select('id').execute()).map((u) => u.id);
+    expect(ids).toContain('kept');
+    expect(ids).not.toContain('gone');
+  });
+
+  it('answers no write of a batch whose recorded events cannot be written', async () => {
+    const writes = new GroupCommit<NewEvent>(db.kysely, {
+      beforeCommit: async (trx, recorded) => {
+        await appendEvents(trx, db.dialect, recorded);
+        throw new Error('the event log refused');
+      },
+      onCommitted: () => expect.unreachable('nothing was committed'),
+    });
+    const before = await events();
+    const results = await Promise.allSettled([
+      writes.run(async (_trx, at, record) => record(event('one', at))),
+      writes.run(async (_trx, at, record) => record(event('two', at))),
+    ]);
+    expect(results).toEqual([
+      { status: 'rejected', reason: new Error('the event log refused') },
+      { status: 'rejected', reason: new Error('the event log refused') },
+    ]);
+    expect(await events()).toEqual(before);
   });
 });

@@ -1,47 +1,67 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from './schema.ts';
 
-type Work<T> = (trx: Transaction<Database>, at: string) => Promise<T>;
+/**
+ * One write: its rows, inside the batch's transaction. What it `record`s (its events) is
+ * written by the batch after every write's rows, and only if the write succeeded.
+ */
+export type Work<T, R> = (
+  trx: Transaction<Database>,
+  at: string,
+  record: (r: R) => void,
+) => Promise<T>;
 
-interface Pending {
-  work: Work<unknown>;
+export interface GroupCommitHooks<R> {
+  /** Writes what the batch's successful writes recorded, in their order, before the commit. */
+  beforeCommit(trx: Transaction<Database>, records: R[]): Promise<void>;
+  /** After a commit that kept at least one write. */
+  onCommitted(): void;
+}
+
+interface Pending<R> {
+  work: Work<unknown, R>;
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
 
-/** Writes per transaction at most: bounds how long readers wait for the connection. */
+type Outcome<R> = { ok: true; value: unknown; records: R[] } | { ok: false; error: unknown };
+
+/** Writes per transaction at most: bounds how long one write can wait behind others. */
 const MAX_BATCH = 64;
 
 /**
- * Group commit for SQLite. Each commit is flushed to disk before it is answered (synchronous
- * FULL), and that flush, not the work, bounds how many writes a second one writer can make.
- * So the writes that arrive while one transaction commits wait for the next, and go into it
- * together: one flush for all of them. Nothing is answered before its transaction has
- * committed, exactly as with one transaction per write.
+ * Group commit. Each commit is flushed to disk before it is answered (SQLite's synchronous
+ * FULL, PostgreSQL's synchronous_commit), and that flush, not the work, bounds how many
+ * writes a second can be made: on PostgreSQL every commit that writes events also holds the
+ * event log's lock through its flush (realtime/event-log.ts). So the writes that arrive while
+ * one transaction commits wait for the next, and go into it together: one flush for all of
+ * them. Nothing is answered before its transaction has committed, exactly as with one
+ * transaction per write.
  *
  * Each write runs inside its own savepoint: one that fails (a conflict, a bad row) is rolled
- * back alone and its caller gets its error, while the others commit. If the commit itself
- * fails, every write of the batch gets that error and none of them is answered as done.
+ * back alone and its caller gets its error, while the others commit. What the writes record is
+ * written last, in one go (`beforeCommit`): the event log's lock is then taken after every row
+ * lock of the batch, as a single write takes it. If that or the commit fails, every write of
+ * the batch gets the error and none of them is answered as done.
  */
-export class GroupCommit {
+export class GroupCommit<R> {
   readonly #db: Kysely<Database>;
-  readonly #onCommitted: () => void;
-  #queue: Pending[] = [];
+  readonly #hooks: GroupCommitHooks<R>;
+  #queue: Pending<R>[] = [];
   #running = false;
 
-  constructor(db: Kysely<Database>, onCommitted: () => void) {
+  constructor(db: Kysely<Database>, hooks: GroupCommitHooks<R>) {
     this.#db = db;
-    this.#onCommitted = onCommitted;
+    this.#hooks = hooks;
   }
 
-  run<T>(work: Work<T>): Promise<T> {
+  run<T>(work: Work<T, R>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.#queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
       if (!this.#running) {
         this.#running = true;
-        // Not before the requests that arrived with this one have been read: each of them gets
-        // as far as here without waiting on I/O (SQLite answers synchronously), so they all
-        // join the first transaction instead of each taking one of their own.
+        // Not before the requests that arrived with this one have been read, so that they join
+        // the first transaction instead of each waiting for one of their own.
         setImmediate(() => void this.#drain());
       }
     });
@@ -51,29 +71,22 @@ export class GroupCommit {
     try {
       while (this.#queue.length > 0) {
         const batch = this.#queue.splice(0, MAX_BATCH);
-        let outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[];
+        let outcomes: Outcome<R>[];
         try {
           outcomes = await this.#db.transaction().execute(async (trx) => {
-            const done: typeof outcomes = [];
-            for (const item of batch) {
-              await sql`savepoint one_write`.execute(trx);
-              try {
-                const value = await item.work(trx, new Date().toISOString());
-                await sql`release one_write`.execute(trx);
-                done.push({ ok: true, value });
-              } catch (error) {
-                await sql`rollback to one_write`.execute(trx);
-                await sql`release one_write`.execute(trx);
-                done.push({ ok: false, error });
-              }
-            }
+            const done: Outcome<R>[] = [];
+            for (const item of batch) done.push(await this.#one(trx, item.work));
+            await this.#hooks.beforeCommit(
+              trx,
+              done.flatMap((o) => (o.ok ? o.records : [])),
+            );
             return done;
           });
         } catch (error) {
           for (const item of batch) item.reject(error);
           continue;
         }
-        if (outcomes.some((o) => o.ok)) this.#onCommitted();
+        if (outcomes.some((o) => o.ok)) this.#hooks.onCommitted();
         batch.forEach((item, i) => {
           const outcome = outcomes[i]!;
           if (outcome.ok) item.resolve(outcome.value);
@@ -82,6 +95,20 @@ export class GroupCommit {
       }
     } finally {
       this.#running = false;
+    }
+  }
+
+  async #one(trx: Transaction<Database>, work: Work<unknown, R>): Promise<Outcome<R>> {
+    const records: R[] = [];
+    await sql`savepoint one_write`.execute(trx);
+    try {
+      const value = await work(trx, new Date().toISOString(), (r) => records.push(r));
+      await sql`release one_write`.execute(trx);
+      return { ok: true, value, records };
+    } catch (error) {
+      await sql`rollback to one_write`.execute(trx);
+      await sql`release one_write`.execute(trx);
+      return { ok: false, error };
     }
   }
 }

@@ -1,17 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { type Kysely, type Transaction } from 'kysely';
 import { CLONE_SUFFIX, type Client, type ClientValues } from '#shared/clients.ts';
-import type { ClientEvent, ClientEventKind } from '#shared/events.ts';
+import type { ClientEvent } from '#shared/events.ts';
 import type { Database } from '#server/db/schema.ts';
 import type { Db, Dialect } from '#server/db/database.ts';
 import { fromBool } from '#server/db/codec.ts';
 import { presentClient } from './client-presenter.ts';
 import { clientPasswordPlace, type SecretBox } from '#server/secrets.ts';
 import type { Actor } from '#shared/events.ts';
-import { appendEvent } from '#server/realtime/event-log.ts';
+import { appendEvents, type NewEvent } from '#server/realtime/event-log.ts';
 import { changedFields } from './changed-fields.ts';
 import { readClientHistory } from './client-history.ts';
-import { GroupCommit } from '#server/db/group-commit.ts';
+import { GroupCommit, type Work } from '#server/db/group-commit.ts';
 
 export type UpdateResult =
   | { status: 'updated'; client: Client }
@@ -43,15 +43,16 @@ export class ClientRepository {
   readonly #db: Kysely<Database>;
   readonly #dialect: Dialect;
   readonly #box: SecretBox;
-  readonly #onCommitted: () => void;
-  readonly #group: GroupCommit | undefined;
+  readonly #group: GroupCommit<NewEvent>;
 
   constructor(db: Db, box: SecretBox, onCommitted: () => void) {
     this.#db = db.kysely;
     this.#dialect = db.dialect;
     this.#box = box;
-    this.#onCommitted = onCommitted;
-    this.#group = db.dialect === 'sqlite' ? new GroupCommit(db.kysely, onCommitted) : undefined;
+    this.#group = new GroupCommit(db.kysely, {
+      beforeCommit: async (trx, events) => void (await appendEvents(trx, db.dialect, events)),
+      onCommitted,
+    });
   }
 
   // Who created and last changed it, by email (display names are anyone's to change), by
@@ -96,29 +97,13 @@ export class ClientRepository {
     return (await this.get(id)) ? [] : undefined;
   }
 
-  async #write<T>(work: (trx: Transaction<Database>, at: string) => Promise<T>): Promise<T> {
-    // SQLite: writes that arrive together share one transaction and one flush to disk.
-    if (this.#group) return this.#group.run(work);
-    const result = await this.#db
-      .transaction()
-      .execute((trx) => work(trx, new Date().toISOString()));
-    this.#onCommitted();
-    return result;
-  }
-
-  async #event(
-    trx: Transaction<Database>,
-    kind: ClientEventKind,
-    clientId: string,
-    actor: Actor,
-    at: string,
-    fields: readonly string[] = [],
-  ) {
-    await appendEvent(trx, this.#dialect, { kind, clientId, actor, at, fields });
+  /** Writes that arrive together share one transaction and one flush to disk. */
+  #write<T>(work: Work<T, NewEvent>): Promise<T> {
+    return this.#group.run(work);
   }
 
   create(values: ClientValues, actor: Actor): Promise<Client> {
-    return this.#write(async (trx, at) => {
+    return this.#write(async (trx, at, record) => {
       const id = newClientId();
       await trx
         .insertInto('client')
@@ -131,7 +116,7 @@ export class ClientRepository {
           ...newRecordStamps(actor, at),
         })
         .execute();
-      await this.#event(trx, 'client.created', id, actor, at);
+      record({ kind: 'client.created', clientId: id, actor, at, fields: [] });
       return (await this.get(id, trx))!;
     });
   }
@@ -142,7 +127,7 @@ export class ClientRepository {
     readVersion: number,
     actor: Actor,
   ): Promise<UpdateResult> {
-    return this.#write(async (trx, at) => {
+    return this.#write(async (trx, at, record) => {
       const before = await this.get(id, trx);
       if (!before) return { status: 'not_found' };
       if (before.version !== readVersion) return { status: 'conflict', current: before };
@@ -171,13 +156,13 @@ export class ClientRepository {
         const current = await this.get(id, trx);
         return current ? { status: 'conflict', current } : { status: 'not_found' };
       }
-      await this.#event(trx, 'client.updated', id, actor, at, fields);
+      record({ kind: 'client.updated', clientId: id, actor, at, fields });
       return { status: 'updated', client: (await this.get(id, trx))! };
     });
   }
 
   duplicate(id: string, actor: Actor): Promise<Client | undefined> {
-    return this.#write(async (trx, at) => {
+    return this.#write(async (trx, at, record) => {
       const source = await trx
         .selectFrom('client')
         .selectAll()
@@ -203,14 +188,14 @@ export class ClientRepository {
           ...newRecordStamps(actor, at),
         })
         .execute();
-      await this.#event(trx, 'client.duplicated', copyId, actor, at, [`from:${id}`]);
+      record({ kind: 'client.duplicated', clientId: copyId, actor, at, fields: [`from:${id}`] });
       return (await this.get(copyId, trx))!;
     });
   }
 
   /** Deletes the client, keeping its last row in `deletedClient` so it can be restored. */
   delete(id: string, actor: Actor): Promise<boolean> {
-    return this.#write(async (trx, at) => {
+    return this.#write(async (trx, at, record) => {
       const row = await trx
         .selectFrom('client')
         .selectAll()
@@ -224,7 +209,7 @@ export class ClientRepository {
         .insertInto('deletedClient')
         .values({ ...row, deletedAt: at, deletedBy: actor.id })
         .execute();
-      await this.#event(trx, 'client.deleted', id, actor, at);
+      record({ kind: 'client.deleted', clientId: id, actor, at, fields: [] });
       return true;
     });
   }
@@ -235,7 +220,7 @@ export class ClientRepository {
    * deleted); `not_found`: nothing is known under that id.
    */
   restore(id: string, actor: Actor): Promise<RestoreResult> {
-    return this.#write(async (trx, at) => {
+    return this.#write(async (trx, at, record) => {
       const snapshot = await trx
         .selectFrom('deletedClient')
         .selectAll()
@@ -269,21 +254,21 @@ export class ClientRepository {
         })
         .execute();
       await trx.deleteFrom('deletedClient').where('id', '=', id).execute();
-      await this.#event(trx, 'client.restored', id, actor, at);
+      record({ kind: 'client.restored', clientId: id, actor, at, fields: [] });
       return { status: 'restored', client: (await this.get(id, trx))! };
     });
   }
 
   /** The stored password in clear, recorded in the event log as read by `actor`. */
   readPassword(id: string, actor: Actor): Promise<{ password: string } | undefined> {
-    return this.#write(async (trx, at) => {
+    return this.#write(async (trx, at, record) => {
       const row = await trx
         .selectFrom('client')
         .select('serverPassword')
         .where('id', '=', id)
         .executeTakeFirst();
       if (!row) return undefined;
-      await this.#event(trx, 'client.password_read', id, actor, at);
+      record({ kind: 'client.password_read', clientId: id, actor, at, fields: [] });
       return {
         password:
           row.serverPassword === null
