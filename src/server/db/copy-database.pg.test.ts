@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '#shared/clients.ts';
 import { createTestPostgresDatabase } from '#server/testing/test-database.ts';
@@ -13,6 +14,8 @@ import {
 } from '#server/testing/test-server.ts';
 import { openEventStream, type SseMessage } from '#server/testing/sse-reader.ts';
 import { CopyRefused, copyDatabase } from './copy-database.ts';
+import { openDatabase } from './database.ts';
+import { migrateToLatest } from './migrate.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const SECRET_KEY = 'copy-database-test-secret-key-'.repeat(2);
@@ -247,5 +250,46 @@ describe('npm run db:copy', () => {
     const missing = await dbCopy(['--from', '/nonexistent/clients-manager.db', '--to', url]);
     expect(missing.code).toBe(1);
     expect(missing.err).toMatch(/^Not copied: Cannot open the source/m);
+  });
+
+  it('refuses databases whose tables or columns differ, and names them', async () => {
+    const url = await freshPostgres();
+    const to = { kind: 'postgres', url, poolSize: 2 } as const;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-copy-'));
+    cleanups.push(async () => fs.rmSync(dir, { recursive: true, force: true }));
+    /** A migrated SQLite database, changed by hand after its migrations. */
+    const changed = async (name: string, ...statements: string[]) => {
+      const file = path.join(dir, name);
+      const db = openDatabase({ kind: 'sqlite', file });
+      await migrateToLatest(db);
+      for (const statement of statements) await sql.raw(statement).execute(db.kysely);
+      await db.close();
+      return { kind: 'sqlite', file } as const;
+    };
+    const refused = (message: RegExp) => ({
+      name: 'CopyRefused',
+      message: expect.stringMatching(message),
+    });
+
+    const extraColumn = await changed('column.db', 'alter table "client" add column "extra" text');
+    await expect(copyDatabase(extraColumn, to, { sessions: false })).rejects.toMatchObject(
+      refused(/client\.extra only in the source/),
+    );
+    const otherKind = await changed(
+      'kind.db',
+      'alter table "client" drop column "version"',
+      'alter table "client" add column "version" text',
+    );
+    await expect(copyDatabase(otherKind, to, { sessions: false })).rejects.toMatchObject(
+      refused(/client\.version text in the source, integer in the target/),
+    );
+    const extraTable = await changed('table.db', 'create table "note" ("id" text)');
+    await expect(copyDatabase(extraTable, to, { sessions: false })).rejects.toMatchObject(
+      refused(/^The source database has table note, which this version does not know/),
+    );
+
+    // Refused before anything was written: the target is still empty and takes a copy.
+    const copy = await copyDatabase({ kind: 'sqlite', file: sourceFile }, to, { sessions: false });
+    expect(copy.verified).toBe(true);
   });
 });
