@@ -1,10 +1,12 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { Alert, Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Stack, Text } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { authClient, authErrorMessage } from '#client/lib/auth-client.ts';
+import { FormErrorAlert } from '#client/components/form-error-alert.tsx';
 import { AuthLayout } from './components/auth-layout.tsx';
+import { EmailField } from './components/email-field.tsx';
 import { emailOnlySchema } from './auth-schemas.ts';
 
 const SENT_MESSAGE = 'Password reset email sent, check your inbox.';
@@ -40,23 +42,13 @@ export function ForgotPasswordPage() {
             Enter the email address of your account and we will send you a link to choose a new
             password.
           </Text>
-          {error && (
-            <Alert color="red" title="Could not send the link" role="alert">
-              {error}
-            </Alert>
-          )}
+          <FormErrorAlert title="Could not send the link" message={error} />
           {sent && (
             <Alert color="green" role="status">
               {SENT_MESSAGE}
             </Alert>
           )}
-          <TextInput
-            label="Email"
-            type="email"
-            autoComplete="email"
-            required
-            {...form.getInputProps('email')}
-          />
+          <EmailField required {...form.getInputProps('email')} />
           <Button type="submit" fullWidth loading={form.submitting}>
             Send reset link
           </Button>

@@ -6,8 +6,9 @@ import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { forgetSession } from '#client/lib/session.ts';
 import { authClient, authErrorMessage } from '#client/lib/auth-client.ts';
-import { PasswordField } from '#client/components/password-field.tsx';
+import { FormErrorAlert } from '#client/components/form-error-alert.tsx';
 import { AuthLayout } from './components/auth-layout.tsx';
+import { NewPasswordField } from './components/new-password-field.tsx';
 import { newPasswordSchema } from './auth-schemas.ts';
 
 export function ResetPasswordPage() {
@@ -64,21 +65,12 @@ export function ResetPasswordPage() {
           <Text size="sm" c="dimmed">
             You will be signed out everywhere and can then sign in with the new password.
           </Text>
-          {error && (
-            <Alert color="red" title="Could not change the password" role="alert">
-              {error}{' '}
-              <Anchor component={Link} to="/forgot-password" size="sm">
-                Request a new link
-              </Anchor>
-            </Alert>
-          )}
-          <PasswordField
-            label="New password"
-            description="At least 8 characters."
-            autoComplete="new-password"
-            required
-            {...form.getInputProps('newPassword')}
-          />
+          <FormErrorAlert title="Could not change the password" message={error}>
+            <Anchor component={Link} to="/forgot-password" size="sm">
+              Request a new link
+            </Anchor>
+          </FormErrorAlert>
+          <NewPasswordField label="New password" {...form.getInputProps('newPassword')} />
           <Button type="submit" fullWidth loading={form.submitting}>
             Save new password
           </Button>

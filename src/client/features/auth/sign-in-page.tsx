@@ -1,12 +1,14 @@
 import { useState } from 'react';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { Alert, Anchor, Button, Group, Stack, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Stack } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useQuery } from '@tanstack/react-query';
 import { authClient, authErrorMessage } from '#client/lib/auth-client.ts';
 import { meQuery } from '#client/lib/session.ts';
+import { FormErrorAlert } from '#client/components/form-error-alert.tsx';
 import { PasswordField } from '#client/components/password-field.tsx';
 import { AuthLayout } from './components/auth-layout.tsx';
+import { EmailField } from './components/email-field.tsx';
 import { SocialSignIn } from './components/social-sign-in.tsx';
 import { safeReturnPath, signInSchema } from './auth-schemas.ts';
 import { signInErrorMessage } from './sign-in-errors.ts';
@@ -62,18 +64,8 @@ export function SignInPage() {
       <SocialSignIn callbackURL={target} onError={setError} />
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
-          {error && (
-            <Alert color="red" title="Could not sign in" role="alert">
-              {error}
-            </Alert>
-          )}
-          <TextInput
-            label="Email"
-            type="email"
-            autoComplete="email"
-            required
-            {...form.getInputProps('email')}
-          />
+          <FormErrorAlert title="Could not sign in" message={error} />
+          <EmailField required {...form.getInputProps('email')} />
           <PasswordField
             label="Password"
             autoComplete="current-password"

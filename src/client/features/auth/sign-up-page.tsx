@@ -1,10 +1,12 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { Alert, Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { authClient, authErrorMessage } from '#client/lib/auth-client.ts';
-import { PasswordField } from '#client/components/password-field.tsx';
+import { FormErrorAlert } from '#client/components/form-error-alert.tsx';
 import { AuthLayout } from './components/auth-layout.tsx';
+import { EmailField } from './components/email-field.tsx';
+import { NewPasswordField } from './components/new-password-field.tsx';
 import { signUpSchema } from './auth-schemas.ts';
 
 export function SignUpPage() {
@@ -35,31 +37,15 @@ export function SignUpPage() {
     <AuthLayout title="Create an account">
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
-          {error && (
-            <Alert color="red" title="Could not sign up" role="alert">
-              {error}
-            </Alert>
-          )}
+          <FormErrorAlert title="Could not sign up" message={error} />
           <TextInput
             label="Name"
             description="Optional. Shown to your colleagues next to your changes."
             autoComplete="name"
             {...form.getInputProps('name')}
           />
-          <TextInput
-            label="Email"
-            type="email"
-            autoComplete="email"
-            required
-            {...form.getInputProps('email')}
-          />
-          <PasswordField
-            label="Password"
-            description="At least 8 characters."
-            autoComplete="new-password"
-            required
-            {...form.getInputProps('password')}
-          />
+          <EmailField required {...form.getInputProps('email')} />
+          <NewPasswordField label="Password" {...form.getInputProps('password')} />
           <Button type="submit" fullWidth loading={form.submitting}>
             Sign up
           </Button>

@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { authClient, authErrorMessage } from '#client/lib/auth-client.ts';
 import { AuthLayout } from './components/auth-layout.tsx';
+import { EmailField } from './components/email-field.tsx';
 import { emailOnlySchema } from './auth-schemas.ts';
 
 export function VerifyEmailPage() {
@@ -45,10 +46,7 @@ export function VerifyEmailPage() {
             <Text>
               We sent a verification link to your email address. Open it to finish signing up.
             </Text>
-            <TextInput
-              label="Email"
-              type="email"
-              autoComplete="email"
+            <EmailField
               value={typedEmail}
               error={inputError}
               onChange={(event) => {

@@ -1,10 +1,11 @@
 import { useState, type ReactNode } from 'react';
-import { Alert, Button, Code, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Button, Code, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { accessTokenInputSchema } from '#shared/account.ts';
 import { errorMessage, isApiError } from '#client/lib/api-client.ts';
 import { useMe } from '#client/lib/session.ts';
+import { FormErrorAlert } from '#client/components/form-error-alert.tsx';
 import { PasswordField } from '#client/components/password-field.tsx';
 import { useSaveAccessToken } from './api/access-token.ts';
 import { SessionsSection } from './sessions-section.tsx';
@@ -104,11 +105,7 @@ function AccessTokenSection() {
               </Text>
             )}
           </Group>
-          {problem && (
-            <Alert color="red" title="The token was not saved" role="alert">
-              {problem}
-            </Alert>
-          )}
+          <FormErrorAlert title="The token was not saved" message={problem} />
           <PasswordField
             label="Access token"
             autoComplete="off"

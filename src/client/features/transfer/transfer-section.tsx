@@ -13,6 +13,7 @@ import {
 import { notifications } from '@mantine/notifications';
 import { IMPORT_MAX_BYTES } from '#shared/client-transfer.ts';
 import { errorMessage } from '#client/lib/api-client.ts';
+import { notifyFailure } from '#client/lib/notify-failure.ts';
 import { downloadExport } from './api/transfer-api.ts';
 import { ImportDialog } from './components/import-dialog.tsx';
 
@@ -42,11 +43,7 @@ function ExportPart() {
       await downloadExport(secrets);
       notifications.show({ color: 'green', message: 'Clients exported.' });
     } catch (error) {
-      notifications.show({
-        color: 'red',
-        title: 'The export failed',
-        message: errorMessage(error),
-      });
+      notifyFailure('The export failed', error);
     } finally {
       setBusy(false);
     }

@@ -1,6 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
 import {
-  Alert,
   Button,
   Checkbox,
   Fieldset,
@@ -23,6 +22,7 @@ import type { Client } from '#shared/clients.ts';
 import { errorMessage, isApiError } from '#client/lib/api-client.ts';
 import { todayIsoDate } from '#client/lib/format-date.ts';
 import { parseTags } from '#shared/tags.ts';
+import { FormErrorAlert } from '#client/components/form-error-alert.tsx';
 import { PasswordField } from '#client/components/password-field.tsx';
 import { PlusIcon, TrashIcon } from '#client/components/icons.tsx';
 import classes from './client-form.module.css';
@@ -88,17 +88,12 @@ export function ClientForm({
           <Title order={2} size="h3">
             {client ? 'Edit Client' : 'Add Client'}
           </Title>
-          {problem && (
-            <Alert
-              ref={problemRef}
-              color="red"
-              title="The client was not saved"
-              role="alert"
-              style={{ whiteSpace: 'pre-line' }}
-            >
-              {problem}
-            </Alert>
-          )}
+          <FormErrorAlert
+            ref={problemRef}
+            title="The client was not saved"
+            message={problem}
+            style={{ whiteSpace: 'pre-line' }}
+          />
           <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
             <TextInput label="Name" data-autofocus {...form.getInputProps('name')} />
             <TextInput label="Code" {...form.getInputProps('code')} />

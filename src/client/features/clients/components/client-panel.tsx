@@ -19,7 +19,8 @@ import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { Client } from '#shared/clients.ts';
 import { tagQuery } from '#shared/client-search.ts';
-import { errorMessage, isApiError } from '#client/lib/api-client.ts';
+import { isApiError } from '#client/lib/api-client.ts';
+import { notifyFailure } from '#client/lib/notify-failure.ts';
 import { VisibleText } from '#client/components/visible-text.tsx';
 import { formatDate } from '#client/lib/format-date.ts';
 import { ErrorAlert } from '#client/components/error-alert.tsx';
@@ -200,12 +201,7 @@ function showUndoDelete(client: Client, queryClient: QueryClient, open: (id: str
         notifications.show({ color: 'green', message: `${clientTitle(restored)} restored.` });
         open(encodeURIComponent(restored.id));
       },
-      (error: unknown) =>
-        notifications.show({
-          color: 'red',
-          title: 'Could not restore the client',
-          message: errorMessage(error),
-        }),
+      (error: unknown) => notifyFailure('Could not restore the client', error),
     );
   };
   notifications.show({
@@ -240,12 +236,7 @@ function ClientActions({ client, onEdit }: { client: Client; onEdit: (client: Cl
             notifications.show({ color: 'green', message: 'Client duplicated.' });
             goToClient(null);
           },
-          onError: (error) =>
-            notifications.show({
-              color: 'red',
-              title: 'Could not duplicate the client',
-              message: errorMessage(error),
-            }),
+          onError: (error) => notifyFailure('Could not duplicate the client', error),
         }),
     });
   }
@@ -262,12 +253,7 @@ function ClientActions({ client, onEdit }: { client: Client; onEdit: (client: Cl
             showUndoDelete(client, queryClient, goToClient);
             goToClient(null);
           },
-          onError: (error) =>
-            notifications.show({
-              color: 'red',
-              title: 'Could not delete the client',
-              message: errorMessage(error),
-            }),
+          onError: (error) => notifyFailure('Could not delete the client', error),
         }),
     });
   }

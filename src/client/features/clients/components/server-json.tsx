@@ -3,7 +3,7 @@ import { Button, Code, Group } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { Client } from '#shared/clients.ts';
 import { replaceHidden } from '#shared/command-safe-text.ts';
-import { errorMessage } from '#client/lib/api-client.ts';
+import { notifyFailure } from '#client/lib/notify-failure.ts';
 import { copyText } from '#client/lib/clipboard.ts';
 import { CopyIcon, EyeIcon, EyeOffIcon } from '#client/components/icons.tsx';
 import { fetchClientPassword } from '../api/client-queries.ts';
@@ -44,11 +44,7 @@ export function ServerJson({ client }: { client: Client }) {
     try {
       setRevealed({ version: client.version, password: await fetchClientPassword(client.id) });
     } catch (error) {
-      notifications.show({
-        color: 'red',
-        title: 'Could not read the password',
-        message: errorMessage(error),
-      });
+      notifyFailure('Could not read the password', error);
     } finally {
       setBusy(null);
     }
@@ -62,11 +58,7 @@ export function ServerJson({ client }: { client: Client }) {
         notifications.show({ color: 'green', message: 'Password copied to clipboard.' });
       }
     } catch (error) {
-      notifications.show({
-        color: 'red',
-        title: 'Could not read the password',
-        message: errorMessage(error),
-      });
+      notifyFailure('Could not read the password', error);
     } finally {
       setBusy(null);
     }
