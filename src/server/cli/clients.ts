@@ -87,10 +87,11 @@ async function main(): Promise<number> {
     await migrateToLatest(db);
     const box = new SecretBox(resolveSecretKey(config.secretKey, config.dataDir));
     const actor = commandLineActor();
+    // No live feed in this process: browsers hear of the changes from the event log.
+    const repository = new ClientRepository(db, box, () => undefined);
 
     if (command === 'export') {
       const secrets = values.secrets === true;
-      const repository = new ClientRepository(db, box, () => undefined);
       const { file: content } = await exportClients(db, box, repository, { secrets, actor });
       const text = `${JSON.stringify(content, null, 2)}\n`;
       if (values.out) {
@@ -115,7 +116,7 @@ async function main(): Promise<number> {
       return 1;
     }
     const dryRun = values['dry-run'] === true;
-    const outcome = await importClients(db, box, data, {
+    const outcome = await importClients(repository, data, {
       dryRun,
       skipInvalid: values['skip-invalid'] === true,
       actor,

@@ -50,7 +50,7 @@ export function registerTransferRoutes(
   app.post('/api/clients/import', { bodyLimit: IMPORT_MAX_BYTES }, async (request, reply) => {
     const actor = actorOf(requireUser(request));
     try {
-      const outcome = await importClients(db, box, request.body, {
+      const outcome = await importClients(clients, request.body, {
         dryRun: flag(request.query, 'dryRun'),
         skipInvalid: flag(request.query, 'skipInvalid'),
         actor,
@@ -58,7 +58,6 @@ export function registerTransferRoutes(
       if (outcome.status === 'refused') {
         return reply.status(422).send(refusal(outcome.report));
       }
-      if (outcome.status === 'applied') onCommitted();
       return outcome.report satisfies ImportReport;
     } catch (error) {
       if (error instanceof ImportFileError) throw new HttpError(400, error.message);
