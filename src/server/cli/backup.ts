@@ -2,9 +2,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { configFromEnvOrExit } from '#server/config-from-env.ts';
 import { databaseTarget } from '#server/config.ts';
-import { CopyRefused, CopyUnverified } from '#server/db/copy-database.ts';
 import { backupDatabase } from '#server/db/backup.ts';
-import { describeTarget, reportTable } from './copy-report.ts';
+import { describeTarget, reportCopyFailure, reportTable } from './copy-report.ts';
 import { runCommand } from './run-command.ts';
 
 const USAGE = `Usage: npm run backup -- [--out FILE] [--database-url URL]
@@ -49,13 +48,7 @@ async function main(): Promise<number> {
     console.log(`Backup verified: ${out}. Keep the SECRET_KEY (or secret.key) apart from it.`);
     return 0;
   } catch (error) {
-    if (error instanceof CopyUnverified) {
-      console.error(reportTable(error.tables));
-      console.error(`Backup failed: ${error.message}`);
-      return 1;
-    }
-    console.error(`No backup: ${error instanceof CopyRefused ? error.message : String(error)}`);
-    return 1;
+    return reportCopyFailure(error, { unverified: 'Backup failed: ', refused: 'No backup: ' });
   }
 }
 

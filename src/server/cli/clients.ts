@@ -141,15 +141,9 @@ async function main(): Promise<number> {
         );
         return 0;
     }
-  } catch (error) {
-    if (error instanceof ImportFileError) {
-      console.error(error.message);
-      return 1;
-    }
-    throw error;
   } finally {
     await db.close();
   }
 }
 
-await runCommand(main);
+await runCommand(main, { refusals: [ImportFileError] });

@@ -1,5 +1,5 @@
 import type { DatabaseTarget } from '#server/config.ts';
-import type { TableReport } from '#server/db/copy-database.ts';
+import { CopyRefused, CopyUnverified, type TableReport } from '#server/db/copy-database.ts';
 
 /** A database URL fit to print: no password. */
 export function describeTarget(target: DatabaseTarget): string {
@@ -40,4 +40,22 @@ export function reportTable(reports: TableReport[]): string {
         .trimEnd(),
     )
     .join('\n');
+}
+
+/**
+ * Says why a copy (db:copy, backup, restore) kept nothing, and returns the exit code: the
+ * table of a copy that did not verify, or the refusal (not empty, other version, no such file)
+ * or the error of an unreachable database, each after the command's own words.
+ */
+export function reportCopyFailure(
+  error: unknown,
+  words: { unverified: string; refused: string },
+): number {
+  if (error instanceof CopyUnverified) {
+    console.error(reportTable(error.tables));
+    console.error(`${words.unverified}${error.message}`);
+    return 1;
+  }
+  console.error(`${words.refused}${error instanceof CopyRefused ? error.message : String(error)}`);
+  return 1;
 }

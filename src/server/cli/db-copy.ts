@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { databaseTarget } from '#server/config.ts';
-import { CopyRefused, CopyUnverified, copyDatabase } from '#server/db/copy-database.ts';
-import { describeTarget, reportTable } from './copy-report.ts';
+import { copyDatabase } from '#server/db/copy-database.ts';
+import { describeTarget, reportCopyFailure, reportTable } from './copy-report.ts';
 import { runCommand } from './run-command.ts';
 
 const USAGE = `Usage: npm run db:copy -- --from DATABASE_URL --to DATABASE_URL [--sessions]
@@ -55,14 +55,7 @@ async function main(): Promise<number> {
     );
     return 0;
   } catch (error) {
-    if (error instanceof CopyUnverified) {
-      console.error(reportTable(error.tables));
-      console.error(error.message);
-      return 1;
-    }
-    // Refusals (not empty, other version, no such file) and unreachable databases alike.
-    console.error(`Not copied: ${error instanceof CopyRefused ? error.message : String(error)}`);
-    return 1;
+    return reportCopyFailure(error, { unverified: '', refused: 'Not copied: ' });
   }
 }
 

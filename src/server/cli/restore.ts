@@ -2,9 +2,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { configFromEnvOrExit } from '#server/config-from-env.ts';
 import { databaseTarget } from '#server/config.ts';
-import { CopyRefused, CopyUnverified } from '#server/db/copy-database.ts';
 import { restoreDatabase } from '#server/db/backup.ts';
-import { describeTarget, reportTable } from './copy-report.ts';
+import { describeTarget, reportCopyFailure, reportTable } from './copy-report.ts';
 import { runCommand } from './run-command.ts';
 
 const USAGE = `Usage: npm run restore -- FILE [--data-dir DIR | --database-url URL]
@@ -52,13 +51,7 @@ async function main(): Promise<number> {
     );
     return 0;
   } catch (error) {
-    if (error instanceof CopyUnverified) {
-      console.error(reportTable(error.tables));
-      console.error(`Restore failed: ${error.message}`);
-      return 1;
-    }
-    console.error(`Not restored: ${error instanceof CopyRefused ? error.message : String(error)}`);
-    return 1;
+    return reportCopyFailure(error, { unverified: 'Restore failed: ', refused: 'Not restored: ' });
   }
 }
 

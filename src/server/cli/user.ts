@@ -85,13 +85,4 @@ async function main(): Promise<number> {
   }
 }
 
-try {
-  await runCommand(main);
-} catch (error) {
-  if (error instanceof UserAdminError) {
-    console.error(error.message);
-    process.exitCode = 1;
-  } else {
-    throw error;
-  }
-}
+await runCommand(main, { refusals: [UserAdminError] });
