@@ -1,24 +1,8 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import type { Client } from '#shared/clients.ts';
+import type { Client, ClientValues } from '#shared/clients.ts';
 
-/** A complete client body as the Add / Edit forms send it, the password included. */
-export interface ClientBody {
-  name: string;
-  code: string;
-  description: string;
-  tags: string[];
-  startDate: string;
-  server: {
-    host: string;
-    port: number;
-    username: string;
-    private: boolean;
-    uiDir: string;
-    /** Omitted on an update: the stored one stays. */
-    password?: string;
-  };
-  domains: string[];
-}
+/** A complete client body as the Add / Edit forms send it: every field given, the password too. */
+export type ClientBody = ClientValues & { startDate: string };
 
 const WORDS = ['alpha', 'Zürich', 'naïve', '東京', 'emoji 🚀', "O'Brien", 'a"b', 'x; rm -rf ~'];
 
