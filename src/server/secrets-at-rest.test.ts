@@ -68,12 +68,8 @@ it('the list, a client, its history and the live feed never carry a secret', asy
     expect(response.status).toBe(200);
     texts.push(await response.text());
   }
-  // Replayed from the start: every event written above.
-  for (;;) {
-    const message = await stream.next();
-    texts.push(message.data);
-    if (message.event === 'client.password_read') break;
-  }
+  // Replayed from the start: every event written so far, up to the stream's ready signal.
+  texts.push(...(await stream.until('stream.ready')).map((message) => message.data));
   stream.close();
   const all = texts.join('\n');
   expect(all).toContain('Vault');

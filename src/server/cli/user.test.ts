@@ -71,9 +71,11 @@ describe('npm run user', () => {
   });
 
   it('refuses a duplicate and says why', async () => {
-    const result = await userCommand(['create', '--email', 'ops@example.test'], 'whatever123');
+    const email = 'twice@example.test';
+    expect((await userCommand(['create', '--email', email], 'first password 1')).code).toBe(0);
+    const result = await userCommand(['create', '--email', email], 'whatever123');
     expect(result.code).toBe(1);
-    expect(result.err.trim()).toBe('A user with the email ops@example.test exists already.');
+    expect(result.err.trim()).toBe(`A user with the email ${email} exists already.`);
   });
 
   it('disables a user: their session and live stream stop at once, and sign-in is refused', async () => {
