@@ -2,8 +2,9 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signUpVerified, startTestServer, type TestServer } from './testing/test-server.ts';
+import { describe, expect, it } from 'vitest';
+import { signUpVerified, startTestServer } from './testing/test-server.ts';
+import { serveThisFile } from './testing/file-server.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -34,19 +35,22 @@ describe('start-up', () => {
 });
 
 describe('the built web app', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    const web = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-web-'));
-    fs.mkdirSync(path.join(web, 'assets'));
-    fs.writeFileSync(path.join(web, 'index.html'), '<!doctype html><title>Clients Manager</title>');
-    fs.writeFileSync(path.join(web, 'assets', 'index-abc123.js'), 'console.log(1)');
-    server = await startTestServer({}, { clientDir: web });
+  const t = serveThisFile({
+    start: () => {
+      const web = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-web-'));
+      fs.mkdirSync(path.join(web, 'assets'));
+      fs.writeFileSync(
+        path.join(web, 'index.html'),
+        '<!doctype html><title>Clients Manager</title>',
+      );
+      fs.writeFileSync(path.join(web, 'assets', 'index-abc123.js'), 'console.log(1)');
+      return { clientDir: web };
+    },
   });
-  afterAll(async () => server.close());
 
   it('answers any page route with index.html, revalidated', async () => {
     for (const route of ['/', '/clients/abc', '/sign-in', '/settings']) {
-      const response = await fetch(`${server.url}${route}`, { headers: { accept: 'text/html' } });
+      const response = await fetch(`${t.server.url}${route}`, { headers: { accept: 'text/html' } });
       expect(response.status, route).toBe(200);
       expect(await response.text()).toContain('<title>Clients Manager</title>');
       expect(response.headers.get('cache-control')).toBe('no-cache');
@@ -54,19 +58,19 @@ describe('the built web app', () => {
   });
 
   it('caches hashed assets for a year', async () => {
-    const response = await fetch(`${server.url}/assets/index-abc123.js`);
+    const response = await fetch(`${t.server.url}/assets/index-abc123.js`);
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
   });
 
   it('keeps API 404s as JSON and sends a strict CSP', async () => {
-    const session = await signUpVerified(server);
-    const missing = await fetch(`${server.url}/api/nothing-here`, {
+    const session = await signUpVerified(t.server);
+    const missing = await fetch(`${t.server.url}/api/nothing-here`, {
       headers: { accept: 'text/html', cookie: session.cookieHeader },
     });
     expect(missing.status).toBe(404);
     expect(await missing.json()).toEqual({ error: 'No route GET /api/nothing-here' });
-    const page = await fetch(`${server.url}/`, { headers: { accept: 'text/html' } });
+    const page = await fetch(`${t.server.url}/`, { headers: { accept: 'text/html' } });
     const csp = page.headers.get('content-security-policy') ?? '';
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("frame-ancestors 'none'");

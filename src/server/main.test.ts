@@ -11,23 +11,31 @@ import { testDatabaseEnv } from './testing/test-database.ts';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 /** The real entry point as a child process, the way `npm start` runs it. */
-async function startMain(
-  env: Record<string, string>,
-): Promise<{ child: ChildProcess; ready: Promise<void> }> {
+async function startMain(env: Record<string, string>): Promise<{
+  child: ChildProcess;
+  ready: Promise<void>;
+  /** Resolves once the server has written `text` to its log (standard output). */
+  printed(text: string): Promise<void>;
+}> {
   const child = spawn(process.execPath, ['src/server/main.ts'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const ready = new Promise<void>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('Clients Manager is ready')) resolve();
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  const printed = (text: string) =>
+    new Promise<void>((resolve, reject) => {
+      const look = () => {
+        if (!out.includes(text)) return;
+        child.stdout!.off('data', look);
+        resolve();
+      };
+      child.stdout!.on('data', look);
+      child.once('exit', (code) => reject(new Error(`exited ${code} before "${text}": ${out}`)));
+      look();
     });
-    child.on('exit', (code) => reject(new Error(`exited ${code} before ready: ${out}`)));
-  });
-  return { child, ready };
+  return { child, ready: printed('Clients Manager is ready'), printed };
 }
 
 describe('main: SIGTERM', () => {
@@ -49,7 +57,7 @@ describe('main: SIGTERM', () => {
   });
 
   it('finishes requests in flight, ends live streams and exits 0', async () => {
-    const { child, ready } = await startMain({
+    const { child, ready, printed } = await startMain({
       PORT: String(port),
       PUBLIC_URL: url,
       DATA_DIR: dataDir,
@@ -77,8 +85,8 @@ describe('main: SIGTERM', () => {
         (e: Error) => e,
       ),
     );
-    // Give the requests a moment to reach the server, then ask it to stop.
-    await new Promise((r) => setTimeout(r, 5));
+    // Once the server has taken one of them (its log says so), ask it to stop.
+    await printed('"method":"POST","url":"/api/clients"');
     child.kill('SIGTERM');
     const results = await Promise.all(inFlight);
     const started = Date.now();

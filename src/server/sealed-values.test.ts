@@ -1,16 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Client } from '#shared/clients.ts';
 import { createCipheriv, randomBytes } from 'node:crypto';
 import { SecretBox, clientPasswordPlace, deriveKey } from './secrets.ts';
 import { resealLegacySecrets } from './secret-key-rotation.ts';
-import {
-  signUpVerified,
-  startTestServer,
-  type Session,
-  type TestServer,
-} from './testing/test-server.ts';
+import type { TestServer } from './testing/test-server.ts';
+import { serveThisFile } from './testing/file-server.ts';
 
 /**
  * A sealed secret opens only where it was sealed: its table, column and row are its AES-GCM
@@ -59,21 +55,19 @@ function sealV1(secretKey: string, plain: string): string {
 }
 
 describe('a sealed password copied to another client', () => {
-  let server: TestServer;
-  let staff: Session;
-  beforeAll(async () => {
-    server = await startTestServer();
-    staff = await signUpVerified(server, { name: 'Staff' });
-  });
-  afterAll(async () => server?.close());
+  const t = serveThisFile({ staff: { member: { name: 'Staff' } } });
 
   it('does not open there, and says nothing of its plaintext', async () => {
     const create = async (name: string, password: string) =>
-      (await staff.json<Client>('POST', '/api/clients', { name, server: { host: 'h', password } }))
-        .body;
+      (
+        await t.staff.member.json<Client>('POST', '/api/clients', {
+          name,
+          server: { host: 'h', password },
+        })
+      ).body;
     const a = await create('A', 'password of A');
     const b = await create('B', 'password of B');
-    const db = server.app.parts.db.kysely;
+    const db = t.server.app.parts.db.kysely;
     const row = await db
       .selectFrom('client')
       .select('serverPassword')
@@ -85,37 +79,39 @@ describe('a sealed password copied to another client', () => {
       .where('id', '=', b.id)
       .execute();
 
-    const response = await staff.request('GET', `/api/clients/${b.id}/password`);
+    const response = await t.staff.member.request('GET', `/api/clients/${b.id}/password`);
     const text = await response.text();
     expect(response.status).toBe(500);
     expect(text).not.toContain('password of A');
-    expect((await staff.json('GET', `/api/clients/${a.id}/password`)).body).toEqual({
+    expect((await t.staff.member.json('GET', `/api/clients/${a.id}/password`)).body).toEqual({
       password: 'password of A',
     });
   });
 
   it('is re-sealed for its row at start when it was stored before places were bound', async () => {
-    const { body: client } = await staff.json<Client>('POST', '/api/clients', { name: 'Old' });
-    const db = server.app.parts.db.kysely;
+    const { body: client } = await t.staff.member.json<Client>('POST', '/api/clients', {
+      name: 'Old',
+    });
+    const db = t.server.app.parts.db.kysely;
     await db
       .updateTable('client')
-      .set({ serverPassword: sealV1(keyOf(server), 'from before') })
+      .set({ serverPassword: sealV1(keyOf(t.server), 'from before') })
       .where('id', '=', client.id)
       .execute();
     // A value of the old form still opens, and the start-up step binds it to its row.
-    expect((await staff.json('GET', `/api/clients/${client.id}/password`)).body).toEqual({
+    expect((await t.staff.member.json('GET', `/api/clients/${client.id}/password`)).body).toEqual({
       password: 'from before',
     });
-    expect(await resealLegacySecrets(db, new SecretBox(keyOf(server)))).toBe(1);
+    expect(await resealLegacySecrets(db, new SecretBox(keyOf(t.server)))).toBe(1);
     const row = await db
       .selectFrom('client')
       .select('serverPassword')
       .where('id', '=', client.id)
       .executeTakeFirstOrThrow();
     expect(row.serverPassword).toMatch(/^v2\./);
-    expect((await staff.json('GET', `/api/clients/${client.id}/password`)).body).toEqual({
+    expect((await t.staff.member.json('GET', `/api/clients/${client.id}/password`)).body).toEqual({
       password: 'from before',
     });
-    expect(await resealLegacySecrets(db, new SecretBox(keyOf(server)))).toBe(0);
+    expect(await resealLegacySecrets(db, new SecretBox(keyOf(t.server)))).toBe(0);
   });
 });

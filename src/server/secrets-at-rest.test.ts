@@ -1,54 +1,48 @@
 import fs from 'node:fs';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import type { Client } from '#shared/clients.ts';
 import { openEventStream } from './testing/sse-reader.ts';
-import {
-  signUpVerified,
-  startTestServer,
-  type Session,
-  type TestServer,
-} from './testing/test-server.ts';
+import { serveThisFile } from './testing/file-server.ts';
 
 // Distinctive values: any trace of them in the file bytes or a payload is a leak.
 const SECRETS = ['Pa55-client-secret-ALPHA', 'Pa55-deleted-secret-BRAVO', 'tok-deploy-CHARLIE-9'];
 
-let server: TestServer;
-let staff: Session;
+// The raw bytes are those of the embedded SQLite file (and its write-ahead log).
+const t = serveThisFile({ start: { database: 'sqlite' }, staff: { member: {} } });
 let client: Client;
 
 beforeAll(async () => {
-  // The raw bytes are those of the embedded SQLite file (and its write-ahead log).
-  server = await startTestServer({}, { database: 'sqlite' });
-  staff = await signUpVerified(server);
   client = (
-    await staff.json<Client>('POST', '/api/clients', {
+    await t.staff.member.json<Client>('POST', '/api/clients', {
       name: 'Vault',
       server: { host: 'vault.example', password: SECRETS[0] },
     })
   ).body;
   const gone = (
-    await staff.json<Client>('POST', '/api/clients', {
+    await t.staff.member.json<Client>('POST', '/api/clients', {
       name: 'Gone',
       server: { password: SECRETS[1] },
     })
   ).body;
-  await staff.json('PUT', `/api/clients/${client.id}`, {
+  await t.staff.member.json('PUT', `/api/clients/${client.id}`, {
     name: 'Vault',
     server: { host: 'vault.example', password: SECRETS[0] },
     version: 1,
   });
-  await staff.json('DELETE', `/api/clients/${gone.id}`);
-  await staff.json('PUT', '/api/me/access-token', { accessToken: SECRETS[2] });
+  await t.staff.member.json('DELETE', `/api/clients/${gone.id}`);
+  await t.staff.member.json('PUT', '/api/me/access-token', { accessToken: SECRETS[2] });
 });
-afterAll(async () => server.close());
 
 it('the database file and its write-ahead log hold no secret in clear', async () => {
   // Proof that the secrets are stored and readable at all.
-  const read = await staff.json<{ password: string }>('GET', `/api/clients/${client.id}/password`);
+  const read = await t.staff.member.json<{ password: string }>(
+    'GET',
+    `/api/clients/${client.id}/password`,
+  );
   expect(read.body.password).toBe(SECRETS[0]);
 
-  if (server.config.database.kind !== 'sqlite') throw new Error('expected SQLite');
-  const file = server.config.database.file;
+  if (t.server.config.database.kind !== 'sqlite') throw new Error('expected SQLite');
+  const file = t.server.config.database.file;
   const files = [file, `${file}-wal`].filter((f) => fs.existsSync(f));
   expect(files).toContain(file);
   const bytes = Buffer.concat(files.map((f) => fs.readFileSync(f)));
@@ -62,7 +56,7 @@ it('the database file and its write-ahead log hold no secret in clear', async ()
 });
 
 it('the list, a client, its history and the live feed never carry a secret', async () => {
-  const stream = await openEventStream(server.url, staff.cookieHeader, '0');
+  const stream = await openEventStream(t.server.url, t.staff.member.cookieHeader, '0');
   const texts: string[] = [];
   for (const url of [
     '/api/clients',
@@ -70,16 +64,12 @@ it('the list, a client, its history and the live feed never carry a secret', asy
     `/api/clients/${client.id}/history`,
     '/api/me',
   ]) {
-    const response = await staff.request('GET', url);
+    const response = await t.staff.member.request('GET', url);
     expect(response.status).toBe(200);
     texts.push(await response.text());
   }
-  // Replayed from the start: every event written above.
-  for (;;) {
-    const message = await stream.next();
-    texts.push(message.data);
-    if (message.event === 'client.password_read') break;
-  }
+  // Replayed from the start: every event written so far, up to the stream's ready signal.
+  texts.push(...(await stream.until('stream.ready')).map((message) => message.data));
   stream.close();
   const all = texts.join('\n');
   expect(all).toContain('Vault');

@@ -1,23 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  Session,
-  signUpVerified,
-  startTestServer,
-  uniqueEmail,
-  type TestServer,
-} from '#server/testing/test-server.ts';
+import { describe, expect, it } from 'vitest';
+import { Session, signUpVerified, uniqueEmail } from '#server/testing/test-server.ts';
+import { serveThisFile } from '#server/testing/file-server.ts';
 import { linkIn } from '#server/testing/mail-catcher.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => server.close());
+const t = serveThisFile();
 
 describe('email + password accounts', () => {
   it('signs up, verifies through the mailed link, and is signed in', async () => {
     const email = uniqueEmail();
-    const session = await signUpVerified(server, { email, name: 'Ada Staff' });
+    const session = await signUpVerified(t.server, { email, name: 'Ada Staff' });
     const me = await session.json<{ email: string; displayName: string; emailVerified: boolean }>(
       'GET',
       '/api/me',
@@ -28,7 +19,7 @@ describe('email + password accounts', () => {
 
   it('keeps an unverified user out and resends the mail when they try to sign in', async () => {
     const email = uniqueEmail('unverified');
-    const session = new Session(server);
+    const session = new Session(t.server);
     const signUp = await session.request('POST', '/api/auth/sign-up/email', {
       email,
       password: 'long enough pw',
@@ -38,14 +29,14 @@ describe('email + password accounts', () => {
     expect(session.cookies.size).toBe(0);
     expect((await session.json('GET', '/api/me')).status).toBe(401);
 
-    const before = server.mail.mails.length;
+    const before = t.server.mail.mails.length;
     const signIn = await session.json<{ code: string }>('POST', '/api/auth/sign-in/email', {
       email,
       password: 'long enough pw',
     });
     expect(signIn.status).toBe(403);
     expect(signIn.body.code).toBe('EMAIL_NOT_VERIFIED');
-    await server.mail.waitFor(email, 'Verify your email', before);
+    await t.server.mail.waitFor(email, 'Verify your email', before);
 
     const resend = await session.request('POST', '/api/auth/send-verification-email', {
       email,
@@ -56,18 +47,18 @@ describe('email + password accounts', () => {
 
   it('resets a forgotten password through the mailed link', async () => {
     const email = uniqueEmail('forgetful');
-    await signUpVerified(server, { email, password: 'old password 1' });
-    const anon = new Session(server);
-    const before = server.mail.mails.length;
+    await signUpVerified(t.server, { email, password: 'old password 1' });
+    const anon = new Session(t.server);
+    const before = t.server.mail.mails.length;
     const ask = await anon.request('POST', '/api/auth/request-password-reset', {
       email,
       redirectTo: '/reset-password',
     });
     expect(ask.status).toBe(200);
-    const mail = await server.mail.waitFor(email, 'Reset your Clients Manager password', before);
+    const mail = await t.server.mail.waitFor(email, 'Reset your Clients Manager password', before);
     const landing = await anon.request('GET', linkIn(mail));
     expect(landing.status).toBe(302);
-    const location = new URL(landing.headers.get('location')!, server.url);
+    const location = new URL(landing.headers.get('location')!, t.server.url);
     expect(location.pathname).toBe('/reset-password');
     const token = location.searchParams.get('token');
     expect(token).toBeTruthy();
@@ -91,19 +82,19 @@ describe('email + password accounts', () => {
   });
 
   it('signs out: the session cookie stops working', async () => {
-    const session = await signUpVerified(server);
+    const session = await signUpVerified(t.server);
     const cookie = session.cookieHeader;
     expect((await session.request('POST', '/api/auth/sign-out', {})).status).toBe(200);
-    const reused = await fetch(`${server.url}/api/me`, { headers: { cookie } });
+    const reused = await fetch(`${t.server.url}/api/me`, { headers: { cookie } });
     expect(reused.status).toBe(401);
   });
 
   it('sets the session cookie HttpOnly and SameSite=Lax', async () => {
     const email = uniqueEmail();
-    await signUpVerified(server, { email, password: 'cookie check pw' });
-    const response = await fetch(`${server.url}/api/auth/sign-in/email`, {
+    await signUpVerified(t.server, { email, password: 'cookie check pw' });
+    const response = await fetch(`${t.server.url}/api/auth/sign-in/email`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', origin: server.url },
+      headers: { 'content-type': 'application/json', origin: t.server.url },
       body: JSON.stringify({ email, password: 'cookie check pw' }),
     });
     const cookie = response.headers.getSetCookie().find((c) => c.startsWith('cm.session_token='));

@@ -3,24 +3,16 @@ import {
   startGoogleTestServer,
   type GoogleTestServer,
 } from '#server/testing/google-test-server.ts';
-import {
-  Session,
-  startTestServer,
-  uniqueEmail,
-  type TestServer,
-} from '#server/testing/test-server.ts';
+import { Session, uniqueEmail, type TestServer } from '#server/testing/test-server.ts';
+import { serveThisFile } from '#server/testing/file-server.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => server.close());
+const t = serveThisFile();
 afterEach(() => {
   vi.useRealTimers();
 });
 
 const attempt = (headers: Record<string, string> = {}) =>
-  new Session(server).request(
+  new Session(t.server).request(
     'POST',
     '/api/auth/sign-in/email',
     { email: 'nobody@example.test', password: 'wrong password' },
@@ -42,7 +34,7 @@ describe('auth rate limits', () => {
     expect(Number(retryAfter)).toBeLessThanOrEqual(60);
 
     // The counts live in the database, shared by every instance.
-    const rows = await server.app.parts.db.kysely.selectFrom('rateLimit').select('key').execute();
+    const rows = await t.server.app.parts.db.kysely.selectFrom('rateLimit').select('key').execute();
     expect(rows.some((r) => r.key.includes('/sign-in/email'))).toBe(true);
 
     vi.setSystemTime(Date.now() + (Number(retryAfter) + 1) * 1000);

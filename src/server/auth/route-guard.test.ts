@@ -1,45 +1,39 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_DISABLED_CODE } from '#shared/api-error.ts';
 import type { Client } from '#shared/clients.ts';
 import { PUBLIC_ROUTES } from './session-guard.ts';
 import { isWebAppFile } from '#server/http/static-files.ts';
 import type { RegisteredRoute } from '#server/http/route-registry.ts';
 import { distinctRoutes, requestFor, type RouteRequest } from '#server/testing/route-requests.ts';
-import {
-  signUpVerified,
-  startTestServer,
-  type Session,
-  type TestServer,
-} from '#server/testing/test-server.ts';
+import { serveThisFile } from '#server/testing/file-server.ts';
 
-let server: TestServer;
-let staff: Session;
-let disabled: Session;
+const t = serveThisFile({
+  start: () => {
+    // A web build of two files, so the static routes are in the list too.
+    const web = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-guard-web-'));
+    fs.mkdirSync(path.join(web, 'assets'));
+    fs.writeFileSync(path.join(web, 'index.html'), '<!doctype html><title>Clients Manager</title>');
+    fs.writeFileSync(path.join(web, 'assets', 'index-abc123.js'), 'console.log(1)');
+    return { clientDir: web };
+  },
+  staff: { member: { name: 'Staff' }, leaver: { name: 'Leaver' } },
+});
 let client: Client;
 
 beforeAll(async () => {
-  // A web build of two files, so the static routes are in the list too.
-  const web = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-guard-web-'));
-  fs.mkdirSync(path.join(web, 'assets'));
-  fs.writeFileSync(path.join(web, 'index.html'), '<!doctype html><title>Clients Manager</title>');
-  fs.writeFileSync(path.join(web, 'assets', 'index-abc123.js'), 'console.log(1)');
-  server = await startTestServer({}, { clientDir: web });
-  staff = await signUpVerified(server, { name: 'Staff' });
-  disabled = await signUpVerified(server, { name: 'Leaver' });
-  client = (await staff.json<Client>('POST', '/api/clients', { name: 'Guarded' })).body;
+  client = (await t.staff.member.json<Client>('POST', '/api/clients', { name: 'Guarded' })).body;
   // Disabled while a session still exists: the `user` command deletes the sessions too, but a
   // sign-in that passed its check a moment before the disabling can leave one behind.
-  const { id } = (await disabled.json<{ id: string }>('GET', '/api/me')).body;
-  await server.app.parts.db.kysely
+  const { id } = (await t.staff.leaver.json<{ id: string }>('GET', '/api/me')).body;
+  await t.server.app.parts.db.kysely
     .updateTable('user')
-    .set({ disabled: server.config.database.kind === 'postgres' ? true : 1 })
+    .set({ disabled: t.server.config.database.kind === 'postgres' ? true : 1 })
     .where('id', '=', id)
     .execute();
 });
-afterAll(async () => server.close());
 
 function isPublic(route: RegisteredRoute): boolean {
   return PUBLIC_ROUTES.has(route.url) || isWebAppFile(route.config);
@@ -51,12 +45,12 @@ async function send(
   cookie?: string,
 ): Promise<{ status: number; body: unknown }> {
   const abort = new AbortController();
-  const response = await fetch(new URL(request.path, server.url), {
+  const response = await fetch(new URL(request.path, t.server.url), {
     method: request.method,
     redirect: 'manual',
     signal: abort.signal,
     headers: {
-      origin: server.url,
+      origin: t.server.url,
       ...(cookie ? { cookie } : {}),
       ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
     },
@@ -77,7 +71,7 @@ async function send(
 }
 
 describe('every registered route', () => {
-  const routes = () => distinctRoutes(server.app.registeredRoutes);
+  const routes = () => distinctRoutes(t.server.app.registeredRoutes);
 
   it('is found by the registry: the API, auth, health and the web build', () => {
     const names = routes().map((r) => `${r.method} ${r.url}`);
@@ -127,21 +121,21 @@ describe('every registered route', () => {
       // The router decodes the path: an encoded spelling reaches the same route, and the guard.
       const encoded = { ...request, path: request.path.replace(/^\/a/, '/%61') };
       expect((await send(encoded)).status, `${name} spelled ${encoded.path}`).toBe(401);
-      const refused = await send(request, disabled.cookieHeader);
+      const refused = await send(request, t.staff.leaver.cookieHeader);
       expect(refused.status, `${name} for a disabled user`).toBe(403);
       if (!head) expect(refused.body, name).toMatchObject({ code: ACCOUNT_DISABLED_CODE });
     }
     // Every route but auth, config, health and the web build: HEAD beside each GET included.
     expect(guarded.length).toBeGreaterThanOrEqual(20);
     // Nothing was written by the refused requests.
-    expect((await staff.json<Client>('GET', `/api/clients/${client.id}`)).body.version).toBe(
-      client.version,
-    );
+    expect(
+      (await t.staff.member.json<Client>('GET', `/api/clients/${client.id}`)).body.version,
+    ).toBe(client.version);
   });
 
   it('answers the staff member it guards for (the requests above were real ones)', async () => {
     for (const route of routes().filter((r) => !isPublic(r) && r.method === 'GET')) {
-      const answer = await send(requestFor(route, { id: client.id }), staff.cookieHeader);
+      const answer = await send(requestFor(route, { id: client.id }), t.staff.member.cookieHeader);
       expect(answer.status, `${route.method} ${route.url}`).toBe(200);
     }
   });

@@ -1,18 +1,14 @@
 import { fromNodeHeaders } from 'better-auth/node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Session } from '#server/testing/test-server.ts';
-import { signUpVerified, startTestServer, type TestServer } from '#server/testing/test-server.ts';
+import { describe, expect, it } from 'vitest';
+import { signUpVerified, type Session } from '#server/testing/test-server.ts';
+import { serveThisFile } from '#server/testing/file-server.ts';
 import { sessionCheck } from './session-check.ts';
 
 // The guard's session check must find, refuse and refresh exactly as Better Auth does.
 describe('session check', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer();
-  });
-  afterAll(async () => server.close());
+  const t = serveThisFile();
 
-  const db = () => server.app.parts.db.kysely;
+  const db = () => t.server.app.parts.db.kysely;
 
   /** The stored expiry, in the form the driver returned it (so it can be written back alike). */
   async function sessionRow(session: Session) {
@@ -42,7 +38,7 @@ describe('session check', () => {
   }
 
   it('refuses a cookie whose signature was changed', async () => {
-    const session = await signUpVerified(server);
+    const session = await signUpVerified(t.server);
     expect((await session.json('GET', '/api/clients')).status).toBe(200);
     const signed = decodeURIComponent(session.cookies.get('cm.session_token')!);
     // The signature's first character changed (never to itself). Not its last one: in base64
@@ -56,7 +52,7 @@ describe('session check', () => {
   });
 
   it('refuses a session the moment its row is gone (signed out elsewhere, revoked)', async () => {
-    const session = await signUpVerified(server);
+    const session = await signUpVerified(t.server);
     expect((await session.json('GET', '/api/clients')).status).toBe(200);
     const { token } = await sessionRow(session);
     await db().deleteFrom('session').where('token', '=', token).execute();
@@ -64,13 +60,13 @@ describe('session check', () => {
   });
 
   it('refuses an expired session', async () => {
-    const session = await signUpVerified(server);
+    const session = await signUpVerified(t.server);
     await setExpiry(session, new Date(Date.now() - 1000));
     expect((await session.json('GET', '/api/clients')).status).toBe(401);
   });
 
   it('refuses a disabled user at once', async () => {
-    const session = await signUpVerified(server);
+    const session = await signUpVerified(t.server);
     const { id } = await sessionRow(session);
     const { userId } = await db()
       .selectFrom('session')
@@ -79,14 +75,14 @@ describe('session check', () => {
       .executeTakeFirstOrThrow();
     await db()
       .updateTable('user')
-      .set({ disabled: server.app.parts.db.dialect === 'sqlite' ? 1 : true })
+      .set({ disabled: t.server.app.parts.db.dialect === 'sqlite' ? 1 : true })
       .where('id', '=', userId)
       .execute();
     expect((await session.json('GET', '/api/clients')).status).toBe(403);
   });
 
   it('lets Better Auth move the expiry of a session a day old, and goes on answering', async () => {
-    const session = await signUpVerified(server);
+    const session = await signUpVerified(t.server);
     // Seven-day sessions refresh once a day: six days left means it was last moved a day ago.
     const due = new Date(Date.now() + 6 * 24 * 3600 * 1000 - 60_000);
     await setExpiry(session, due);
@@ -97,9 +93,9 @@ describe('session check', () => {
   });
 
   it('answers as getSession does for the same Cookie headers', async () => {
-    const { auth, db: database } = server.app.parts;
+    const { auth, db: database } = t.server.app.parts;
     const findSession = sessionCheck(auth, database);
-    const session = await signUpVerified(server);
+    const session = await signUpVerified(t.server);
     const signed = decodeURIComponent(session.cookies.get('cm.session_token')!);
     const [token, signature] = [
       signed.slice(0, signed.lastIndexOf('.')),

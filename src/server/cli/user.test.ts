@@ -1,17 +1,13 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Session, startTestServer, type TestServer } from '#server/testing/test-server.ts';
+import { describe, expect, it } from 'vitest';
+import { Session } from '#server/testing/test-server.ts';
+import { serveThisFile } from '#server/testing/file-server.ts';
 import { openEventStream } from '#server/testing/sse-reader.ts';
 import { notAllowedMessage } from '#server/auth/allowlist.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => server.close());
+const t = serveThisFile();
 
 /** Runs `npm run user -- …` as an operator would, on the test server's data folder. */
 function userCommand(
@@ -24,8 +20,8 @@ function userCommand(
       cwd: ROOT,
       env: {
         PATH: process.env.PATH ?? '',
-        DATA_DIR: server.dataDir,
-        ...server.databaseEnv,
+        DATA_DIR: t.server.dataDir,
+        ...t.server.databaseEnv,
         LOG_LEVEL: 'warn',
         ...env,
       },
@@ -43,7 +39,7 @@ async function signIn(
   email: string,
   password: string,
 ): Promise<{ session: Session; status: number; body: { message?: string } }> {
-  const session = new Session(server);
+  const session = new Session(t.server);
   const { status, body } = await session.json<{ message?: string }>(
     'POST',
     '/api/auth/sign-in/email',
@@ -75,16 +71,18 @@ describe('npm run user', () => {
   });
 
   it('refuses a duplicate and says why', async () => {
-    const result = await userCommand(['create', '--email', 'ops@example.test'], 'whatever123');
+    const email = 'twice@example.test';
+    expect((await userCommand(['create', '--email', email], 'first password 1')).code).toBe(0);
+    const result = await userCommand(['create', '--email', email], 'whatever123');
     expect(result.code).toBe(1);
-    expect(result.err.trim()).toBe('A user with the email ops@example.test exists already.');
+    expect(result.err.trim()).toBe(`A user with the email ${email} exists already.`);
   });
 
   it('disables a user: their session and live stream stop at once, and sign-in is refused', async () => {
     await userCommand(['create', '--email', 'leaver@example.test'], 'leaver password');
     const { session } = await signIn('leaver@example.test', 'leaver password');
     expect((await session.json('GET', '/api/clients')).status).toBe(200);
-    const stream = await openEventStream(server.url, session.cookieHeader);
+    const stream = await openEventStream(t.server.url, session.cookieHeader);
     await stream.next();
 
     const result = await userCommand(['disable', '--email', 'leaver@example.test']);
@@ -114,7 +112,7 @@ describe('npm run user', () => {
       expect(result.code).toBe(1);
       expect(result.out).toBe('');
       expect(result.err.trim()).toBe(notAllowedMessage(email));
-      const users = await server.app.parts.db.kysely
+      const users = await t.server.app.parts.db.kysely
         .selectFrom('user')
         .select('id')
         .where('email', '=', email)

@@ -1,12 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '#shared/clients.ts';
 import { distinctRoutes, requestFor } from '#server/testing/route-requests.ts';
-import {
-  signUpVerified,
-  startTestServer,
-  type Session,
-  type TestServer,
-} from '#server/testing/test-server.ts';
+import { serveThisFile } from '#server/testing/file-server.ts';
 import { refusesCrossSite } from './csrf.ts';
 
 /**
@@ -16,28 +11,24 @@ import { refusesCrossSite } from './csrf.ts';
  * Such routes say so in their route config, and refuse what a write refuses.
  */
 
-let server: TestServer;
-let staff: Session;
+const t = serveThisFile({ staff: { member: { name: 'Staff' } } });
 let client: Client;
 const PASSWORD = 'server-password-cross-site';
 const TOKEN = 'access-token-cross-site';
 
 beforeAll(async () => {
-  server = await startTestServer();
-  staff = await signUpVerified(server, { name: 'Staff' });
   client = (
-    await staff.json<Client>('POST', '/api/clients', {
+    await t.staff.member.json<Client>('POST', '/api/clients', {
       name: 'Secretive',
       tags: 'eu',
       server: { host: 'h.example', username: 'u', password: PASSWORD },
     })
   ).body;
-  await staff.json('PUT', '/api/me/access-token', { accessToken: TOKEN });
+  await t.staff.member.json('PUT', '/api/me/access-token', { accessToken: TOKEN });
 });
-afterAll(async () => server.close());
 
 async function eventCount(): Promise<number> {
-  const row = await server.app.parts.db.kysely
+  const row = await t.server.app.parts.db.kysely
     .selectFrom('event')
     .select((eb) => eb.fn.countAll().as('n'))
     .executeTakeFirstOrThrow();
@@ -46,15 +37,15 @@ async function eventCount(): Promise<number> {
 
 /** A signed-in GET with exactly these headers besides the cookie (a navigation sends no Origin). */
 async function get(path: string, headers: Record<string, string> = {}) {
-  const response = await fetch(new URL(path, server.url), {
+  const response = await fetch(new URL(path, t.server.url), {
     redirect: 'manual',
-    headers: { cookie: staff.cookieHeader, ...headers },
+    headers: { cookie: t.staff.member.cookieHeader, ...headers },
   });
   return { status: response.status, text: await response.text() };
 }
 
 function getRoutes() {
-  return distinctRoutes(server.app.registeredRoutes).filter(
+  return distinctRoutes(t.server.app.registeredRoutes).filter(
     (route) =>
       route.method === 'GET' && route.url.startsWith('/api/') && route.url !== '/api/auth/*',
   );

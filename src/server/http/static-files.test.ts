@@ -3,35 +3,34 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { precompressDir } from '../../../scripts/vite-precompress.ts';
-import { signUpVerified, startTestServer, type TestServer } from '#server/testing/test-server.ts';
+import { signUpVerified } from '#server/testing/test-server.ts';
+import { serveThisFile } from '#server/testing/file-server.ts';
 
 describe('static files of the web build', () => {
-  let server: TestServer;
   let webDir: string;
   const script = `console.log(${JSON.stringify('hello '.repeat(500))});\n`;
 
-  beforeAll(async () => {
-    webDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-static-'));
-    fs.mkdirSync(path.join(webDir, 'assets'));
-    fs.writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>t</title>');
-    fs.writeFileSync(path.join(webDir, 'assets/app-0a1b2c.js'), script);
-    fs.writeFileSync(path.join(webDir, 'assets/app-0a1b2c.js.map'), '{"version":3,"sources":[]}');
-    precompressDir(webDir);
-    server = await startTestServer({}, { clientDir: webDir });
+  const t = serveThisFile({
+    start: () => {
+      webDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-static-'));
+      fs.mkdirSync(path.join(webDir, 'assets'));
+      fs.writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>t</title>');
+      fs.writeFileSync(path.join(webDir, 'assets/app-0a1b2c.js'), script);
+      fs.writeFileSync(path.join(webDir, 'assets/app-0a1b2c.js.map'), '{"version":3,"sources":[]}');
+      precompressDir(webDir);
+      return { clientDir: webDir };
+    },
   });
-  afterAll(async () => {
-    await server.close();
-    fs.rmSync(webDir, { recursive: true, force: true });
-  });
+  afterAll(() => fs.rmSync(webDir, { recursive: true, force: true }));
 
   /** The bytes as sent (fetch would decode them itself). */
   function get(acceptEncoding: string) {
     return new Promise<{ response: http.IncomingMessage; bytes: Buffer }>((resolve, reject) => {
       http
         .get(
-          `${server.url}/assets/app-0a1b2c.js`,
+          `${t.server.url}/assets/app-0a1b2c.js`,
           { headers: { 'accept-encoding': acceptEncoding } },
           (response) => {
             const chunks: Buffer[] = [];
@@ -44,13 +43,13 @@ describe('static files of the web build', () => {
   }
 
   it('serves source maps to signed-in staff only: they hold the whole client source', async () => {
-    const anonymous = await fetch(`${server.url}/assets/app-0a1b2c.js.map`);
+    const anonymous = await fetch(`${t.server.url}/assets/app-0a1b2c.js.map`);
     expect(anonymous.status).toBe(401);
     expect(await anonymous.text()).not.toContain('"sources"');
-    const staff = await signUpVerified(server);
+    const staff = await signUpVerified(t.server);
     const signedIn = await staff.request('GET', '/assets/app-0a1b2c.js.map');
     expect(signedIn.status).toBe(200);
-    expect((await fetch(`${server.url}/assets/app-0a1b2c.js`)).status).toBe(200);
+    expect((await fetch(`${t.server.url}/assets/app-0a1b2c.js`)).status).toBe(200);
   });
 
   it('sends the brotli copy to a browser that accepts it, cached for good', async () => {

@@ -1,24 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  Session,
-  startTestServer,
-  uniqueEmail,
-  type TestServer,
-} from '#server/testing/test-server.ts';
+import { describe, expect, it } from 'vitest';
+import { Session, uniqueEmail } from '#server/testing/test-server.ts';
+import { serveThisFile } from '#server/testing/file-server.ts';
 
 // A fresh install has no SMTP server: the first user must still be able to verify, from the
 // link in the server log or the .eml file in DATA_DIR/outbox.
 const lines: string[] = [];
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer(
-    { SMTP_URL: '', LOG_LEVEL: 'info' },
-    { logStream: { write: (line) => lines.push(line) } },
-  );
+const t = serveThisFile({
+  env: { SMTP_URL: '', LOG_LEVEL: 'info' },
+  start: { logStream: { write: (line) => lines.push(line) } },
 });
-afterAll(async () => server.close());
 
 /** A quoted-printable body with its soft line breaks and escapes undone. */
 function decodeQuotedPrintable(text: string): string {
@@ -30,7 +22,7 @@ function decodeQuotedPrintable(text: string): string {
 describe('mail without SMTP_URL', () => {
   it('writes the verification mail to the outbox and its link to the log; the link verifies', async () => {
     const email = uniqueEmail('first');
-    const session = new Session(server);
+    const session = new Session(t.server);
     const signUp = await session.request('POST', '/api/auth/sign-up/email', {
       email,
       password: 'first user password',
@@ -38,9 +30,9 @@ describe('mail without SMTP_URL', () => {
       callbackURL: '/',
     });
     expect(signUp.status).toBe(200);
-    expect(server.mail.mails).toHaveLength(0);
+    expect(t.server.mail.mails).toHaveLength(0);
 
-    const outbox = path.join(server.dataDir, 'outbox');
+    const outbox = path.join(t.server.dataDir, 'outbox');
     const files = fs.readdirSync(outbox).filter((f) => f.includes(email));
     expect(files).toHaveLength(1);
     const file = path.join(outbox, files[0]!);
@@ -65,7 +57,7 @@ describe('mail without SMTP_URL', () => {
     // Once someone has verified, a link in the log would let anyone who reads the log into
     // an account that someone else is signing up: the outbox file (mode 600) still has it.
     const second = uniqueEmail('second');
-    const secondSignUp = await new Session(server).request('POST', '/api/auth/sign-up/email', {
+    const secondSignUp = await new Session(t.server).request('POST', '/api/auth/sign-up/email', {
       email: second,
       password: 'second user password',
       name: 'Second Staff',
@@ -75,7 +67,7 @@ describe('mail without SMTP_URL', () => {
     const secondLogged = lines
       .map((line) => JSON.parse(line) as { msg: string; to?: string; link?: string; file?: string })
       .find((entry) => entry.to === second && entry.msg.startsWith('SMTP_URL is not set'));
-    expect(secondLogged?.file).toContain(path.join(server.dataDir, 'outbox'));
+    expect(secondLogged?.file).toContain(path.join(t.server.dataDir, 'outbox'));
     expect(secondLogged?.link).toBeUndefined();
     const aboutSecond = lines.filter((line) => line.includes(second));
     expect(aboutSecond.length).toBeGreaterThan(0);

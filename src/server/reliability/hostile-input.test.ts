@@ -4,12 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiErrorSchema } from '#shared/api-error.ts';
 import type { Client } from '#shared/clients.ts';
 import { distinctRoutes } from '#server/testing/route-requests.ts';
-import {
-  signUpVerified,
-  startTestServer,
-  type Session,
-  type TestServer,
-} from '#server/testing/test-server.ts';
+import { serveThisFile } from '#server/testing/file-server.ts';
 import { hostileRequests, type HostileRequest } from './hostile-requests.ts';
 
 /**
@@ -21,13 +16,12 @@ import { hostileRequests, type HostileRequest } from './hostile-requests.ts';
 
 const RUNS = Number(process.env.HOSTILE_RUNS ?? 1500);
 
-let server: TestServer;
-let staff: Session;
+const t = serveThisFile({ staff: { member: { name: 'Fuzz Staff' } } });
 let requestsSent = 0;
 
 /** Everything a write could touch, so a refused one can be shown to have changed nothing. */
 async function fingerprint() {
-  const db = server.app.parts.db.kysely;
+  const db = t.server.app.parts.db.kysely;
   const [clients, events, deleted, tokens] = await Promise.all([
     db.selectFrom('client').selectAll().orderBy('id').execute(),
     db
@@ -42,10 +36,8 @@ async function fingerprint() {
 }
 
 beforeAll(async () => {
-  server = await startTestServer();
-  staff = await signUpVerified(server, { name: 'Fuzz Staff' });
   for (const name of ['Alpha', 'Beta', 'Gamma']) {
-    await staff.json<Client>('POST', '/api/clients', {
+    await t.staff.member.json<Client>('POST', '/api/clients', {
       name,
       tags: 'eu-west-1',
       server: { host: 'example.com', password: 'pw' },
@@ -55,7 +47,6 @@ beforeAll(async () => {
 afterAll(async () => {
   // eslint-disable-next-line no-console -- the figure issue 7 asks for, in the test log
   console.info(`hostile input: ${requestsSent} requests fuzzed`);
-  await server?.close();
 });
 
 /** Whether the route only reads (its refusal or its success changes nothing we count). */
@@ -94,8 +85,9 @@ function checkAnswer(
 
 describe('generated requests to every route', () => {
   it('never answer 5xx, refuse with JSON naming the problem, and write nothing when refused', async () => {
-    const clients = (await staff.json<{ clients: Client[] }>('GET', '/api/clients')).body.clients;
-    const routes = distinctRoutes(server.app.registeredRoutes).filter(
+    const clients = (await t.staff.member.json<{ clients: Client[] }>('GET', '/api/clients')).body
+      .clients;
+    const routes = distinctRoutes(t.server.app.registeredRoutes).filter(
       // The web build's files: none in this server (it has no web app).
       (r) => r.url.startsWith('/api/') || r.url === '/healthz' || r.url === '/readyz',
     );
@@ -103,19 +95,19 @@ describe('generated requests to every route', () => {
     const arbitrary = hostileRequests({
       routes,
       realIds: clients.map((c) => c.id),
-      origin: server.url,
+      origin: t.server.url,
     });
     const reached = new Map<string, number>();
     // What the tables held after the last request that could write; reads change none of it.
     let before = await fingerprint();
     await fc.assert(
       fc.asyncProperty(arbitrary, async (request) => {
-        const response = await server.app.inject({
+        const response = await t.server.app.inject({
           method: request.method as 'GET',
           url: request.url,
           headers: {
             ...request.headers,
-            ...(request.withSession ? { cookie: staff.cookieHeader } : {}),
+            ...(request.withSession ? { cookie: t.staff.member.cookieHeader } : {}),
           },
           ...(request.payload === undefined ? {} : { payload: request.payload }),
         });
@@ -156,7 +148,7 @@ describe('generated requests to every route', () => {
     ).toBeGreaterThan(5);
 
     // The event log has no gap: every sequence number from the first to the last.
-    const seqs = await server.app.parts.db.kysely
+    const seqs = await t.server.app.parts.db.kysely
       .selectFrom('event')
       .select('seq')
       .orderBy('seq')
@@ -206,11 +198,15 @@ describe('what only a socket can send', () => {
       Buffer.from('"}'),
     ]);
     const answer = await rawExchange(
-      server.url,
+      t.server.url,
       httpRequest(
         'POST',
         '/api/clients',
-        { 'content-type': 'application/json', origin: server.url, cookie: staff.cookieHeader },
+        {
+          'content-type': 'application/json',
+          origin: t.server.url,
+          cookie: t.staff.member.cookieHeader,
+        },
         bytes,
       ),
     );
@@ -222,37 +218,37 @@ describe('what only a socket can send', () => {
 
   it('headers over 16 KB: 431 from Node before any of our code, and the server goes on', async () => {
     const answer = await rawExchange(
-      server.url,
+      t.server.url,
       httpRequest('GET', '/api/clients', {
-        cookie: staff.cookieHeader,
+        cookie: t.staff.member.cookieHeader,
         'x-big': 'x'.repeat(20_000),
       }),
     );
     requestsSent += 1;
     expect(answer).toMatch(/^HTTP\/1\.1 431 /);
-    expect((await staff.json('GET', '/api/clients')).status).toBe(200);
+    expect((await t.staff.member.json('GET', '/api/clients')).status).toBe(200);
   });
 
   it('a NUL or a control byte in the request line: 400 from Node, and the server goes on', async () => {
     for (const path of ['/api/clients/\u0000', '/api/clients/a b', '/api/clients/\u0007']) {
-      const answer = await rawExchange(server.url, httpRequest('GET', path, {}));
+      const answer = await rawExchange(t.server.url, httpRequest('GET', path, {}));
       requestsSent += 1;
       expect(answer).toMatch(/^HTTP\/1\.1 400 /);
     }
-    expect((await staff.json('GET', '/api/clients')).status).toBe(200);
+    expect((await t.staff.member.json('GET', '/api/clients')).status).toBe(200);
   });
 
   it('bodies over 1 MB, declared or streamed: 413 JSON, nothing written', async () => {
     const before = await fingerprint();
     const big = JSON.stringify({ name: 'big', description: 'x'.repeat(1024 * 1024) });
     for (const route of ['/api/clients', '/api/auth/sign-up/email']) {
-      const declared = await staff.request('POST', route, big);
-      const streamed = await fetch(new URL(route, server.url), {
+      const declared = await t.staff.member.request('POST', route, big);
+      const streamed = await fetch(new URL(route, t.server.url), {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
-          origin: server.url,
-          cookie: staff.cookieHeader,
+          origin: t.server.url,
+          cookie: t.staff.member.cookieHeader,
         },
         body: new Blob([big]).stream(),
         duplex: 'half',
@@ -277,7 +273,7 @@ describe('what only a socket can send', () => {
       ['/api/auth/sign-in/email', nested],
       ['/api/auth/sign-up/email', nestedObjects],
     ] as const) {
-      const response = await staff.request('POST', route, body);
+      const response = await t.staff.member.request('POST', route, body);
       requestsSent += 1;
       expect(response.status, route).toBe(400);
       expect(await response.json(), route).toBeTypeOf('object');

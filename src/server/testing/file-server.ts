@@ -1,25 +1,45 @@
 import { afterAll, beforeAll } from 'vitest';
 import { signUpVerified, startTestServer, type Session, type TestServer } from './test-server.ts';
 
-/** What a test file shares: its server and, when asked for, a signed-in staff member. */
-export interface FileServer {
+/** How the server starts besides its settings (startTestServer's options): a web build, a log. */
+export type StartOptions = Omit<NonNullable<Parameters<typeof startTestServer>[1]>, 'dataDir'>;
+
+/** A staff member to sign up: name, email, password; signUpVerified's defaults for the rest. */
+export type StaffMember = NonNullable<Parameters<typeof signUpVerified>[1]>;
+
+/** What a test file shares: its server, and its signed-in staff by the names the file chose. */
+export interface FileServer<Name extends string> {
   readonly server: TestServer;
-  readonly staff: Session;
+  readonly staff: Readonly<Record<Name, Session>>;
 }
 
 /**
  * The preamble of an API test file: a real server for the file's tests (started before them,
- * closed after), and a verified, signed-in staff member named `staff` when one is asked for.
- * Read `server` and `staff` inside tests and hooks: they are set when the file starts.
+ * closed after), with `env` over the test settings, and the `staff` members signed up, verified
+ * and signed in, e.g. `staff: { alice: { name: 'Alice' } }` gives `t.staff.alice`. `start` is a
+ * function when what it names must be made as the file starts (a web build in a temp folder).
+ * Read `server` and `staff` inside tests and hooks: they are set when the file starts. A
+ * `beforeAll` of the file's own, written after this call, runs after them.
  */
-export function serveThisFile(
-  options: { env?: Record<string, string>; staff?: string } = {},
-): FileServer {
+export function serveThisFile<const Name extends string = never>(
+  options: {
+    env?: Record<string, string>;
+    start?: StartOptions | (() => StartOptions);
+    staff?: Record<Name, StaffMember>;
+  } = {},
+): FileServer<Name> {
   let server: TestServer | undefined;
-  let staff: Session | undefined;
+  let staff: Record<Name, Session> | undefined;
   beforeAll(async () => {
-    server = await startTestServer(options.env);
-    if (options.staff !== undefined) staff = await signUpVerified(server, { name: options.staff });
+    const start = typeof options.start === 'function' ? options.start() : options.start;
+    server = await startTestServer(options.env, start);
+    const members = options.staff ?? ({} as Record<Name, StaffMember>);
+    const signedIn: Partial<Record<Name, Session>> = {};
+    // One after another, in the order written: the users are created in that order.
+    for (const name of Object.keys(members) as Name[]) {
+      signedIn[name] = await signUpVerified(server, members[name]);
+    }
+    staff = signedIn as Record<Name, Session>;
   });
   afterAll(async () => server?.close());
   return {
@@ -28,7 +48,7 @@ export function serveThisFile(
       return server;
     },
     get staff() {
-      if (!staff) throw new Error('serveThisFile: no staff member was asked for');
+      if (!staff) throw new Error('serveThisFile: the staff sign up before the first test');
       return staff;
     },
   };

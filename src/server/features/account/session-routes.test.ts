@@ -1,24 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { UserSessions } from '#shared/account.ts';
-import {
-  Session,
-  signUpVerified,
-  startTestServer,
-  uniqueEmail,
-  type TestServer,
-} from '#server/testing/test-server.ts';
+import { Session, signUpVerified, uniqueEmail } from '#server/testing/test-server.ts';
+import { serveThisFile } from '#server/testing/file-server.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => server.close());
+const t = serveThisFile();
 
 describe('own sessions', () => {
   it('lists the devices signed in, marks this one, and signs out all others', async () => {
     const email = uniqueEmail();
-    const laptop = await signUpVerified(server, { email, password: 'several devices' });
-    const phone = new Session(server);
+    const laptop = await signUpVerified(t.server, { email, password: 'several devices' });
+    const phone = new Session(t.server);
     await phone.request(
       'POST',
       '/api/auth/sign-in/email',

@@ -1,30 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Client } from '#shared/clients.ts';
-import {
-  Session,
-  signUpVerified,
-  uniqueEmail,
-  startTestServer,
-  type TestServer,
-} from '#server/testing/test-server.ts';
+import { Session, uniqueEmail } from '#server/testing/test-server.ts';
+import { serveThisFile } from '#server/testing/file-server.ts';
 
 /** People are named by email in history and on records: it is what they cannot change. */
 const ALICE = uniqueEmail('alice');
 const BOB = uniqueEmail('bob');
-let server: TestServer;
-let alice: Session;
-let bob: Session;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  alice = await signUpVerified(server, { name: 'Alice', email: ALICE });
-  bob = await signUpVerified(server, { name: 'Bob', email: BOB });
+const t = serveThisFile({
+  staff: { alice: { name: 'Alice', email: ALICE }, bob: { name: 'Bob', email: BOB } },
 });
-afterAll(async () => server.close());
 
 /** Rows in the database under test (SQLite or PostgreSQL), read beside the API. */
 async function counts() {
-  const db = server.app.parts.db.kysely;
+  const db = t.server.app.parts.db.kysely;
   const count = async (table: 'client' | 'event') =>
     Number(
       (
@@ -38,7 +26,7 @@ async function counts() {
 }
 
 describe('without a session', () => {
-  const anon = () => new Session(server);
+  const anon = () => new Session(t.server);
   it.each([
     ['GET', '/api/clients'],
     ['POST', '/api/clients'],
@@ -72,7 +60,7 @@ describe('without a session', () => {
 
 describe('clients', () => {
   it('creates with the defaults of the original: port 22, private, started today', async () => {
-    const { status, body } = await alice.json<Client>('POST', '/api/clients', {
+    const { status, body } = await t.staff.alice.json<Client>('POST', '/api/clients', {
       name: 'Acme',
       code: 'ACM',
     });
@@ -92,7 +80,7 @@ describe('clients', () => {
   });
 
   it('stores comma-separated tags as a trimmed list without empty entries', async () => {
-    const { body } = await alice.json<Client>('POST', '/api/clients', {
+    const { body } = await t.staff.alice.json<Client>('POST', '/api/clients', {
       name: 'Tagged',
       tags: ' prod-1 , eu,, ,web ',
     });
@@ -102,7 +90,7 @@ describe('clients', () => {
   it('lists, gets, updates and deletes; every write lands in the event log', async () => {
     const start = await counts();
     const created = (
-      await alice.json<Client>('POST', '/api/clients', {
+      await t.staff.alice.json<Client>('POST', '/api/clients', {
         name: 'Globex',
         code: 'GLX',
         description: 'Hosting',
@@ -129,12 +117,14 @@ describe('clients', () => {
     });
     expect(JSON.stringify(created)).not.toContain('s3cret!');
 
-    const list = await bob.json<{ clients: Client[] }>('GET', '/api/clients');
+    const list = await t.staff.bob.json<{ clients: Client[] }>('GET', '/api/clients');
     expect(list.body.clients.map((c) => c.id)).toContain(created.id);
     expect(JSON.stringify(list.body)).not.toContain('s3cret!');
-    expect((await bob.json<Client>('GET', `/api/clients/${created.id}`)).body).toEqual(created);
+    expect((await t.staff.bob.json<Client>('GET', `/api/clients/${created.id}`)).body).toEqual(
+      created,
+    );
 
-    const updated = await bob.json<Client>('PUT', `/api/clients/${created.id}`, {
+    const updated = await t.staff.bob.json<Client>('PUT', `/api/clients/${created.id}`, {
       ...created,
       tags: created.tags,
       name: 'Globex Corp',
@@ -151,61 +141,63 @@ describe('clients', () => {
     // The password was omitted, so it is kept.
     expect(updated.body.server.hasPassword).toBe(true);
     // Read before the change, read again after it: the new one, never the kept answer.
-    expect((await bob.json<Client>('GET', `/api/clients/${created.id}`)).body).toEqual(
+    expect((await t.staff.bob.json<Client>('GET', `/api/clients/${created.id}`)).body).toEqual(
       updated.body,
     );
     expect(
-      (await alice.json<{ password: string }>('GET', `/api/clients/${created.id}/password`)).body,
+      (await t.staff.alice.json<{ password: string }>('GET', `/api/clients/${created.id}/password`))
+        .body,
     ).toEqual({ password: 's3cret!' });
 
-    expect((await alice.request('DELETE', `/api/clients/${created.id}`)).status).toBe(204);
-    expect((await alice.json('GET', `/api/clients/${created.id}`)).status).toBe(404);
-    expect((await alice.json('DELETE', `/api/clients/${created.id}`)).status).toBe(404);
+    expect((await t.staff.alice.request('DELETE', `/api/clients/${created.id}`)).status).toBe(204);
+    expect((await t.staff.alice.json('GET', `/api/clients/${created.id}`)).status).toBe(404);
+    expect((await t.staff.alice.json('DELETE', `/api/clients/${created.id}`)).status).toBe(404);
     // created, updated, password_read, deleted
     expect(await counts()).toEqual({ clients: start.clients, events: start.events + 4 });
   });
 
   it('duplicates with a new id and the name plus " (Clone)", keeping the password', async () => {
     const source = (
-      await alice.json<Client>('POST', '/api/clients', {
+      await t.staff.alice.json<Client>('POST', '/api/clients', {
         name: 'Initech',
         code: 'INI',
         server: { password: 'pw' },
       })
     ).body;
-    const copy = await alice.json<Client>('POST', `/api/clients/${source.id}/duplicate`);
+    const copy = await t.staff.alice.json<Client>('POST', `/api/clients/${source.id}/duplicate`);
     expect(copy.status).toBe(201);
     expect(copy.body.id).not.toBe(source.id);
     expect(copy.body).toMatchObject({ name: 'Initech (Clone)', code: 'INI', version: 1 });
     expect(copy.body.server.hasPassword).toBe(true);
-    expect((await alice.json('POST', '/api/clients/nope-nope/duplicate')).status).toBe(404);
+    expect((await t.staff.alice.json('POST', '/api/clients/nope-nope/duplicate')).status).toBe(404);
   });
 
   it('refuses a save over a newer version with 409 and changes nothing', async () => {
-    const created = (await alice.json<Client>('POST', '/api/clients', { name: 'Umbrella' })).body;
-    const first = await bob.json<Client>('PUT', `/api/clients/${created.id}`, {
+    const created = (await t.staff.alice.json<Client>('POST', '/api/clients', { name: 'Umbrella' }))
+      .body;
+    const first = await t.staff.bob.json<Client>('PUT', `/api/clients/${created.id}`, {
       name: 'Umbrella (Bob)',
       version: 1,
     });
     expect(first.status).toBe(200);
     const before = await counts();
-    const stale = await alice.json<{ error: string }>('PUT', `/api/clients/${created.id}`, {
+    const stale = await t.staff.alice.json<{ error: string }>('PUT', `/api/clients/${created.id}`, {
       name: 'Umbrella (Alice)',
       version: 1,
     });
     expect(stale.status).toBe(409);
     expect(stale.body.error).toContain(`changed by ${BOB} after you opened it`);
     expect(await counts()).toEqual(before);
-    expect((await alice.json<Client>('GET', `/api/clients/${created.id}`)).body.name).toBe(
+    expect((await t.staff.alice.json<Client>('GET', `/api/clients/${created.id}`)).body.name).toBe(
       'Umbrella (Bob)',
     );
   });
 
   it('removes a password when it is saved as empty', async () => {
     const created = (
-      await alice.json<Client>('POST', '/api/clients', { server: { password: 'x' } })
+      await t.staff.alice.json<Client>('POST', '/api/clients', { server: { password: 'x' } })
     ).body;
-    const cleared = await alice.json<Client>('PUT', `/api/clients/${created.id}`, {
+    const cleared = await t.staff.alice.json<Client>('PUT', `/api/clients/${created.id}`, {
       server: { password: '' },
       version: 1,
     });
@@ -215,7 +207,11 @@ describe('clients', () => {
 
 describe('bad input', () => {
   const post = (body: unknown) =>
-    alice.json<{ error: string; fields?: Record<string, string> }>('POST', '/api/clients', body);
+    t.staff.alice.json<{ error: string; fields?: Record<string, string> }>(
+      'POST',
+      '/api/clients',
+      body,
+    );
 
   it('names the field for wrong types and out-of-range values, and writes nothing', async () => {
     const before = await counts();
@@ -241,7 +237,7 @@ describe('bad input', () => {
   });
 
   it('answers malformed JSON with 400', async () => {
-    const response = await alice.request('POST', '/api/clients', '{"name": ', {
+    const response = await t.staff.alice.request('POST', '/api/clients', '{"name": ', {
       'content-type': 'application/json',
     });
     expect(response.status).toBe(400);
@@ -255,9 +251,11 @@ describe('bad input', () => {
   });
 
   it('answers an unknown or malformed id with 404 or 400', async () => {
-    expect((await alice.json('GET', '/api/clients/unknownid123')).status).toBe(404);
-    expect((await alice.json('PUT', '/api/clients/unknownid123', { version: 1 })).status).toBe(404);
-    const bad = await alice.json<{ fields: Record<string, string> }>(
+    expect((await t.staff.alice.json('GET', '/api/clients/unknownid123')).status).toBe(404);
+    expect(
+      (await t.staff.alice.json('PUT', '/api/clients/unknownid123', { version: 1 })).status,
+    ).toBe(404);
+    const bad = await t.staff.alice.json<{ fields: Record<string, string> }>(
       'GET',
       `/api/clients/${encodeURIComponent('../../etc')}`,
     );
@@ -267,7 +265,7 @@ describe('bad input', () => {
 
   it('requires the version on update', async () => {
     const created = (await post({ name: 'Versionless' })).body as unknown as Client;
-    const response = await alice.json<{ fields: Record<string, string> }>(
+    const response = await t.staff.alice.json<{ fields: Record<string, string> }>(
       'PUT',
       `/api/clients/${created.id}`,
       { name: 'x' },
@@ -277,7 +275,7 @@ describe('bad input', () => {
   });
 
   it('refuses cross-site writes', async () => {
-    const response = await alice.request(
+    const response = await t.staff.alice.request(
       'POST',
       '/api/clients',
       { name: 'csrf' },
@@ -286,7 +284,7 @@ describe('bad input', () => {
     expect(response.status).toBe(403);
     // Named, because the usual cause is the app opened at another address than PUBLIC_URL.
     expect(await response.json()).toMatchObject({
-      error: `Refused: this page was opened at https://evil.example, but Clients Manager answers at ${server.url} (PUBLIC_URL). Open ${server.url} instead.`,
+      error: `Refused: this page was opened at https://evil.example, but Clients Manager answers at ${t.server.url} (PUBLIC_URL). Open ${t.server.url} instead.`,
     });
   });
 
@@ -300,22 +298,23 @@ describe('bad input', () => {
 describe('commands', () => {
   it('builds the deploy command from the access token and first tag, shell-quoted', async () => {
     const client = (
-      await alice.json<Client>('POST', '/api/clients', {
+      await t.staff.alice.json<Client>('POST', '/api/clients', {
         name: 'Cmd',
         tags: 'x; rm -rf ~, second',
         server: { host: 'h.example', username: 'root', port: 2200 },
       })
     ).body;
-    const missing = await alice.json<{
+    const missing = await t.staff.alice.json<{
       commands: { id: string; command: string | null; missing: string | null }[];
     }>('GET', `/api/clients/${client.id}/commands`);
     expect(missing.body.commands[0]).toMatchObject({ id: 'deploy', command: null });
     expect(missing.body.commands[0]!.missing).toMatch(/access token/);
 
     expect(
-      (await alice.json('PUT', '/api/me/access-token', { accessToken: "tok'en-SECRET" })).status,
+      (await t.staff.alice.json('PUT', '/api/me/access-token', { accessToken: "tok'en-SECRET" }))
+        .status,
     ).toBe(200);
-    const ready = await alice.json<{
+    const ready = await t.staff.alice.json<{
       commands: { id: string; command: string; display: string }[];
     }>('GET', `/api/clients/${client.id}/commands`);
     expect(ready.body.commands[0]!.command).toBe(
@@ -324,7 +323,7 @@ describe('commands', () => {
     expect(ready.body.commands[0]!.display).not.toContain('SECRET');
     expect(ready.body.commands[1]!.command).toBe('ssh -p 2200 root@h.example');
 
-    const me = await alice.json<{ accessToken: { isSet: boolean; masked: string } }>(
+    const me = await t.staff.alice.json<{ accessToken: { isSet: boolean; masked: string } }>(
       'GET',
       '/api/me',
     );

@@ -1,30 +1,21 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import type { ClientList } from '#shared/clients.ts';
-import {
-  signUpVerified,
-  startTestServer,
-  type Session,
-  type TestServer,
-} from '#server/testing/test-server.ts';
+import { serveThisFile } from '#server/testing/file-server.ts';
 
-let server: TestServer;
-let staff: Session;
+const t = serveThisFile({ staff: { member: {} } });
 
 beforeAll(async () => {
-  server = await startTestServer();
-  staff = await signUpVerified(server);
   for (const input of [
     { name: 'Crème Café', code: 'CAF', tags: ['eu-west-1', 'shop'] },
     { name: 'Acme', code: 'ACM', description: 'Web shop', server: { host: 'acme.example.com' } },
     { name: 'Zebra', code: 'ZB', tags: ['shop-eu'] },
   ]) {
-    expect((await staff.json('POST', '/api/clients', input)).status).toBe(201);
+    expect((await t.staff.member.json('POST', '/api/clients', input)).status).toBe(201);
   }
 });
-afterAll(async () => server.close());
 
 const names = async (q: string) => {
-  const { status, body } = await staff.json<ClientList>(
+  const { status, body } = await t.staff.member.json<ClientList>(
     'GET',
     `/api/clients?q=${encodeURIComponent(q)}`,
   );

@@ -1,12 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ApiError } from '#shared/api-error.ts';
 import type { Client, ClientCommand } from '#shared/clients.ts';
-import {
-  signUpVerified,
-  startTestServer,
-  type Session,
-  type TestServer,
-} from '#server/testing/test-server.ts';
+import { serveThisFile } from '#server/testing/file-server.ts';
 
 /**
  * The outside review pasted a copied deploy command whose tag held U+0003 and a newline into an
@@ -14,14 +9,7 @@ import {
  * characters, and a row that holds one from before is shown with its command withheld.
  */
 
-let server: TestServer;
-let staff: Session;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  staff = await signUpVerified(server, { name: 'Staff' });
-});
-afterAll(async () => server.close());
+const t = serveThisFile({ staff: { member: { name: 'Staff' } } });
 
 const PASTE_JACK = 'x\u0003    touch /tmp/pwned\nz';
 
@@ -34,20 +22,22 @@ describe('fields that reach a command', () => {
     ['uiDir', { server: { host: 'h.example', uiDir: '/srv/\u001b[2Jui' } }, 'server.uiDir'],
     ['code', { code: 'AC\u0085M' }, 'code'],
   ])('refuses a hidden character in %s with a 400 naming the field', async (_what, body, field) => {
-    const before = await server.app.parts.db.kysely.selectFrom('client').select('id').execute();
-    const created = await staff.json<ApiError>('POST', '/api/clients', {
+    const before = await t.server.app.parts.db.kysely.selectFrom('client').select('id').execute();
+    const created = await t.staff.member.json<ApiError>('POST', '/api/clients', {
       name: 'Hostile',
       ...body,
     });
     expect(created.status).toBe(400);
     expect(created.body.fields?.[field]).toMatch(/control, bidi or zero-width/);
-    const after = await server.app.parts.db.kysely.selectFrom('client').select('id').execute();
+    const after = await t.server.app.parts.db.kysely.selectFrom('client').select('id').execute();
     expect(after).toHaveLength(before.length);
   });
 
   it('refuses the same in an update', async () => {
-    const { body: client } = await staff.json<Client>('POST', '/api/clients', { name: 'Clean' });
-    const updated = await staff.json<ApiError>('PUT', `/api/clients/${client.id}`, {
+    const { body: client } = await t.staff.member.json<Client>('POST', '/api/clients', {
+      name: 'Clean',
+    });
+    const updated = await t.staff.member.json<ApiError>('PUT', `/api/clients/${client.id}`, {
       name: 'Clean',
       version: client.version,
       tags: PASTE_JACK,
@@ -57,7 +47,7 @@ describe('fields that reach a command', () => {
   });
 
   it('refuses a hidden character in the access token', async () => {
-    const saved = await staff.json<ApiError>('PUT', '/api/me/access-token', {
+    const saved = await t.staff.member.json<ApiError>('PUT', '/api/me/access-token', {
       accessToken: 'tok\u0003en',
     });
     expect(saved.status).toBe(400);
@@ -67,21 +57,21 @@ describe('fields that reach a command', () => {
 
 describe('a row stored with a hidden character before it was refused', () => {
   it('offers no command and says why, naming the character', async () => {
-    const { body: client } = await staff.json<Client>('POST', '/api/clients', {
+    const { body: client } = await t.staff.member.json<Client>('POST', '/api/clients', {
       name: 'Old row',
       tags: 'eu-west-1',
       server: { host: 'web1.example.com', username: 'deploy' },
     });
     expect(
-      (await staff.json('PUT', '/api/me/access-token', { accessToken: 'abc123' })).status,
+      (await t.staff.member.json('PUT', '/api/me/access-token', { accessToken: 'abc123' })).status,
     ).toBeLessThan(300);
     // As data written before this check, or straight into the database, would be.
-    await server.app.parts.db.kysely
+    await t.server.app.parts.db.kysely
       .updateTable('client')
       .set({ tags: JSON.stringify([PASTE_JACK]), serverUsername: 'de\u0015ploy' })
       .where('id', '=', client.id)
       .execute();
-    const { status, body } = await staff.json<{ commands: ClientCommand[] }>(
+    const { status, body } = await t.staff.member.json<{ commands: ClientCommand[] }>(
       'GET',
       `/api/clients/${client.id}/commands`,
     );
