@@ -1,26 +1,14 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Client } from '#shared/clients.ts';
 import type { ClientExport } from '#shared/client-transfer.ts';
 import type { ClientHistory } from '#shared/events.ts';
-import {
-  signUpVerified,
-  startTestServer,
-  type Session,
-  type TestServer,
-} from '#server/testing/test-server.ts';
+import { serveThisFile } from '#server/testing/file-server.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
-let server: TestServer;
-let staff: Session;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  staff = await signUpVerified(server, { name: 'Staff' });
-});
-afterAll(async () => server.close());
+const t = serveThisFile({ staff: { staff: { name: 'Staff' } } });
 
 /** Runs `npm run clients -- …` as an operator would, on the test server's data. */
 function clientsCommand(
@@ -31,8 +19,8 @@ function clientsCommand(
       cwd: ROOT,
       env: {
         PATH: process.env.PATH ?? '',
-        DATA_DIR: server.dataDir,
-        ...server.databaseEnv,
+        DATA_DIR: t.server.dataDir,
+        ...t.server.databaseEnv,
         LOG_LEVEL: 'warn',
       },
     });
@@ -47,12 +35,12 @@ function clientsCommand(
 describe('npm run clients', () => {
   it('exports with passwords to a file readable by its owner only, and warns', async () => {
     const client = (
-      await staff.json<Client>('POST', '/api/clients', {
+      await t.staff.staff.json<Client>('POST', '/api/clients', {
         name: 'Cli export',
         server: { password: 'cli-secret' },
       })
     ).body;
-    const out = path.join(server.dataDir, 'export.json');
+    const out = path.join(t.server.dataDir, 'export.json');
     const result = await clientsCommand(['export', '--secrets', '--out', out]);
     expect(result.code).toBe(0);
     expect(result.err).toMatch(/Exported \d+ client\(s\) to .*export\.json\./);
@@ -60,7 +48,10 @@ describe('npm run clients', () => {
     expect(fs.statSync(out).mode & 0o777).toBe(0o600);
     const file = JSON.parse(fs.readFileSync(out, 'utf8')) as ClientExport;
     expect(file.clients.find((c) => c.id === client.id)?.server.password).toBe('cli-secret');
-    const history = await staff.json<ClientHistory>('GET', `/api/clients/${client.id}/history`);
+    const history = await t.staff.staff.json<ClientHistory>(
+      'GET',
+      `/api/clients/${client.id}/history`,
+    );
     expect(history.body.events[0]).toMatchObject({
       kind: 'client.password_read',
       actor: { id: null, name: expect.stringMatching(/\(command line\)$/) },
@@ -74,7 +65,7 @@ describe('npm run clients', () => {
       startDate: { seconds: 1_700_000_000, nanoseconds: 0 },
       domains: n === 3 ? ['not a url'] : [],
     }));
-    const file = path.join(server.dataDir, 'firestore.json');
+    const file = path.join(t.server.dataDir, 'firestore.json');
     fs.writeFileSync(file, JSON.stringify(documents));
 
     const dry = await clientsCommand(['import', file, '--dry-run']);
@@ -91,19 +82,21 @@ describe('npm run clients', () => {
     const refused = await clientsCommand(['import', file]);
     expect(refused.code).toBe(1);
     expect(refused.err).toMatch(/^Nothing was imported because of the invalid document/);
-    expect((await staff.json<Client>('GET', '/api/clients/cli00000000000000000')).status).toBe(404);
+    expect(
+      (await t.staff.staff.json<Client>('GET', '/api/clients/cli00000000000000000')).status,
+    ).toBe(404);
 
     const applied = await clientsCommand(['import', file, '--skip-invalid']);
     expect(applied.code).toBe(0);
     expect(applied.err).toContain('\rimported 200/1199');
     expect(applied.err).toContain('\rimported 1199/1199\n');
     expect(applied.out).toMatch(/Imported: 1199 created, 0 updated\.\n$/);
-    const one = await staff.json<Client>('GET', '/api/clients/cli00000000000000000');
+    const one = await t.staff.staff.json<Client>('GET', '/api/clients/cli00000000000000000');
     expect(one.body).toMatchObject({ name: 'Cli 0', startDate: '2023-11-14', createdBy: null });
   });
 
   it('says what is wrong with a file that is not JSON, and with a missing file name', async () => {
-    const bad = path.join(server.dataDir, 'bad.json');
+    const bad = path.join(t.server.dataDir, 'bad.json');
     fs.writeFileSync(bad, '{ nope');
     const notJson = await clientsCommand(['import', bad]);
     expect(notJson.code).toBe(1);

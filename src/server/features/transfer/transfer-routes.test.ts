@@ -1,29 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Client } from '#shared/clients.ts';
 import type { ClientExport, ImportRefused, ImportReport } from '#shared/client-transfer.ts';
 import type { ClientHistory } from '#shared/events.ts';
-import {
-  Session,
-  signUpVerified,
-  uniqueEmail,
-  startTestServer,
-  type TestServer,
-} from '#server/testing/test-server.ts';
+import { Session, uniqueEmail } from '#server/testing/test-server.ts';
+import { serveThisFile } from '#server/testing/file-server.ts';
 import { openEventStream } from '#server/testing/sse-reader.ts';
 
 /** People are named by email in history and on records: it is what they cannot change. */
 const ALICE = uniqueEmail('alice');
-let server: TestServer;
-let alice: Session;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  alice = await signUpVerified(server, { name: 'Alice', email: ALICE });
-});
-afterAll(async () => server.close());
+const t = serveThisFile({ staff: { alice: { name: 'Alice', email: ALICE } } });
 
 async function count(table: 'client' | 'event'): Promise<number> {
-  const row = await server.app.parts.db.kysely
+  const row = await t.server.app.parts.db.kysely
     .selectFrom(table)
     .select((eb) => eb.fn.countAll().as('n'))
     .executeTakeFirstOrThrow();
@@ -31,13 +19,13 @@ async function count(table: 'client' | 'event'): Promise<number> {
 }
 
 async function exportFile(query = ''): Promise<{ response: Response; file: ClientExport }> {
-  const response = await alice.request('GET', `/api/clients/export${query}`);
+  const response = await t.staff.alice.request('GET', `/api/clients/export${query}`);
   expect(response.status).toBe(200);
   return { response, file: (await response.json()) as ClientExport };
 }
 
 function importFile<T = ImportReport>(body: unknown, query = '') {
-  return alice.json<T>('POST', `/api/clients/import${query}`, body);
+  return t.staff.alice.json<T>('POST', `/api/clients/import${query}`, body);
 }
 
 /** A Firestore-style id, 20 characters. */
@@ -46,7 +34,7 @@ const firestoreId = (n: number) => `fs${String(n).padStart(18, '0')}`;
 describe('export', () => {
   it('downloads every client without passwords, and records no password read', async () => {
     const client = (
-      await alice.json<Client>('POST', '/api/clients', {
+      await t.staff.alice.json<Client>('POST', '/api/clients', {
         name: 'Exported',
         server: { host: 'e.example', password: 'export-secret-1' },
       })
@@ -71,7 +59,7 @@ describe('export', () => {
 
   it('with ?secrets=1 puts the passwords in and records each read in the history', async () => {
     const client = (
-      await alice.json<Client>('POST', '/api/clients', {
+      await t.staff.alice.json<Client>('POST', '/api/clients', {
         name: 'Secretive',
         server: { password: 'export-secret-2' },
       })
@@ -80,7 +68,10 @@ describe('export', () => {
     expect(response.headers.get('content-disposition')).toMatch(/-with-passwords\.json"$/);
     expect(file.includesSecrets).toBe(true);
     expect(file.clients.find((c) => c.id === client.id)?.server.password).toBe('export-secret-2');
-    const history = await alice.json<ClientHistory>('GET', `/api/clients/${client.id}/history`);
+    const history = await t.staff.alice.json<ClientHistory>(
+      'GET',
+      `/api/clients/${client.id}/history`,
+    );
     expect(history.body.events[0]).toMatchObject({
       kind: 'client.password_read',
       actor: { name: ALICE },
@@ -89,8 +80,8 @@ describe('export', () => {
   });
 
   it('needs a session', async () => {
-    expect((await new Session(server).json('GET', '/api/clients/export')).status).toBe(401);
-    expect((await new Session(server).json('POST', '/api/clients/import', [])).status).toBe(401);
+    expect((await new Session(t.server).json('GET', '/api/clients/export')).status).toBe(401);
+    expect((await new Session(t.server).json('POST', '/api/clients/import', [])).status).toBe(401);
   });
 });
 
@@ -115,9 +106,12 @@ describe('import', () => {
       clients: file.clients.map((c) => (c.id === target.id ? { ...c, code: 'NEW' } : c)),
     };
     expect((await importFile(edited)).body).toMatchObject({ updated: 1, created: 0 });
-    const after = (await alice.json<Client>('GET', `/api/clients/${target.id}`)).body;
+    const after = (await t.staff.alice.json<Client>('GET', `/api/clients/${target.id}`)).body;
     expect(after).toMatchObject({ code: 'NEW', version: target.version + 1, updatedBy: ALICE });
-    const history = await alice.json<ClientHistory>('GET', `/api/clients/${target.id}/history`);
+    const history = await t.staff.alice.json<ClientHistory>(
+      'GET',
+      `/api/clients/${target.id}/history`,
+    );
     expect(history.body.events[0]).toMatchObject({
       kind: 'client.updated',
       fields: ['code', 'import'],
@@ -126,7 +120,7 @@ describe('import', () => {
 
   it('updates a known id from a Firestore document, keeping the password it does not carry', async () => {
     const client = (
-      await alice.json<Client>('POST', '/api/clients', {
+      await t.staff.alice.json<Client>('POST', '/api/clients', {
         name: 'Old name',
         server: { host: 'old.example', password: 'keep-this-one' },
       })
@@ -135,13 +129,13 @@ describe('import', () => {
       [client.id]: { name: 'New name', server: { host: 'new.example', port: '2200' } },
     });
     expect(report.body).toMatchObject({ applied: true, updated: 1, created: 0 });
-    const after = (await alice.json<Client>('GET', `/api/clients/${client.id}`)).body;
+    const after = (await t.staff.alice.json<Client>('GET', `/api/clients/${client.id}`)).body;
     expect(after).toMatchObject({
       name: 'New name',
       server: { host: 'new.example', port: 2200, hasPassword: true },
       version: 2,
     });
-    const password = await alice.json<{ password: string }>(
+    const password = await t.staff.alice.json<{ password: string }>(
       'GET',
       `/api/clients/${client.id}/password`,
     );
@@ -149,18 +143,21 @@ describe('import', () => {
   });
 
   it('creates a client under the id of a deleted one, which can then no longer be undone', async () => {
-    const client = (await alice.json<Client>('POST', '/api/clients', { name: 'Gone' })).body;
-    expect((await alice.json('DELETE', `/api/clients/${client.id}`)).status).toBe(204);
+    const client = (await t.staff.alice.json<Client>('POST', '/api/clients', { name: 'Gone' }))
+      .body;
+    expect((await t.staff.alice.json('DELETE', `/api/clients/${client.id}`)).status).toBe(204);
     const report = await importFile([{ id: client.id, name: 'Back by import' }]);
     expect(report.body).toMatchObject({ created: 1 });
-    expect((await alice.json('POST', `/api/clients/${client.id}/restore`)).status).toBe(409);
+    expect((await t.staff.alice.json('POST', `/api/clients/${client.id}/restore`)).status).toBe(
+      409,
+    );
   });
 
   it('answers 400 for a file in no known shape and 413 naming the limit for a huge one', async () => {
     const wrong = await importFile<{ error: string }>({ name: 'just one client' });
     expect(wrong.status).toBe(400);
     expect(wrong.body.error).toMatch(/holds no client documents/);
-    const huge = await alice.request(
+    const huge = await t.staff.alice.request(
       'POST',
       '/api/clients/import?dryRun=1',
       JSON.stringify(['x'.repeat(21 * 1024 * 1024)]),
@@ -172,7 +169,7 @@ describe('import', () => {
   });
 
   it('refuses a request from another site', async () => {
-    const response = await alice.request('POST', '/api/clients/import', [], {
+    const response = await t.staff.alice.request('POST', '/api/clients/import', [], {
       origin: 'https://evil.example',
     });
     expect(response.status).toBe(403);
@@ -227,7 +224,7 @@ describe('import', () => {
     expect(await count('client')).toBe(clientsBefore);
     expect(await count('event')).toBe(eventsBefore);
 
-    const stream = await openEventStream(server.url, alice.cookieHeader);
+    const stream = await openEventStream(t.server.url, t.staff.alice.cookieHeader);
     await stream.until('stream.ready');
     const applied = await importFile(body, '?skipInvalid=1');
     expect(applied.status).toBe(200);
@@ -243,7 +240,7 @@ describe('import', () => {
     });
     stream.close();
 
-    const one = (await alice.json<Client>('GET', `/api/clients/${firestoreId(4)}`)).body;
+    const one = (await t.staff.alice.json<Client>('GET', `/api/clients/${firestoreId(4)}`)).body;
     expect(one).toMatchObject({
       name: 'Bulk 4',
       tags: ['us-east-1'],
@@ -252,7 +249,7 @@ describe('import', () => {
       createdBy: ALICE,
       version: 1,
     });
-    const password = await alice.json<{ password: string }>(
+    const password = await t.staff.alice.json<{ password: string }>(
       'GET',
       `/api/clients/${firestoreId(4)}/password`,
     );
