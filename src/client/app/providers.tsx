@@ -5,6 +5,7 @@ import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { queryClient } from './query-client.ts';
 import { theme } from './theme.ts';
+import notificationClasses from './notifications.module.css';
 
 const colorSchemeManager = localStorageColorSchemeManager({ key: 'clients-manager-color-scheme' });
 
@@ -21,8 +22,16 @@ export function AppProviders({ children }: { children: ReactNode }) {
         <ModalsProvider
           modalProps={{ centered: true, closeButtonProps: { 'aria-label': 'Close' } }}
         >
-          {/* Bottom right: the top right is where the user menu and Sign out are. */}
-          <Notifications position="bottom-right" autoClose={4000} />
+          {/*
+            Over the header's middle, which holds nothing: at the bottom they covered the form's
+            Save and Cancel.
+          */}
+          <Notifications
+            position="top-center"
+            layout="stacked"
+            autoClose={4000}
+            classNames={notificationClasses}
+          />
           {children}
         </ModalsProvider>
       </QueryClientProvider>
