@@ -38,6 +38,10 @@ interface RequestOptions {
   ifNoneMatch?: string;
 }
 
+function isAbort(error: unknown): boolean {
+  return error instanceof DOMException && error.name === 'AbortError';
+}
+
 async function send(path: string, options: RequestOptions): Promise<Response> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
@@ -53,7 +57,7 @@ async function send(path: string, options: RequestOptions): Promise<Response> {
       signal: options.signal ?? null,
     });
   } catch (error) {
-    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    if (isAbort(error)) throw error;
     throw new ApiRequestError(
       NETWORK_ERROR_STATUS,
       'Cannot reach the server. Check your connection and try again.',
@@ -101,7 +105,12 @@ async function parse<S extends z.ZodType>(
   response: Response,
   schema: S,
 ): Promise<z.output<S>> {
-  const body: unknown = await response.json().catch(() => undefined);
+  // A request cancelled while its body is read (React Query cancels a refetch that a newer one
+  // replaces) is an abort like one cancelled before the answer, not an unexpected answer.
+  const body: unknown = await response.json().catch((error: unknown) => {
+    if (isAbort(error)) throw error;
+    return undefined;
+  });
   const parsed = schema.safeParse(body);
   if (!parsed.success) {
     console.error('Unexpected response from', path, parsed.error);
