@@ -2,7 +2,6 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { Alert, Anchor, Button, Stack, Text } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
-import { notifications } from '@mantine/notifications';
 import { authClient, authErrorMessage } from '#client/lib/auth-client.ts';
 import { FormErrorAlert } from '#client/components/form-error-alert.tsx';
 import { AuthLayout } from './components/auth-layout.tsx';
@@ -30,8 +29,8 @@ export function ForgotPasswordPage() {
       setError(authErrorMessage(result.error));
       return;
     }
+    // Said once, in the form where the person is looking: no notification repeating it.
     setSent(true);
-    notifications.show({ color: 'green', message: SENT_MESSAGE });
   });
 
   return (

@@ -1,8 +1,10 @@
 import { useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, Navigate, useNavigate } from 'react-router';
 import { Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
+import { useQuery } from '@tanstack/react-query';
 import { authClient, authErrorMessage } from '#client/lib/auth-client.ts';
+import { meQuery } from '#client/lib/session.ts';
 import { FormErrorAlert } from '#client/components/form-error-alert.tsx';
 import { AuthLayout } from './components/auth-layout.tsx';
 import { EmailField } from './components/email-field.tsx';
@@ -10,12 +12,16 @@ import { NewPasswordField } from './components/new-password-field.tsx';
 import { signUpSchema } from './auth-schemas.ts';
 
 export function SignUpPage() {
+  const session = useQuery(meQuery());
   const navigate = useNavigate();
   const [error, setError] = useState<string | null>(null);
   const form = useForm({
     initialValues: { name: '', email: '', password: '' },
     validate: schemaResolver(signUpSchema, { sync: true }),
   });
+
+  // Someone already signed in has an account: the app, not a second one.
+  if (session.data?.status === 'signed-in') return <Navigate to="/" replace />;
 
   const submit = form.onSubmit(async ({ name, email, password }) => {
     setError(null);
