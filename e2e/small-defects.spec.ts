@@ -1,4 +1,4 @@
-import { test, expect } from './fixtures.ts';
+import { test, expect, seedClient } from './fixtures.ts';
 import { uniqueEmail } from '../src/server/testing/test-server.ts';
 
 test('the forgot-password screen says the link was sent once', async ({ page, server }) => {
@@ -21,6 +21,28 @@ test('the forgot-password screen says the link was sent once', async ({ page, se
   // Counted once, not retried: a notification closes by itself after a few seconds.
   expect(await sent.count()).toBe(1);
   void server;
+});
+
+test('while adding, no row is selected and the URL is the list; Cancel goes back', async ({
+  page,
+  staff,
+}) => {
+  const client = await seedClient(staff, { name: `Selected Before Add ${Date.now()}` });
+  await page.goto(`/clients/${client.id}?q=${encodeURIComponent(client.name)}`);
+  const list = page.getByRole('navigation', { name: 'Clients' });
+  await expect(list.getByRole('link', { name: client.name })).toHaveAttribute(
+    'aria-current',
+    'true',
+  );
+
+  await page.getByRole('button', { name: 'Add client' }).click();
+  await expect(page.getByRole('heading', { name: 'Add Client' })).toBeVisible();
+  await expect(page).toHaveURL(/\/\?q=/);
+  await expect(list.locator('[aria-current]')).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page).toHaveURL(new RegExp(`/clients/${client.id}\\?q=`));
+  await expect(page.getByRole('region', { name: 'Selected Client' })).toBeVisible();
 });
 
 test('a signed-in person opening sign-up or sign-in goes to the app', async ({ page, staff }) => {

@@ -19,8 +19,14 @@ const ClientForm = lazy(async () => ({
   default: (await import('./components/client-form.tsx')).ClientForm,
 }));
 
-/** What the right-hand side shows instead of the selected client, if anything. */
-type FormState = { kind: 'add'; key: number } | { kind: 'edit'; key: number; client: Client };
+/**
+ * What the right-hand side shows instead of the selected client, if anything. Adding leaves the
+ * selected client (no row stays highlighted, the URL is the list's); `from` is where Cancel
+ * goes back to.
+ */
+type FormState =
+  | { kind: 'add'; key: number; from: string | undefined }
+  | { kind: 'edit'; key: number; client: Client };
 
 /** Matches the stylesheet: below this the panel stacks under the list. */
 const STACKED = '(max-width: 74.99em)';
@@ -60,8 +66,16 @@ export function DashboardPage() {
     }
   }, [stacked, showing]);
 
-  function openForm(next: { kind: 'add' } | { kind: 'edit'; client: Client }) {
-    setForm({ ...next, key: Date.now() });
+  function openAddForm() {
+    // A second click on + while adding keeps where Cancel goes back to.
+    const from = form?.kind === 'add' ? form.from : clientId;
+    setForm({ kind: 'add', key: Date.now(), from });
+    if (clientId !== undefined) goToClient(null);
+  }
+
+  function closeForm() {
+    setForm(null);
+    if (form?.kind === 'add' && form.from !== undefined) goToClient(form.from, { replace: true });
   }
 
   return (
@@ -69,7 +83,7 @@ export function DashboardPage() {
       <div className={classes.list}>
         <ClientList
           selectedId={clientId}
-          onAdd={() => openForm({ kind: 'add' })}
+          onAdd={openAddForm}
           onSelect={() => setForm(null)}
         />
       </div>
@@ -79,7 +93,7 @@ export function DashboardPage() {
             <ClientForm
               key={form.key}
               client={form.kind === 'edit' ? form.client : undefined}
-              onCancel={() => setForm(null)}
+              onCancel={closeForm}
               onSaved={(saved) => {
                 setForm(null);
                 // An edited client stays in the filtered list; a new one may not match it.
@@ -92,7 +106,7 @@ export function DashboardPage() {
           <ClientPanel
             key={clientId}
             clientId={clientId}
-            onEdit={(client) => openForm({ kind: 'edit', client })}
+            onEdit={(client) => setForm({ kind: 'edit', key: Date.now(), client })}
           />
         ) : (
           <NoClientSelected />
