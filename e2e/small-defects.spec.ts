@@ -53,3 +53,16 @@ test('a signed-in person opening sign-up or sign-in goes to the app', async ({ p
     await expect(page.getByRole('heading', { name: 'Clients', exact: true })).toBeVisible();
   }
 });
+
+test('Settings is in the side navigation', async ({ page, staff }) => {
+  void staff;
+  await page.goto('/');
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Settings' })
+    .click();
+  await expect(page).toHaveURL(/\/settings$/);
+  await expect(
+    page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }),
+  ).toHaveAttribute('aria-current', 'page');
+});

@@ -43,6 +43,7 @@ const NAV_ITEMS = [
   { label: 'Servers', to: '/servers', icon: ServerIcon },
   { label: 'Credentials', to: '/credentials', icon: KeyIcon },
   { label: 'Apps', to: '/apps', icon: AppsIcon },
+  { label: 'Settings', to: '/settings', icon: SettingsIcon },
 ];
 
 export function SignedInShell({ children }: { children: ReactNode }) {
