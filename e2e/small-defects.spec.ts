@@ -1,5 +1,5 @@
-import { test, expect, seedClient } from './fixtures.ts';
-import { uniqueEmail } from '../src/server/testing/test-server.ts';
+import { signUpVerified, startTestServer, uniqueEmail } from '../src/server/testing/test-server.ts';
+import { test, expect, seedClient, signInContext, WEB_APP } from './fixtures.ts';
 
 test('the forgot-password screen says the link was sent once', async ({ page, server }) => {
   await page.goto('/forgot-password');
@@ -65,4 +65,19 @@ test('Settings is in the side navigation', async ({ page, staff }) => {
   await expect(
     page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }),
   ).toHaveAttribute('aria-current', 'page');
+});
+
+test('the empty list offers a button that opens the Add form', async ({ page, context }) => {
+  // A server of its own: the worker's server has other tests' clients in its list.
+  const server = await startTestServer({}, { clientDir: WEB_APP });
+  try {
+    const staff = await signUpVerified(server, { name: 'First Person', email: uniqueEmail() });
+    await signInContext(context, staff);
+    await page.goto(`${server.url}/`);
+    await expect(page.getByText('No clients yet.')).toBeVisible();
+    await page.getByRole('button', { name: 'Add the first client' }).click();
+    await expect(page.getByRole('heading', { name: 'Add Client' })).toBeVisible();
+  } finally {
+    await server.close();
+  }
 });

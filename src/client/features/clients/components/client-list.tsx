@@ -13,6 +13,7 @@ import {
   ActionIcon,
   Anchor,
   Box,
+  Button,
   CloseButton,
   Group,
   Kbd,
@@ -253,9 +254,12 @@ export function ClientList({
           onRetry={() => void clients.refetch()}
         />
       ) : clients.data.length === 0 ? (
-        <Text c="dimmed" py="xl" ta="center">
-          No clients yet. Add the first with +.
-        </Text>
+        <Stack gap="sm" py="xl" align="center" ta="center">
+          <Text c="dimmed">No clients yet.</Text>
+          <Button leftSection={<PlusIcon size={16} />} onClick={onAdd}>
+            Add the first client
+          </Button>
+        </Stack>
       ) : matches.length === 0 ? (
         <Stack gap={4} py="xl" align="center" ta="center" role="status">
           <Text c="dimmed">{`No clients match “${query}”.`}</Text>
