@@ -5,7 +5,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { precompressDir } from '../../../scripts/vite-precompress.ts';
-import { signUpVerified } from '#server/testing/test-server.ts';
+import { signUpVerified, startTestServer } from '#server/testing/test-server.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
 
 describe('static files of the web build', () => {
@@ -42,6 +42,33 @@ describe('static files of the web build', () => {
     });
   }
 
+  it('answers any other GET outside the API with the page, as curl asks for it too', async () => {
+    for (const [url, accept] of [
+      ['/', '*/*'],
+      ['/', undefined],
+      ['/clients/abc?q=x', '*/*'],
+      ['/sign-in', 'text/html'],
+    ] as const) {
+      const response = await fetch(`${t.server.url}${url}`, {
+        headers: accept === undefined ? {} : { accept },
+      });
+      expect(response.status, `${url} ${accept}`).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(await response.text()).toBe('<!doctype html><title>t</title>');
+    }
+  });
+
+  it('keeps API paths, missing assets and missing files a 404, not the page', async () => {
+    const staff = await signUpVerified(t.server);
+    for (const url of ['/api/nothing-here', '/assets/gone-123.js', '/robots.txt']) {
+      const response = await staff.request('GET', url);
+      expect(response.status, url).toBe(404);
+      expect(response.headers.get('content-type'), url).toMatch(/^application\/json/);
+    }
+    const post = await staff.request('POST', '/somewhere');
+    expect(post.status).toBe(404);
+  });
+
   it('serves source maps to signed-in staff only: they hold the whole client source', async () => {
     const anonymous = await fetch(`${t.server.url}/assets/app-0a1b2c.js.map`);
     expect(anonymous.status).toBe(401);
@@ -70,5 +97,18 @@ describe('static files of the web build', () => {
     const plain = await get('identity');
     expect(plain.response.headers['content-encoding']).toBeUndefined();
     expect(plain.bytes.toString()).toBe(script);
+  });
+});
+
+describe('without a web build', () => {
+  it('answers / with the 404 JSON it always did', async () => {
+    const server = await startTestServer();
+    try {
+      const response = await fetch(`${server.url}/`);
+      expect(response.status).toBe(404);
+      expect(await response.json()).toEqual({ error: 'No route GET /' });
+    } finally {
+      await server.close();
+    }
   });
 });

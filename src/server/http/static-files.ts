@@ -24,13 +24,19 @@ export async function registerStaticFiles(app: FastifyInstance, root: string): P
   return true;
 }
 
+/** A path whose last part has an extension names a file: /favicon.ico, /robots.txt. */
+const FILE_PATH = /\/[^/]*\.[a-z0-9]+$/i;
+
+/**
+ * Whether a request no route answered gets index.html. Every GET outside the API and the
+ * hashed assets does: a browser's navigation (it asks for HTML) and `curl http://host/` alike
+ * (it asks for anything). A path naming a file that is not there is a 404, not a page.
+ */
 export function wantsSpaFallback(method: string, url: string, accept: string | undefined): boolean {
-  return (
-    (method === 'GET' || method === 'HEAD') &&
-    !url.startsWith('/api/') &&
-    !url.startsWith('/assets/') &&
-    (accept ?? '').includes('text/html')
-  );
+  if (method !== 'GET' && method !== 'HEAD') return false;
+  const path = url.split('?', 1)[0] ?? url;
+  if (path === '/api' || path.startsWith('/api/') || path.startsWith('/assets/')) return false;
+  return (accept ?? '').includes('text/html') || !FILE_PATH.test(path);
 }
 
 /**
