@@ -12,6 +12,8 @@ import { defineConfig } from 'vite';
  */
 export default defineConfig({
   publicDir: false,
+  // The built server is the production one: see requestLogLevel in src/server/config.ts.
+  define: { __BUILT_SERVER__: 'true' },
   build: {
     ssr: 'src/server/main.ts',
     outDir: 'dist/server',

@@ -25,6 +25,7 @@ import { registerErrorHandling } from './http/error-handler.ts';
 import { registerCsrfCheck } from './http/csrf.ts';
 import { loggerOptions } from './http/logger.ts';
 import { requestLoggerFactory } from './http/request-logger.ts';
+import { RequestLogLines } from './http/request-log-lines.ts';
 import { registerStaticFiles } from './http/static-files.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { recordRoutes } from './http/route-registry.ts';
@@ -66,6 +67,7 @@ export async function buildApp(
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
     childLoggerFactory: requestLoggerFactory,
+    logController: new RequestLogLines(config.requestLogLevel),
     bodyLimit: 1024 * 1024,
     // request.ip is the client's address (rate limits, sessions, logs): behind a reverse proxy
     // it comes from X-Forwarded-For, but only when the socket is one of the named proxies.

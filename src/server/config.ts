@@ -41,6 +41,10 @@ const list = z
 
 export const DEFAULT_GOOGLE_ISSUER = 'https://accounts.google.com';
 
+/** Replaced by `true` in the server bundle (vite.server.config.ts); unset when run from source. */
+declare const __BUILT_SERVER__: boolean | undefined;
+const BUILT_SERVER = typeof __BUILT_SERVER__ !== 'undefined' && __BUILT_SERVER__;
+
 const envSchema = z.object({
   PORT: port.default(3000),
   HOST: z.string().trim().min(1).default('127.0.0.1'),
@@ -100,6 +104,7 @@ const envSchema = z.object({
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     }),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  NODE_ENV: optionalText,
   GOOGLE_CLIENT_ID: optionalText,
   GOOGLE_CLIENT_SECRET: optionalText,
   GOOGLE_ISSUER: optionalText.pipe(httpsUrl.optional()),
@@ -159,6 +164,11 @@ export interface Config {
   mailFrom: string;
   deployCommandTemplate: string;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  /**
+   * The level of the two lines Fastify writes per request: `debug` in production
+   * (NODE_ENV=production, or the built server of `npm start`), `info` in development.
+   */
+  requestLogLevel: 'info' | 'debug';
   providers: OidcProviderConfig[];
   /** Empty lists on both: anyone who can reach the server may sign up. */
   allowedEmailDomains: string[];
@@ -214,6 +224,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM,
     deployCommandTemplate: e.DEPLOY_COMMAND_TEMPLATE,
     logLevel: e.LOG_LEVEL,
+    requestLogLevel: e.NODE_ENV === 'production' || BUILT_SERVER ? 'debug' : 'info',
     providers: providers(e),
     allowedEmailDomains: e.ALLOWED_EMAIL_DOMAINS,
     allowedEmails: e.ALLOWED_EMAILS,
