@@ -23,7 +23,7 @@ import { registerAccountRoutes } from './features/account/account-routes.ts';
 import { registerSessionRoutes } from './features/account/session-routes.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { registerCsrfCheck } from './http/csrf.ts';
-import { loggerOptions } from './http/logger.ts';
+import { loggerOptions, terminalLogStream } from './http/logger.ts';
 import { requestLoggerFactory } from './http/request-logger.ts';
 import { RequestLogLines } from './http/request-log-lines.ts';
 import { registerStaticFiles } from './http/static-files.ts';
@@ -61,10 +61,11 @@ export async function buildApp(
     logStream?: { write(line: string): void };
   } = {},
 ): Promise<FastifyInstance> {
+  const stream = options.logStream ?? (await terminalLogStream());
   const app = Fastify({
     logger: {
       ...loggerOptions(config.logLevel),
-      ...(options.logStream ? { stream: options.logStream } : {}),
+      ...(stream ? { stream } : {}),
     },
     childLoggerFactory: requestLoggerFactory,
     logController: new RequestLogLines(config.requestLogLevel),

@@ -1,5 +1,8 @@
+import { PassThrough } from 'node:stream';
+import { stripVTControlCharacters } from 'node:util';
+import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { redactUrl } from './logger.ts';
+import { loggerOptions, redactUrl, terminalLogStream } from './logger.ts';
 
 describe('redactUrl', () => {
   it.each([
@@ -24,5 +27,25 @@ describe('redactUrl', () => {
     ['/reset-password', '/reset-password'],
   ])('%s', (url, logged) => {
     expect(redactUrl(url)).toBe(logged);
+  });
+});
+
+describe('terminalLogStream', () => {
+  it('makes readable lines for a terminal', async () => {
+    const out = Object.assign(new PassThrough(), { isTTY: true });
+    const stream = await terminalLogStream(out);
+    expect(stream).toBeDefined();
+    const line = new Promise<string>((resolve) => out.once('data', (c: Buffer) => resolve(String(c))));
+    pino(loggerOptions('info'), stream).info({ password: 'hunter2' }, 'Clients Manager is ready');
+    const text = stripVTControlCharacters(await line);
+    expect(text).toMatch(/^\[\d\d:\d\d:\d\d\] INFO: Clients Manager is ready\n/);
+    expect(text).toContain('password: "[redacted]"');
+  });
+
+  it('leaves JSON for anything else', async () => {
+    expect(await terminalLogStream(Object.assign(new PassThrough(), { isTTY: false }))).toBe(
+      undefined,
+    );
+    expect(await terminalLogStream(new PassThrough())).toBe(undefined);
   });
 });

@@ -1,5 +1,5 @@
 import type { FastifyLoggerOptions } from 'fastify';
-import type { LoggerOptions } from 'pino';
+import type { DestinationStream, LoggerOptions } from 'pino';
 
 /** Query parameters whose values are secrets (Better Auth's verify and reset links). */
 const SECRET_NAME = /^(?:token|code|state)(?:\[.*\])?$/i;
@@ -80,4 +80,18 @@ export function loggerOptions(level: string): FastifyLoggerOptions & LoggerOptio
       },
     },
   };
+}
+
+/**
+ * Where log lines go: a person at a terminal (`npm start`, `npm run dev`) reads lines, so they
+ * are made readable with pino-pretty; anything else (a file, journald, a log shipper) gets one
+ * JSON object a line, which is what those read. Undefined: pino's own JSON to stdout.
+ */
+export async function terminalLogStream(
+  out: NodeJS.WritableStream & { isTTY?: boolean } = process.stdout,
+): Promise<DestinationStream | undefined> {
+  if (!out.isTTY) return undefined;
+  // Loaded only for a terminal: a server under a service manager never needs it.
+  const { default: pretty } = await import('pino-pretty');
+  return pretty({ destination: out, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' });
 }
