@@ -73,14 +73,17 @@ export function createMailer(options: {
       );
       await fs.writeFile(file, info.message as Buffer, { mode: 0o600 });
       log.warn(
-        {
-          to: mail.to,
-          subject: mail.subject,
-          ...(mail.linkInLog ? { link: mail.link } : {}),
-          file,
-        },
+        { to: mail.to, subject: mail.subject, file },
         'SMTP_URL is not set: mail written to the outbox instead of sent',
       );
+      // The link alone on its line, with what to do, so a newcomer sees it among the start-up
+      // lines (in a terminal the message is printed as it is, line breaks included).
+      if (mail.linkInLog) {
+        log.warn(
+          { to: mail.to },
+          `To verify ${mail.to}, open this link in a browser:\n\n    ${mail.link}\n`,
+        );
+      }
     },
     close: () => transport.close(),
   };
