@@ -35,7 +35,9 @@ describe('terminalLogStream', () => {
     const out = Object.assign(new PassThrough(), { isTTY: true });
     const stream = await terminalLogStream(out);
     expect(stream).toBeDefined();
-    const line = new Promise<string>((resolve) => out.once('data', (c: Buffer) => resolve(String(c))));
+    const line = new Promise<string>((resolve) =>
+      out.once('data', (c: Buffer) => resolve(String(c))),
+    );
     pino(loggerOptions('info'), stream).info({ password: 'hunter2' }, 'Clients Manager is ready');
     const text = stripVTControlCharacters(await line);
     expect(text).toMatch(/^\[\d\d:\d\d:\d\d\] INFO: Clients Manager is ready\n/);

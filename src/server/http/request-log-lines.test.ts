@@ -18,7 +18,9 @@ async function linesFor(env: Record<string, string>): Promise<Line[]> {
   } finally {
     await server.close();
   }
-  return lines.filter((line) => line.msg === 'incoming request' || line.msg === 'request completed');
+  return lines.filter(
+    (line) => line.msg === 'incoming request' || line.msg === 'request completed',
+  );
 }
 
 const INFO = 30;

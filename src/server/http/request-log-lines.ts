@@ -30,5 +30,4 @@ export class RequestLogLines extends LogController {
     if (this.isLogDisabled(request)) return;
     reply.log[this.#level]({ res: reply, responseTime: reply.elapsedTime }, 'request completed');
   }
-
 }

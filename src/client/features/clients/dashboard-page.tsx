@@ -81,11 +81,7 @@ export function DashboardPage() {
   return (
     <div className={classes.layout}>
       <div className={classes.list}>
-        <ClientList
-          selectedId={clientId}
-          onAdd={openAddForm}
-          onSelect={() => setForm(null)}
-        />
+        <ClientList selectedId={clientId} onAdd={openAddForm} onSelect={() => setForm(null)} />
       </div>
       <div className={classes.side} ref={sideRef}>
         {form ? (
