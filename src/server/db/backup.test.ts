@@ -200,5 +200,6 @@ describe(`npm run backup / restore (${testDialect()})`, () => {
     } finally {
       await restored.close();
     }
-  });
+    // Two commands start as child processes while six writers keep the server busy.
+  }, 90_000);
 });

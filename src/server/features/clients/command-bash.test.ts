@@ -6,6 +6,9 @@ import { TEMPLATE_PLACEHOLDERS, type Placeholder } from '#shared/deploy-template
 import { buildCommands, type CommandContext } from './deploy-command.ts';
 import { shellQuote } from './shell-quote.ts';
 
+/** Each run starts a shell; on a busy 2-core machine a hundred of them take tens of seconds. */
+const BASH_RUNS_TIMEOUT_MS = 90_000;
+
 /**
  * Every placeholder fed random text from the whole Unicode range, hostile shell text and control
  * bytes, checked with a real bash: an accepted value comes out as exactly one argument, byte for
@@ -99,59 +102,67 @@ function contextOf(v: Record<Placeholder, string>): CommandContext {
 }
 
 describe('copied commands through a real bash', () => {
-  it('carry each clean value as one argument, byte for byte, and refuse the rest', () => {
-    let ran = 0;
-    let refused = 0;
-    fc.assert(
-      fc.property(values, (v) => {
-        const [deploy] = buildCommands(EVERY_PLACEHOLDER, contextOf(v));
-        // The port is a number: it comes from the server, not from text.
-        const dirty = TEMPLATE_PLACEHOLDERS.filter(
-          (p) => p !== 'port' && hasHiddenCharacters(v[p]),
-        );
-        if (dirty.length > 0) {
-          refused++;
-          expect(deploy!.command).toBeNull();
-          expect(deploy!.display).toBeNull();
-          expect(deploy!.missing).toMatch(/hidden control character \(U\+[0-9A-F]{4,}\)/);
-          expect(hasHiddenCharacters(deploy!.missing!)).toBe(false);
-          return;
-        }
-        ran++;
-        const command = deploy!.command!;
-        expect(hasHiddenCharacters(command)).toBe(false);
-        expect(hasHiddenCharacters(deploy!.display!)).toBe(false);
-        const expected = [
-          v.accessToken,
-          v.serverTag,
-          v.host,
-          '22',
-          v.username,
-          v.uiDir,
-          v.code,
-        ].map((s) => Buffer.from(s, 'utf8'));
-        expect(argumentsOf(command)).toEqual(expected);
-      }),
-      { numRuns: 150 },
-    );
-    expect(ran).toBeGreaterThan(10);
-    expect(refused).toBeGreaterThan(10);
-  });
+  it(
+    'carry each clean value as one argument, byte for byte, and refuse the rest',
+    () => {
+      let ran = 0;
+      let refused = 0;
+      fc.assert(
+        fc.property(values, (v) => {
+          const [deploy] = buildCommands(EVERY_PLACEHOLDER, contextOf(v));
+          // The port is a number: it comes from the server, not from text.
+          const dirty = TEMPLATE_PLACEHOLDERS.filter(
+            (p) => p !== 'port' && hasHiddenCharacters(v[p]),
+          );
+          if (dirty.length > 0) {
+            refused++;
+            expect(deploy!.command).toBeNull();
+            expect(deploy!.display).toBeNull();
+            expect(deploy!.missing).toMatch(/hidden control character \(U\+[0-9A-F]{4,}\)/);
+            expect(hasHiddenCharacters(deploy!.missing!)).toBe(false);
+            return;
+          }
+          ran++;
+          const command = deploy!.command!;
+          expect(hasHiddenCharacters(command)).toBe(false);
+          expect(hasHiddenCharacters(deploy!.display!)).toBe(false);
+          const expected = [
+            v.accessToken,
+            v.serverTag,
+            v.host,
+            '22',
+            v.username,
+            v.uiDir,
+            v.code,
+          ].map((s) => Buffer.from(s, 'utf8'));
+          expect(argumentsOf(command)).toEqual(expected);
+        }),
+        { numRuns: 150 },
+      );
+      expect(ran).toBeGreaterThan(10);
+      expect(refused).toBeGreaterThan(10);
+    },
+    BASH_RUNS_TIMEOUT_MS,
+  );
 
-  it('never lets shellQuote emit a control, bidi or zero-width character', () => {
-    fc.assert(
-      fc.property(anyValue, (v) => {
-        if (hasHiddenCharacters(v)) {
-          expect(() => shellQuote(v)).toThrow(/U\+[0-9A-F]{4}/);
-          return;
-        }
-        const quoted = shellQuote(v);
-        expect(hasHiddenCharacters(quoted)).toBe(false);
-        expect(argumentsOf(`deploy ${quoted}`)).toEqual([Buffer.from(v, 'utf8')]);
-      }),
-      { numRuns: 100 },
-    );
-  });
+  it(
+    'never lets shellQuote emit a control, bidi or zero-width character',
+    () => {
+      fc.assert(
+        fc.property(anyValue, (v) => {
+          if (hasHiddenCharacters(v)) {
+            expect(() => shellQuote(v)).toThrow(/U\+[0-9A-F]{4}/);
+            return;
+          }
+          const quoted = shellQuote(v);
+          expect(hasHiddenCharacters(quoted)).toBe(false);
+          expect(argumentsOf(`deploy ${quoted}`)).toEqual([Buffer.from(v, 'utf8')]);
+        }),
+        { numRuns: 100 },
+      );
+    },
+    BASH_RUNS_TIMEOUT_MS,
+  );
 
   it('offers no SSH command for a stored host or username with a hidden character', () => {
     const [, ssh] = buildCommands(EVERY_PLACEHOLDER, {

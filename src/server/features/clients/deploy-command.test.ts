@@ -6,6 +6,9 @@ import { validateTemplate } from '#shared/deploy-template.ts';
 import { buildCommands } from './deploy-command.ts';
 import { DEFAULT_DEPLOY_COMMAND_TEMPLATE } from '#server/config.ts';
 
+/** Each run starts a shell; on a busy 2-core machine a hundred of them take tens of seconds. */
+const BASH_RUNS_TIMEOUT_MS = 90_000;
+
 const server = { host: 'web1.example.com', port: 22, username: 'deploy', uiDir: '/srv/ui' };
 
 describe('deploy command', () => {
@@ -96,29 +99,33 @@ const hostile = fc
   .filter((value) => !hasHiddenCharacters(value));
 
 describe('deploy command with hostile tags and tokens', () => {
-  it('is always the one command with the token and the first tag as single arguments', () => {
-    fc.assert(
-      fc.property(
-        hostile.filter((t) => t !== ''),
-        hostile.filter((t) => t !== ''),
-        (token, tag) => {
-          const [deploy] = buildCommands(DEFAULT_DEPLOY_COMMAND_TEMPLATE, {
-            accessToken: token,
-            tags: [tag, 'second'],
-            server,
-            code: 'ACM',
-          });
-          expect(wordsOf(deploy!.command!)).toEqual([
-            'pro-deploy',
-            'run',
-            '--token',
-            token,
-            '--server',
-            tag,
-          ]);
-        },
-      ),
-      { numRuns: 150 },
-    );
-  });
+  it(
+    'is always the one command with the token and the first tag as single arguments',
+    () => {
+      fc.assert(
+        fc.property(
+          hostile.filter((t) => t !== ''),
+          hostile.filter((t) => t !== ''),
+          (token, tag) => {
+            const [deploy] = buildCommands(DEFAULT_DEPLOY_COMMAND_TEMPLATE, {
+              accessToken: token,
+              tags: [tag, 'second'],
+              server,
+              code: 'ACM',
+            });
+            expect(wordsOf(deploy!.command!)).toEqual([
+              'pro-deploy',
+              'run',
+              '--token',
+              token,
+              '--server',
+              tag,
+            ]);
+          },
+        ),
+        { numRuns: 150 },
+      );
+    },
+    BASH_RUNS_TIMEOUT_MS,
+  );
 });

@@ -4,6 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { hasHiddenCharacters } from '#shared/command-safe-text.ts';
 import { shellQuote } from './shell-quote.ts';
 
+/** Each run starts a shell; on a busy 2-core machine a hundred of them take tens of seconds. */
+const BASH_RUNS_TIMEOUT_MS = 90_000;
+
 /** What a real POSIX shell makes of the quoted value: it must come back as one word, intact. */
 function throughShell(value: string): string[] {
   const out = execFileSync('sh', ['-c', `printf '%s\\0' ${shellQuote(value)}`]);
@@ -30,38 +33,42 @@ describe('shellQuote', () => {
     expect(throughShell(value)).toEqual([value]);
   });
 
-  it('keeps any generated text one inert word', () => {
-    const shellish = fc
-      .array(
-        fc.oneof(
-          fc.string({ unit: 'grapheme', maxLength: 6 }),
-          fc.constantFrom(
-            "'",
-            '"',
-            '\\',
-            '$(',
-            ')',
-            '`',
-            ';',
-            '&&',
-            '|',
-            '*',
-            '~',
-            ' ',
-            '$IFS',
-            "'\\''",
+  it(
+    'keeps any generated text one inert word',
+    () => {
+      const shellish = fc
+        .array(
+          fc.oneof(
+            fc.string({ unit: 'grapheme', maxLength: 6 }),
+            fc.constantFrom(
+              "'",
+              '"',
+              '\\',
+              '$(',
+              ')',
+              '`',
+              ';',
+              '&&',
+              '|',
+              '*',
+              '~',
+              ' ',
+              '$IFS',
+              "'\\''",
+            ),
           ),
-        ),
-        { maxLength: 10 },
-      )
-      // Control characters are refused outright (command-bash.test.ts).
-      .map((parts) => parts.join(''))
-      .filter((value) => !hasHiddenCharacters(value));
-    fc.assert(
-      fc.property(shellish, (value) => {
-        expect(throughShell(value)).toEqual([value]);
-      }),
-      { numRuns: 150 },
-    );
-  });
+          { maxLength: 10 },
+        )
+        // Control characters are refused outright (command-bash.test.ts).
+        .map((parts) => parts.join(''))
+        .filter((value) => !hasHiddenCharacters(value));
+      fc.assert(
+        fc.property(shellish, (value) => {
+          expect(throughShell(value)).toEqual([value]);
+        }),
+        { numRuns: 150 },
+      );
+    },
+    BASH_RUNS_TIMEOUT_MS,
+  );
 });
