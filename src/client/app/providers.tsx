@@ -4,7 +4,7 @@ import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { queryClient } from './query-client.ts';
-import { theme } from './theme.ts';
+import { cssVariablesResolver, theme } from './theme.ts';
 import notificationClasses from './notifications.module.css';
 
 const colorSchemeManager = localStorageColorSchemeManager({ key: 'clients-manager-color-scheme' });
@@ -13,15 +13,14 @@ export function AppProviders({ children }: { children: ReactNode }) {
   return (
     <MantineProvider
       theme={theme}
+      cssVariablesResolver={cssVariablesResolver}
       // Follows the system setting until the user picks one with the header toggle. No inline
       // script sets it before the first paint: the Content-Security-Policy forbids them.
       defaultColorScheme="auto"
       colorSchemeManager={colorSchemeManager}
     >
       <QueryClientProvider client={queryClient}>
-        <ModalsProvider
-          modalProps={{ centered: true, closeButtonProps: { 'aria-label': 'Close' } }}
-        >
+        <ModalsProvider modalProps={{ centered: true }}>
           {/*
             Over the header's middle, which holds nothing: at the bottom they covered the form's
             Save and Cancel.

@@ -54,7 +54,8 @@ function CommandItem({ command }: { command: ClientCommand }) {
       {command.command !== null ? (
         <UnstyledButton
           className={classes.command}
-          aria-label={`Copy ${command.label} command`}
+          // The name holds the words on the button, so speaking what one sees finds it.
+          aria-label={`Copy ${command.label} command: ${command.display ?? command.command}`}
           onClick={() => void copy(command.command ?? '')}
         >
           <Group gap="sm" wrap="nowrap" align="flex-start">
