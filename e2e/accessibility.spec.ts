@@ -1,0 +1,160 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { test, expect, seedClient } from './fixtures.ts';
+
+/*
+ * Every screen, scanned by axe-core against WCAG 2.1 A and AA, in light and dark mode at a
+ * desktop and a phone size. The list of screens is also in docs/accessibility.md: a new screen
+ * is added to both.
+ *
+ * Each test walks through its screens in one page and reports every screen's violations at the
+ * end, so one run names all of them.
+ */
+
+const WCAG_21_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+const SIZES = [
+  { name: 'desktop', viewport: { width: 1366, height: 768 } },
+  { name: 'phone', viewport: { width: 390, height: 844 } },
+] as const;
+
+const SCHEMES = ['light', 'dark'] as const;
+
+/** Violations found so far in one test, by screen. */
+class Scanner {
+  private readonly found = new Map<string, string[]>();
+  private readonly page: Page;
+
+  constructor(page: Page) {
+    this.page = page;
+  }
+
+  async scan(screen: string): Promise<void> {
+    const result = await new AxeBuilder({ page: this.page }).withTags(WCAG_21_AA).analyze();
+    this.found.set(
+      screen,
+      result.violations.flatMap((violation) =>
+        violation.nodes.map((node) => {
+          const why = [...node.any, ...node.all, ...node.none][0]?.message ?? violation.help;
+          return `${violation.id} (${violation.impact ?? 'no impact'}) at ${node.target.join(' ')}: ${why}`;
+        }),
+      ),
+    );
+  }
+
+  report(): string {
+    return [...this.found]
+      .filter(([, lines]) => lines.length > 0)
+      .map(([screen, lines]) => `${screen}: ${lines.length}\n  ${lines.join('\n  ')}`)
+      .join('\n');
+  }
+
+  expectNone(): void {
+    const report = this.report();
+    expect(report, `axe violations by screen:\n${report}`).toBe('');
+  }
+}
+
+for (const scheme of SCHEMES) {
+  for (const size of SIZES) {
+    test.describe(`${scheme}, ${size.name}`, () => {
+      // The app follows the system's colour scheme until someone picks one. Reduced motion: a
+      // dialog or notification is scanned once shown, not half-faded in.
+      test.use({ colorScheme: scheme, viewport: size.viewport, reducedMotion: 'reduce' });
+      // A scan takes about a second, several on a loaded 2-core machine.
+      test.setTimeout(120_000);
+
+      test('signed-out screens have no axe violations', async ({ page }) => {
+        const axe = new Scanner(page);
+        const screens: [string, string, string][] = [
+          ['sign-in', '/sign-in', 'Clients Manager'],
+          ['sign-up', '/sign-up', 'Create an account'],
+          ['verify', '/verify-email-address', 'Verify your email address'],
+          ['forgot', '/forgot-password', 'Reset your password'],
+          ['reset', '/reset-password?token=not-checked-until-sent', 'Choose a new password'],
+          ['not-found', '/no-such-page', 'Page not found'],
+        ];
+        for (const [screen, url, heading] of screens) {
+          await page.goto(url);
+          await expect(page.getByRole('heading', { name: heading, level: 1 })).toBeVisible();
+          await axe.scan(screen);
+        }
+        axe.expectNone();
+      });
+
+      test('dashboard screens have no axe violations', async ({ page, staff }) => {
+        const axe = new Scanner(page);
+        const client = await seedClient(staff, {
+          name: 'Contrast Check',
+          code: 'AXE',
+          description: 'Every part of the panel shown',
+          tags: 'eu-west-1, shop',
+          startDate: '2026-11-21',
+          server: { host: 'axe.example.com', username: 'deploy', password: 'pw' },
+          domains: ['https://axe.example.com'],
+        });
+        const panel = page.getByRole('region', { name: 'Selected Client' });
+
+        await page.goto('/');
+        await expect(page.getByText('No client selected')).toBeVisible();
+        await expect(page.getByRole('link', { name: /Contrast Check/ }).first()).toBeVisible();
+        await axe.scan('dashboard, nothing selected');
+
+        await page.goto(`/clients/${client.id}`);
+        await expect(panel.getByRole('heading', { name: 'Contrast Check (AXE)' })).toBeVisible();
+        await expect(panel.getByRole('list', { name: 'History' })).toBeVisible();
+        await axe.scan('dashboard, a client selected');
+
+        await page.getByRole('button', { name: 'Add client' }).click();
+        await expect(page.getByLabel('Name', { exact: true })).toBeVisible();
+        await axe.scan('add form');
+        await page.getByRole('button', { name: 'Cancel' }).click();
+
+        await page.goto(`/clients/${client.id}`);
+        await panel.getByRole('button', { name: 'Client actions' }).click();
+        await page.getByRole('menuitem', { name: 'Edit' }).click();
+        await expect(page.getByLabel('Name', { exact: true })).toHaveValue('Contrast Check');
+        await axe.scan('edit form');
+
+        await page.getByRole('button', { name: 'Save' }).click();
+        const saved = page.getByText('Client Saved!');
+        // A hovered notification stays until the scan is done.
+        await saved.hover();
+        await axe.scan('notification showing');
+
+        await panel.getByRole('button', { name: 'Client actions' }).click();
+        await page.getByRole('menuitem', { name: 'Delete' }).click();
+        await expect(page.getByRole('dialog', { name: 'Delete client' })).toBeVisible();
+        await axe.scan('confirm dialog');
+        await page.getByRole('button', { name: 'Cancel' }).click();
+
+        axe.expectNone();
+      });
+
+      test('settings and the import dialog have no axe violations', async ({ page, staff }) => {
+        void staff;
+        const axe = new Scanner(page);
+        await page.goto('/settings');
+        await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
+        await axe.scan('settings');
+
+        const chooser = page.waitForEvent('filechooser');
+        await page.getByRole('button', { name: 'Import from a file' }).click();
+        await (
+          await chooser
+        ).setFiles({
+          name: 'clients.json',
+          mimeType: 'application/json',
+          buffer: Buffer.from(JSON.stringify({ clients: {} })),
+        });
+        const dialog = page.getByRole('dialog', { name: 'Import clients.json' });
+        await expect(dialog.getByRole('table', { name: 'Import summary' })).toBeVisible();
+        await axe.scan('import dialog');
+        await dialog.getByRole('button', { name: 'Cancel' }).click();
+        await expect(dialog).toHaveCount(0);
+
+        axe.expectNone();
+      });
+    });
+  }
+}
