@@ -48,8 +48,9 @@ test('the filter is in the URL, so a reload keeps it', async ({ page, staff }) =
 test('slash focuses, arrows move, Enter opens, Escape clears', async ({ page, staff }) => {
   const tag = await seedThree(staff);
   await page.goto('/');
-  // A person presses `/` once they see the list; the shortcut lives in the list's code.
-  await expect(page.getByText(`Zebra ${tag} (ZB)`)).toBeVisible();
+  // A person presses `/` once they see the list; the shortcut lives in the list's code. The
+  // worker's earlier tests may have left enough clients to push these three out of view.
+  await expect(rows(page).first()).toBeVisible();
   await page.locator('body').press('/');
   await expect(search(page)).toBeFocused();
   await expect(search(page)).toHaveValue('');
