@@ -1,9 +1,9 @@
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 
 /**
- * Fastify's own lines for each request ("incoming request", "request completed"), at a level of our choosing: `info` on a developer's machine, `debug` in production,
- * where an operator's default log would otherwise be two lines per request and hide what
- * matters. Failed requests stay at `error`, as Fastify writes them.
+ * Fastify's own lines for each request ("incoming request", "request completed"), at a level
+ * of our choosing: `info` on a developer's machine, `debug` in production, where an operator's
+ * default log would otherwise be two lines per request and hide what matters. Failed requests stay at `error`, as Fastify writes them.
  */
 export class RequestLogLines extends LogController {
   readonly #level: 'info' | 'debug';

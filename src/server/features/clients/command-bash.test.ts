@@ -4,10 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { hasHiddenCharacters } from '#shared/command-safe-text.ts';
 import { TEMPLATE_PLACEHOLDERS, type Placeholder } from '#shared/deploy-template.ts';
 import { buildCommands, type CommandContext } from './deploy-command.ts';
+import { SHELL_RUNS_TIMEOUT_MS } from '#server/testing/shell-words.ts';
 import { shellQuote } from './shell-quote.ts';
-
-/** Each run starts a shell; on a busy 2-core machine a hundred of them take tens of seconds. */
-const BASH_RUNS_TIMEOUT_MS = 90_000;
 
 /**
  * Every placeholder fed random text from the whole Unicode range, hostile shell text and control
@@ -142,7 +140,7 @@ describe('copied commands through a real bash', () => {
       expect(ran).toBeGreaterThan(10);
       expect(refused).toBeGreaterThan(10);
     },
-    BASH_RUNS_TIMEOUT_MS,
+    SHELL_RUNS_TIMEOUT_MS,
   );
 
   it(
@@ -161,7 +159,7 @@ describe('copied commands through a real bash', () => {
         { numRuns: 100 },
       );
     },
-    BASH_RUNS_TIMEOUT_MS,
+    SHELL_RUNS_TIMEOUT_MS,
   );
 
   it('offers no SSH command for a stored host or username with a hidden character', () => {

@@ -1,13 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hasHiddenCharacters } from '#shared/command-safe-text.ts';
 import { validateTemplate } from '#shared/deploy-template.ts';
 import { buildCommands } from './deploy-command.ts';
 import { DEFAULT_DEPLOY_COMMAND_TEMPLATE } from '#server/config.ts';
-
-/** Each run starts a shell; on a busy 2-core machine a hundred of them take tens of seconds. */
-const BASH_RUNS_TIMEOUT_MS = 90_000;
+import { SHELL_RUNS_TIMEOUT_MS, SHELL_SPECIALS, wordsOf } from '#server/testing/shell-words.ts';
 
 const server = { host: 'web1.example.com', port: 22, username: 'deploy', uiDir: '/srv/ui' };
 
@@ -59,41 +56,11 @@ describe('deploy command', () => {
   });
 });
 
-/** The words a real POSIX shell makes of a command line, without running its program. */
-function wordsOf(command: string): string[] {
-  const out = execFileSync('sh', ['-c', `printf '%s\\0' ${command}`]);
-  return out.toString('utf8').split('\0').slice(0, -1);
-}
-
 /** Hostile text: quotes, $(), backticks, newlines, ;, &&, globs, and any other characters. */
 const hostile = fc
   .oneof(
     fc.string({ unit: 'grapheme', maxLength: 40 }),
-    fc
-      .array(
-        fc.constantFrom(
-          "'",
-          '"',
-          '\\',
-          '$(',
-          ')',
-          '`',
-          ';',
-          '&&',
-          '|',
-          '*',
-          '~',
-          ' ',
-          '#',
-          '-',
-          '$HOME',
-          "'\\''",
-          'é',
-          '💥',
-        ),
-        { maxLength: 12 },
-      )
-      .map((parts) => parts.join('')),
+    fc.array(fc.constantFrom(...SHELL_SPECIALS), { maxLength: 12 }).map((parts) => parts.join('')),
     // Control characters cannot be stored and are never quoted (command-bash.test.ts).
   )
   .filter((value) => !hasHiddenCharacters(value));
@@ -126,6 +93,6 @@ describe('deploy command with hostile tags and tokens', () => {
         { numRuns: 150 },
       );
     },
-    BASH_RUNS_TIMEOUT_MS,
+    SHELL_RUNS_TIMEOUT_MS,
   );
 });

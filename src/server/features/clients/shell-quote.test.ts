@@ -1,16 +1,12 @@
-import { execFileSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hasHiddenCharacters } from '#shared/command-safe-text.ts';
+import { SHELL_RUNS_TIMEOUT_MS, SHELL_SPECIALS, wordsOf } from '#server/testing/shell-words.ts';
 import { shellQuote } from './shell-quote.ts';
-
-/** Each run starts a shell; on a busy 2-core machine a hundred of them take tens of seconds. */
-const BASH_RUNS_TIMEOUT_MS = 90_000;
 
 /** What a real POSIX shell makes of the quoted value: it must come back as one word, intact. */
 function throughShell(value: string): string[] {
-  const out = execFileSync('sh', ['-c', `printf '%s\\0' ${shellQuote(value)}`]);
-  return out.toString('utf8').split('\0').slice(0, -1);
+  return wordsOf(shellQuote(value));
 }
 
 describe('shellQuote', () => {
@@ -40,22 +36,7 @@ describe('shellQuote', () => {
         .array(
           fc.oneof(
             fc.string({ unit: 'grapheme', maxLength: 6 }),
-            fc.constantFrom(
-              "'",
-              '"',
-              '\\',
-              '$(',
-              ')',
-              '`',
-              ';',
-              '&&',
-              '|',
-              '*',
-              '~',
-              ' ',
-              '$IFS',
-              "'\\''",
-            ),
+            fc.constantFrom(...SHELL_SPECIALS),
           ),
           { maxLength: 10 },
         )
@@ -69,6 +50,6 @@ describe('shellQuote', () => {
         { numRuns: 150 },
       );
     },
-    BASH_RUNS_TIMEOUT_MS,
+    SHELL_RUNS_TIMEOUT_MS,
   );
 });
