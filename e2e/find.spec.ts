@@ -68,6 +68,19 @@ test('slash focuses, arrows move, Enter opens, Escape clears', async ({ page, st
   await expect(page).not.toHaveURL(/q=/);
 });
 
+test('keys typed while the URL catches up are all kept', async ({ page, staff }) => {
+  const tag = await seedThree(staff);
+  await page.goto('/');
+  await expect(rows(page).first()).toBeVisible();
+  // Keys a little slower than the URL's pause: each write to the URL lands while the next key
+  // is being typed, which once put the box back to the shorter text.
+  const text = `zebra ${tag}`;
+  await search(page).pressSequentially(text, { delay: 190 });
+  await expect(search(page)).toHaveValue(text);
+  await expect(rows(page)).toHaveCount(1);
+  await expect(page).toHaveURL(new RegExp(`\\?q=zebra\\+${tag}$`));
+});
+
 test('a tag chip filters by that tag; no match says so', async ({ page, staff }) => {
   const tag = await seedThree(staff);
   const cafe = (

@@ -1,5 +1,6 @@
 import { useCallback } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { withQuery } from './search-text.ts';
 
 /**
  * The list's search text lives in the URL (`?q=`), so a reload or a shared link keeps the
@@ -10,15 +11,9 @@ export function useClientSearch(): [string, (next: string) => void] {
   const query = params.get('q') ?? '';
   const setQuery = useCallback(
     (next: string) =>
-      setParams(
-        (current) => {
-          const updated = new URLSearchParams(current);
-          if (next === '') updated.delete('q');
-          else updated.set('q', next);
-          return updated;
-        },
-        { replace: true },
-      ),
+      setParams((current) => new URLSearchParams(withQuery(current.toString(), next)), {
+        replace: true,
+      }),
     [setParams],
   );
   return [query, setQuery];
@@ -28,13 +23,19 @@ export function useClientSearch(): [string, (next: string) => void] {
  * Goes to a client (or to none) and keeps the list's search, so saving, duplicating or deleting
  * does not throw away the filter the user was working in.
  */
-export function useGoToClient(): (id: string | null, options?: { replace?: boolean }) => void {
+export function useGoToClient(): (
+  id: string | null,
+  options?: { replace?: boolean; query?: string },
+) => void {
   const navigate = useNavigate();
   const { search } = useLocation();
   return useCallback(
-    (id, options) =>
+    (id, { query, ...options } = {}) =>
       void navigate(
-        { pathname: id === null ? '/' : `/clients/${encodeURIComponent(id)}`, search },
+        {
+          pathname: id === null ? '/' : `/clients/${encodeURIComponent(id)}`,
+          search: query === undefined ? search : withQuery(search, query),
+        },
         options,
       ),
     [navigate, search],

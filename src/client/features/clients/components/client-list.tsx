@@ -1,5 +1,4 @@
 import {
-  useCallback,
   useEffect,
   useId,
   useLayoutEffect,
@@ -36,10 +35,10 @@ import { ErrorAlert } from '#client/components/error-alert.tsx';
 import { PlusIcon, SearchIcon } from '#client/components/icons.tsx';
 import { clientsQuery } from '../api/client-queries.ts';
 import { clientTitle } from '../client-title.ts';
-import { useClientSearch, useGoToClient } from '../use-client-search.ts';
+import { useGoToClient } from '../use-client-search.ts';
+import { useSearchText } from '../use-search-text.ts';
+import { withQuery } from '../search-text.ts';
 import classes from './client-list.module.css';
-
-const URL_WRITE_DELAY_MS = 200;
 
 /** The search index of each list the server sent, folded once, not once per keystroke. */
 const indexes = new WeakMap<readonly ClientSummary[], IndexedClient<ClientSummary>[]>();
@@ -55,40 +54,6 @@ function indexOf(clients: readonly ClientSummary[]): IndexedClient<ClientSummary
 const ESTIMATED_ROW_PX = 58;
 const ROW_GAP_PX = 2;
 
-/**
- * The search box's text. It is the input's own state, because the URL (written through the
- * router, in a transition) lags behind fast typing and would drop keys; the URL follows after
- * a short pause, and a change made there (a tag chip, back/forward) comes into the box.
- */
-function useSearchText(): [string, (next: string) => void] {
-  const [urlQuery, setUrlQuery] = useClientSearch();
-  const [text, setText] = useState(urlQuery);
-  const [seenUrlQuery, setSeenUrlQuery] = useState(urlQuery);
-  const [written, setWritten] = useState(urlQuery);
-  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
-
-  if (urlQuery !== seenUrlQuery) {
-    setSeenUrlQuery(urlQuery);
-    if (urlQuery !== written) {
-      setWritten(urlQuery);
-      setText(urlQuery);
-    }
-  }
-  useEffect(() => () => clearTimeout(timer.current), []);
-
-  const update = useCallback(
-    (next: string) => {
-      setText(next);
-      setWritten(next);
-      clearTimeout(timer.current);
-      if (next === '') setUrlQuery('');
-      else timer.current = setTimeout(() => setUrlQuery(next), URL_WRITE_DELAY_MS);
-    },
-    [setUrlQuery],
-  );
-  return [text, update];
-}
-
 export function ClientList({
   selectedId,
   onAdd,
@@ -100,8 +65,10 @@ export function ClientList({
   onSelect: () => void;
 }) {
   const clients = useQuery(clientsQuery());
-  const [query, setQuery] = useSearchText();
+  const { text: query, setText: setQuery, settle } = useSearchText();
   const { search } = useLocation();
+  // A row opened before the URL caught up with the box still carries what the box says.
+  const rowSearch = withQuery(search, query);
   const goToClient = useGoToClient();
   const inputRef = useRef<HTMLInputElement>(null);
   const hintId = useId();
@@ -175,7 +142,7 @@ export function ClientList({
     const client = matches[index];
     if (!client) return;
     onSelect();
-    goToClient(client.id);
+    goToClient(client.id, { query: settle() });
   }
 
   function onKeyDown(event: KeyboardEvent<HTMLInputElement>) {
@@ -297,8 +264,14 @@ export function ClientList({
                   <NavLink
                     id={`${rowId}-${index}`}
                     component={Link}
-                    to={{ pathname: `/clients/${encodeURIComponent(client.id)}`, search }}
-                    onClick={onSelect}
+                    to={{
+                      pathname: `/clients/${encodeURIComponent(client.id)}`,
+                      search: rowSearch,
+                    }}
+                    onClick={() => {
+                      settle();
+                      onSelect();
+                    }}
                     active={selected}
                     aria-current={selected ? 'true' : undefined}
                     data-cursor={searching && index === active ? true : undefined}
