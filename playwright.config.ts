@@ -1,7 +1,7 @@
 import { defineConfig } from '@playwright/test';
 
 /**
- * Browser tests drive Debian's Chromium (scripts/ensure-chromium.sh installs it); nothing is
+ * Browser tests drive Debian's Chromium (scripts/ensure-test-tools.sh installs it); nothing is
  * downloaded. Each worker runs its own real server on a loopback port (see e2e/fixtures.ts),
  * serving the built web app from dist/client.
  */
