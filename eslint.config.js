@@ -22,11 +22,12 @@ const SERVER_CORE = [
   'src/server/auth/**',
   'src/server/realtime/**',
   'src/server/mail/**',
+  'src/server/ssh/**',
 ];
 const belowFeatures = {
   regex: '^#server/(features/|app\\.ts)|^(\\.\\./)+(features/|app\\.ts)|^\\./(features/|app\\.ts)',
   message:
-    'The server core (config, db, http, auth, realtime, mail, secrets) is below the features and the app.',
+    'The server core (config, db, http, auth, realtime, mail, ssh, secrets) is below the features and the app.',
 };
 const noClient = { regex: '^#client/|/client/', message: 'The server never imports web code.' };
 

@@ -13,6 +13,7 @@ const DATABASE_FREE = [
   'src/server/http/logger.test.ts',
   'src/server/http/request-logger.test.ts',
   'src/server/db/codec.test.ts',
+  'src/server/ssh/**/*.test.ts',
   'src/server/features/transfer/import-mapping.test.ts',
 ];
 

@@ -1,0 +1,21 @@
+import { createHash } from 'node:crypto';
+
+/** A server's host key as OpenSSH shows it: `ssh-ed25519` and `SHA256:…` (base64, unpadded). */
+export interface HostKey {
+  algorithm: string;
+  fingerprint: string;
+}
+
+/** The key's algorithm is the first string of its wire form (RFC 4253, section 6.6). */
+export function hostKeyOf(blob: Buffer): HostKey {
+  const length = blob.length >= 4 ? blob.readUInt32BE(0) : 0;
+  const algorithm =
+    length > 0 && 4 + length <= blob.length ? blob.subarray(4, 4 + length).toString('latin1') : '';
+  if (!/^[\x21-\x7e]+$/.test(algorithm)) throw new Error('Not an SSH public key blob');
+  const digest = createHash('sha256').update(blob).digest('base64').replace(/=+$/, '');
+  return { algorithm, fingerprint: `SHA256:${digest}` };
+}
+
+export function sameHostKey(a: HostKey, b: HostKey): boolean {
+  return a.algorithm === b.algorithm && a.fingerprint === b.fingerprint;
+}

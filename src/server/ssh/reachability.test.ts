@@ -1,0 +1,216 @@
+import { execFile } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import net, { type AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { Server, utils } from 'ssh2';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '#server/testing/free-port.ts';
+import { startSshd, type Sshd } from '#server/testing/sshd.ts';
+import { checkReachability } from './reachability.ts';
+import { generateKeyPair, type KeyPair } from './ssh-keys.ts';
+
+const run = promisify(execFile);
+const FAST = { timeoutMs: 5_000, retryDelayMs: 10 };
+
+describe('a reachability check against OpenSSH', () => {
+  let sshd: Sshd;
+  let allowed: KeyPair;
+  let pemWithPassphrase: string;
+  let keyDir: string;
+
+  beforeAll(async () => {
+    allowed = generateKeyPair('ed25519', 'clients-manager test');
+    // An older kind of key as people paste it: RSA in PEM, protected by a passphrase.
+    keyDir = await mkdtemp(path.join(os.tmpdir(), 'cm-keys-'));
+    const pemFile = path.join(keyDir, 'id_rsa');
+    await run('ssh-keygen', [
+      '-q',
+      '-t',
+      'rsa',
+      '-b',
+      '2048',
+      '-m',
+      'PEM',
+      '-N',
+      'open sesame',
+      '-f',
+      pemFile,
+    ]);
+    pemWithPassphrase = await readFile(pemFile, 'utf8');
+    const pemPublic = await readFile(`${pemFile}.pub`, 'utf8');
+    sshd = await startSshd([allowed.publicKey, pemPublic.trim()]);
+  });
+  afterAll(async () => {
+    await sshd?.close();
+    await rm(keyDir, { recursive: true, force: true });
+  });
+
+  const target = () => ({ host: sshd.host, port: sshd.port, username: sshd.username });
+
+  it('logs in with a generated Ed25519 key and reads the host key as OpenSSH prints it', async () => {
+    const result = await checkReachability(
+      { ...target(), credential: { kind: 'ssh-key', privateKey: allowed.privateKey } },
+      FAST,
+    );
+    expect(result).toEqual({
+      status: 'reachable',
+      authenticated: true,
+      attempts: 1,
+      hostKey: await sshd.hostKey(),
+    });
+    expect((await sshd.hostKey()).fingerprint).toMatch(/^SHA256:[A-Za-z0-9+/]{43}$/);
+  });
+
+  it('logs in with a PEM key and its passphrase', async () => {
+    const result = await checkReachability(
+      {
+        ...target(),
+        credential: { kind: 'ssh-key', privateKey: pemWithPassphrase, passphrase: 'open sesame' },
+      },
+      FAST,
+    );
+    expect(result).toMatchObject({ status: 'reachable', authenticated: true });
+  });
+
+  it('without a credential reads the host key and does not log in', async () => {
+    const result = await checkReachability(target(), FAST);
+    expect(result).toEqual({
+      status: 'reachable',
+      authenticated: false,
+      attempts: 1,
+      hostKey: await sshd.hostKey(),
+    });
+  });
+
+  it('says authentication failed for a key the server does not know, and does not retry', async () => {
+    const stranger = generateKeyPair('ed25519', 'stranger');
+    const result = await checkReachability(
+      { ...target(), credential: { kind: 'ssh-key', privateKey: stranger.privateKey } },
+      FAST,
+    );
+    expect(result).toEqual({ status: 'unreachable', reason: 'authentication failed', attempts: 1 });
+    expect(JSON.stringify(result)).not.toContain('PRIVATE KEY');
+  });
+
+  it('refuses a changed host key before logging in, and logs in once the new key is pinned', async () => {
+    const first = await sshd.hostKey();
+    await sshd.changeHostKey();
+    const changed = await sshd.hostKey();
+    expect(changed.fingerprint).not.toBe(first.fingerprint);
+    const credential = { kind: 'ssh-key' as const, privateKey: allowed.privateKey };
+
+    const refused = await checkReachability({ ...target(), credential, pinned: first }, FAST);
+    expect(refused).toEqual({
+      status: 'host-key-changed',
+      hostKey: changed,
+      pinned: first,
+      attempts: 1,
+    });
+
+    const accepted = await checkReachability({ ...target(), credential, pinned: changed }, FAST);
+    expect(accepted).toMatchObject({ status: 'reachable', authenticated: true, hostKey: changed });
+  });
+});
+
+describe('a reachability check that cannot connect', () => {
+  it('says connection refused after three attempts on a closed port', async () => {
+    const port = await freePort();
+    const result = await checkReachability(
+      { host: '127.0.0.1', port, username: 'deploy' },
+      { ...FAST, attempts: 3 },
+    );
+    expect(result).toEqual({ status: 'unreachable', reason: 'connection refused', attempts: 3 });
+  });
+
+  it('says it timed out when the server never answers', async () => {
+    const silent = net.createServer(() => undefined);
+    silent.listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+    const { port } = silent.address() as AddressInfo;
+    try {
+      const result = await checkReachability(
+        { host: '127.0.0.1', port, username: 'deploy' },
+        { timeoutMs: 300, attempts: 2, retryDelayMs: 10 },
+      );
+      expect(result).toEqual({
+        status: 'unreachable',
+        reason: 'timed out after 0.3 s',
+        attempts: 2,
+      });
+    } finally {
+      silent.close();
+    }
+  });
+});
+
+describe('a reachability check with a password (an ssh2 server in the test)', () => {
+  const passwordsTried: string[] = [];
+  const hostKeyText = utils.generateKeyPairSync('ed25519').private;
+  let server: Server;
+  let port: number;
+
+  beforeAll(async () => {
+    server = new Server({ hostKeys: [hostKeyText] }, (connection) => {
+      connection.on('error', () => undefined);
+      connection.on('authentication', (context) => {
+        if (context.method !== 'password') return context.reject(['password']);
+        passwordsTried.push(context.password);
+        if (context.username === 'deploy' && context.password === 'correct horse') context.accept();
+        else context.reject(['password']);
+      });
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => server?.close());
+
+  it('logs in with the right password', async () => {
+    const result = await checkReachability(
+      {
+        host: '127.0.0.1',
+        port,
+        username: 'deploy',
+        credential: { kind: 'password', password: 'correct horse' },
+      },
+      FAST,
+    );
+    expect(result).toMatchObject({ status: 'reachable', authenticated: true, attempts: 1 });
+  });
+
+  it('tries a wrong password once, says authentication failed, and never repeats it', async () => {
+    passwordsTried.length = 0;
+    const result = await checkReachability(
+      {
+        host: '127.0.0.1',
+        port,
+        username: 'deploy',
+        credential: { kind: 'password', password: 'battery staple' },
+      },
+      FAST,
+    );
+    expect(result).toEqual({ status: 'unreachable', reason: 'authentication failed', attempts: 1 });
+    expect(passwordsTried).toEqual(['battery staple']);
+    expect(JSON.stringify(result)).not.toContain('battery');
+  });
+
+  it('sends no password to a server whose host key changed', async () => {
+    passwordsTried.length = 0;
+    const pinned = { algorithm: 'ssh-ed25519', fingerprint: 'SHA256:' + 'A'.repeat(43) };
+    const result = await checkReachability(
+      {
+        host: '127.0.0.1',
+        port,
+        username: 'deploy',
+        credential: { kind: 'password', password: 'correct horse' },
+        pinned,
+      },
+      FAST,
+    );
+    expect(result).toMatchObject({ status: 'host-key-changed', pinned });
+    expect(passwordsTried).toEqual([]);
+  });
+});

@@ -1,0 +1,161 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { Client, type ConnectConfig } from 'ssh2';
+import { hostKeyOf, sameHostKey, type HostKey } from './host-key.ts';
+
+/** What a check may authenticate with; a check without one only reads the host key. */
+export type SshCredential =
+  | { kind: 'password'; password: string }
+  | { kind: 'ssh-key'; privateKey: string; passphrase?: string };
+
+export interface CheckTarget {
+  host: string;
+  port: number;
+  username: string;
+  credential?: SshCredential;
+  /** The host key pinned at the first check; a different one blocks authentication. */
+  pinned?: HostKey;
+}
+
+export type CheckResult =
+  | { status: 'reachable'; hostKey: HostKey; authenticated: boolean; attempts: number }
+  | { status: 'unreachable'; reason: string; attempts: number }
+  | { status: 'host-key-changed'; hostKey: HostKey; pinned: HostKey; attempts: number };
+
+export interface CheckOptions {
+  /** How long one attempt may wait for the SSH handshake. */
+  timeoutMs?: number;
+  attempts?: number;
+  /** The wait before the second attempt; it doubles after each failure. */
+  retryDelayMs?: number;
+}
+
+const DEFAULTS = { timeoutMs: 10_000, attempts: 3, retryDelayMs: 2_000 } as const;
+
+type Attempt =
+  | { kind: 'reachable'; hostKey: HostKey; authenticated: boolean }
+  | { kind: 'host-key-changed'; hostKey: HostKey; pinned: HostKey }
+  | { kind: 'failed'; reason: string; final: boolean };
+
+/**
+ * Opens an SSH connection, reads the host key and, with a credential, authenticates; then
+ * closes without running anything. A refused or silent connection is tried again (a server
+ * restarting or a lost packet is not an outage); a wrong credential or a changed host key is
+ * an answer, not a hiccup, and is not retried: retrying a failed login only looks like an attack.
+ */
+export async function checkReachability(
+  target: CheckTarget,
+  options: CheckOptions = {},
+): Promise<CheckResult> {
+  const { timeoutMs, attempts, retryDelayMs } = { ...DEFAULTS, ...options };
+  let wait = retryDelayMs;
+  for (let attempt = 1; ; attempt += 1) {
+    const result = await attemptOnce(target, timeoutMs);
+    if (result.kind === 'reachable')
+      return { status: 'reachable', ...withoutKind(result), attempts: attempt };
+    if (result.kind === 'host-key-changed') {
+      return { status: 'host-key-changed', ...withoutKind(result), attempts: attempt };
+    }
+    if (result.final || attempt >= attempts) {
+      return { status: 'unreachable', reason: result.reason, attempts: attempt };
+    }
+    await delay(wait);
+    wait *= 2;
+  }
+}
+
+function withoutKind<T extends { kind: string }>({ kind, ...rest }: T): Omit<T, 'kind'> {
+  void kind;
+  return rest;
+}
+
+function attemptOnce(target: CheckTarget, timeoutMs: number): Promise<Attempt> {
+  return new Promise((resolve) => {
+    const client = new Client();
+    let seen: HostKey | undefined;
+    let settled = false;
+    const settle = (attempt: Attempt) => {
+      if (settled) return;
+      settled = true;
+      client.removeAllListeners();
+      // A late error from the socket being torn down must not become an unhandled event.
+      client.on('error', () => undefined);
+      client.end();
+      resolve(attempt);
+    };
+    const config: ConnectConfig = {
+      host: target.host,
+      port: target.port,
+      username: target.username,
+      readyTimeout: timeoutMs,
+      // No agent, no keyboard prompts: only the credential given here.
+      tryKeyboard: false,
+      hostVerifier: (blob: Buffer) => {
+        seen = hostKeyOf(blob);
+        if (target.pinned && !sameHostKey(seen, target.pinned)) {
+          settle({ kind: 'host-key-changed', hostKey: seen, pinned: target.pinned });
+          return false;
+        }
+        if (!target.credential) {
+          settle({ kind: 'reachable', hostKey: seen, authenticated: false });
+          return false;
+        }
+        return true;
+      },
+      ...credentialConfig(target.credential),
+    };
+    client.on('ready', () => {
+      if (seen) settle({ kind: 'reachable', hostKey: seen, authenticated: true });
+      else settle({ kind: 'failed', reason: 'the server sent no host key', final: true });
+    });
+    client.on('error', (error: Error & { level?: string; code?: string }) =>
+      settle(failure(error, timeoutMs)),
+    );
+    client.on('close', () =>
+      settle({ kind: 'failed', reason: 'the server closed the connection', final: false }),
+    );
+    try {
+      client.connect(config);
+    } catch (error) {
+      // ssh2 throws at once for a key it cannot read.
+      settle({
+        kind: 'failed',
+        reason: `the credential could not be used: ${(error as Error).message}`,
+        final: true,
+      });
+    }
+  });
+}
+
+function credentialConfig(credential: SshCredential | undefined): Partial<ConnectConfig> {
+  if (!credential) return {};
+  if (credential.kind === 'password') return { password: credential.password };
+  return { privateKey: credential.privateKey, passphrase: credential.passphrase };
+}
+
+function failure(error: Error & { level?: string; code?: string }, timeoutMs: number): Attempt {
+  if (error.level === 'client-authentication') {
+    return { kind: 'failed', reason: 'authentication failed', final: true };
+  }
+  if (error.level === 'client-timeout' || error.code === 'ETIMEDOUT') {
+    return { kind: 'failed', reason: `timed out after ${formatSeconds(timeoutMs)}`, final: false };
+  }
+  if (error.code === 'ECONNREFUSED') {
+    return { kind: 'failed', reason: 'connection refused', final: false };
+  }
+  if (error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN') {
+    return { kind: 'failed', reason: 'the host name does not resolve', final: false };
+  }
+  if (error.code === 'EHOSTUNREACH' || error.code === 'ENETUNREACH') {
+    return { kind: 'failed', reason: 'no route to the host', final: false };
+  }
+  if (error.code === 'ECONNRESET') {
+    return { kind: 'failed', reason: 'the connection was reset', final: false };
+  }
+  // ssh2's own messages name protocol problems and never carry the credential.
+  return { kind: 'failed', reason: error.message, final: false };
+}
+
+function formatSeconds(ms: number): string {
+  const seconds = ms / 1000;
+  return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`;
+}

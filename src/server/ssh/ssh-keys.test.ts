@@ -1,0 +1,88 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describePrivateKey, generateKeyPair, KeyRefused } from './ssh-keys.ts';
+
+const run = promisify(execFile);
+
+/** `type base64` of a public key line, without the comment some OpenSSH versions print. */
+const keyPart = (line: string) => line.split(' ').slice(0, 2).join(' ');
+
+describe('SSH keys', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'cm-keys-'));
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  /** OpenSSH's own answers for a private key file: its public line and fingerprint. */
+  async function openssh(file: string, passphrase = '') {
+    const publicLine = (
+      await run('ssh-keygen', ['-y', '-P', passphrase, '-f', file])
+    ).stdout.trim();
+    await writeFile(`${file}.check.pub`, `${publicLine}\n`);
+    const listed = (await run('ssh-keygen', ['-l', '-f', `${file}.check.pub`])).stdout;
+    return { publicLine, fingerprint: listed.split(' ')[1] };
+  }
+
+  it('generates an Ed25519 key whose public half and fingerprint OpenSSH agrees with', async () => {
+    const pair = generateKeyPair('ed25519', 'deploy@clients-manager');
+    const file = path.join(dir, 'generated');
+    await writeFile(file, pair.privateKey, { mode: 0o600 });
+    const expected = await openssh(file);
+    expect(pair.publicKey).toBe(`${keyPart(expected.publicLine)} deploy@clients-manager`);
+    expect(pair.fingerprint).toEqual({
+      algorithm: 'ssh-ed25519',
+      fingerprint: expected.fingerprint,
+    });
+  });
+
+  it('reads a pasted OpenSSH key only with its passphrase, and says which was wrong', async () => {
+    const file = path.join(dir, 'protected');
+    await run('ssh-keygen', [
+      '-q',
+      '-t',
+      'ed25519',
+      '-N',
+      'right words',
+      '-C',
+      'pasted',
+      '-f',
+      file,
+    ]);
+    const text = await readFile(file, 'utf8');
+    expect(() => describePrivateKey(text)).toThrow(
+      new KeyRefused('This key is protected by a passphrase: enter it'),
+    );
+    expect(() => describePrivateKey(text, 'wrong words')).toThrow(
+      new KeyRefused('The passphrase does not open this key'),
+    );
+    const key = describePrivateKey(text, 'right words');
+    const expected = await openssh(file, 'right words');
+    expect(key.publicKey.split(' ').slice(0, 2).join(' ')).toBe(
+      expected.publicLine.split(' ').slice(0, 2).join(' '),
+    );
+    expect(key.fingerprint.fingerprint).toBe(expected.fingerprint);
+  });
+
+  it('reads an RSA key in PEM', async () => {
+    const file = path.join(dir, 'rsa.pem');
+    await run('ssh-keygen', ['-q', '-t', 'rsa', '-b', '2048', '-m', 'PEM', '-N', '', '-f', file]);
+    const key = describePrivateKey(await readFile(file, 'utf8'));
+    const expected = await openssh(file);
+    expect(key.fingerprint).toEqual({ algorithm: 'ssh-rsa', fingerprint: expected.fingerprint });
+  });
+
+  it('refuses text that is not a key, and a public key pasted for a private one', async () => {
+    expect(() => describePrivateKey('hello, I am not a key')).toThrow(
+      new KeyRefused('This is not a private key in OpenSSH or PEM format'),
+    );
+    const pair = generateKeyPair('ed25519', '');
+    expect(() => describePrivateKey(pair.publicKey)).toThrow(
+      new KeyRefused('This is not a private key: paste the private key, not the .pub file'),
+    );
+  });
+});

@@ -1,0 +1,54 @@
+import { utils } from 'ssh2';
+import { hostKeyOf, type HostKey } from './host-key.ts';
+
+export type GeneratedKeyType = 'ed25519' | 'rsa';
+
+export interface KeyPair {
+  /** OpenSSH's private key format. */
+  privateKey: string;
+  /** One `authorized_keys` line: `ssh-ed25519 AAAA… comment`. */
+  publicKey: string;
+  fingerprint: HostKey;
+}
+
+/** Why a pasted key was refused, in words a person can act on. */
+export class KeyRefused extends Error {}
+
+/** A new key pair, made here: Ed25519, or RSA 4096 where a server cannot take Ed25519. */
+export function generateKeyPair(type: GeneratedKeyType, comment: string): KeyPair {
+  const pair =
+    type === 'rsa'
+      ? utils.generateKeyPairSync('rsa', { bits: 4096, comment })
+      : utils.generateKeyPairSync('ed25519', { comment });
+  return describePrivateKey(pair.private, undefined, comment);
+}
+
+/**
+ * Reads a pasted private key (OpenSSH or PEM, with its passphrase when it has one) and gives its
+ * public half. Refused with a reason when it is not a private key or the passphrase is wrong.
+ */
+export function describePrivateKey(text: string, passphrase?: string, comment = ''): KeyPair {
+  const parsed = utils.parseKey(text, passphrase);
+  if (parsed instanceof Error) throw new KeyRefused(refusal(parsed.message, passphrase));
+  const key = Array.isArray(parsed) ? parsed[0] : parsed;
+  if (!key || !key.isPrivateKey()) {
+    throw new KeyRefused('This is not a private key: paste the private key, not the .pub file');
+  }
+  const blob = key.getPublicSSH();
+  const label = (comment || key.comment).replace(/[^\x21-\x7e ]/g, '').trim();
+  return {
+    privateKey: text,
+    publicKey: `${key.type} ${blob.toString('base64')}${label ? ` ${label}` : ''}`,
+    fingerprint: hostKeyOf(blob),
+  };
+}
+
+function refusal(message: string, passphrase: string | undefined): string {
+  if (/encrypted/i.test(message) && /passphrase/i.test(message) && !passphrase) {
+    return 'This key is protected by a passphrase: enter it';
+  }
+  if (passphrase && /decrypt|passphrase|bad|integrity|check/i.test(message)) {
+    return 'The passphrase does not open this key';
+  }
+  return 'This is not a private key in OpenSSH or PEM format';
+}

@@ -1,0 +1,139 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdirSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { promisify } from 'node:util';
+import { freePort } from './free-port.ts';
+
+const run = promisify(execFile);
+const SSHD = process.env.SSHD_PATH ?? '/usr/sbin/sshd';
+
+export interface Sshd {
+  host: string;
+  port: number;
+  /** The account it lets in: whoever runs the tests. */
+  username: string;
+  /** `ssh-ed25519 SHA256:…` of its current host key, as `ssh-keygen -lf` prints it. */
+  hostKey(): Promise<{ algorithm: string; fingerprint: string }>;
+  /** Stops, takes a new host key and starts again on the same port. */
+  changeHostKey(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Debian's OpenSSH server on 127.0.0.1, with its own config, host key, `authorized_keys` and pid
+ * file in a temp folder. Only the listed public keys get in; passwords are off (a password test
+ * uses an ssh2 server in the test instead, as OpenSSH checks passwords against the system's).
+ */
+export async function startSshd(authorizedKeys: string[]): Promise<Sshd> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'cm-sshd-'));
+  const username = os.userInfo().username;
+  const port = await freePort();
+  const hostKeyFile = path.join(dir, 'host_ed25519');
+  // sshd started by root wants its privilege-separation folder, which a service manager makes.
+  if (process.getuid?.() === 0 && !existsSync('/run/sshd')) mkdirSync('/run/sshd', { mode: 0o755 });
+  await writeFile(path.join(dir, 'authorized_keys'), `${authorizedKeys.join('\n')}\n`, {
+    mode: 0o600,
+  });
+  await writeFile(
+    path.join(dir, 'sshd_config'),
+    [
+      `ListenAddress 127.0.0.1`,
+      `Port ${port}`,
+      `HostKey ${hostKeyFile}`,
+      `PidFile ${path.join(dir, 'sshd.pid')}`,
+      `AuthorizedKeysFile ${path.join(dir, 'authorized_keys')}`,
+      'StrictModes no',
+      'UsePAM no',
+      'PubkeyAuthentication yes',
+      'PasswordAuthentication no',
+      'KbdInteractiveAuthentication no',
+      'PermitRootLogin prohibit-password',
+      `AllowUsers ${username}`,
+      'LogLevel ERROR',
+      '',
+    ].join('\n'),
+  );
+
+  let child: ChildProcess | undefined;
+  const newHostKey = async () => {
+    await rm(hostKeyFile, { force: true });
+    await rm(`${hostKeyFile}.pub`, { force: true });
+    await run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', hostKeyFile]);
+  };
+  const start = async () => {
+    const started = spawn(SSHD, ['-D', '-e', '-f', path.join(dir, 'sshd_config')], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let log = '';
+    started.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    child = started;
+    await waitForListening(port, started, () => log);
+  };
+  const stop = async () => {
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = once(child, 'exit');
+    child.kill('SIGTERM');
+    await exited;
+  };
+
+  await newHostKey();
+  await start();
+  return {
+    host: '127.0.0.1',
+    port,
+    username,
+    async hostKey() {
+      // OpenSSH's own reading of the key, to compare ours with: "256 SHA256:… comment (ED25519)".
+      const { stdout } = await run('ssh-keygen', ['-l', '-f', `${hostKeyFile}.pub`]);
+      const algorithm = (await readFile(`${hostKeyFile}.pub`, 'utf8')).split(' ')[0] ?? '';
+      return { algorithm, fingerprint: stdout.split(' ')[1] ?? '' };
+    },
+    async changeHostKey() {
+      await stop();
+      await newHostKey();
+      await start();
+    },
+    async close() {
+      await stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Ready when the port takes a connection and sends OpenSSH's banner; fails if sshd exits. */
+async function waitForListening(
+  port: number,
+  child: ChildProcess,
+  log: () => string,
+): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) {
+      throw new Error(`sshd exited with ${child.exitCode}: ${log().trim()}`);
+    }
+    if (await bannerFrom(port)) return;
+    await delay(50);
+  }
+  throw new Error(`sshd did not answer on port ${port} within 15 s: ${log().trim()}`);
+}
+
+function bannerFrom(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.setTimeout(1_000);
+    socket.once('data', (data) => {
+      socket.destroy();
+      resolve(data.toString('latin1').startsWith('SSH-2.0-'));
+    });
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
