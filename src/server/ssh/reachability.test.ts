@@ -1,18 +1,16 @@
-import { execFile } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { Server, utils } from 'ssh2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '#server/testing/free-port.ts';
-import { startSshd, type Sshd } from '#server/testing/sshd.ts';
+import { sshKeygen, startSshd, type Sshd } from '#server/testing/sshd.ts';
 import { checkReachability } from './reachability.ts';
+import type { HostKey } from './host-key.ts';
 import { generateKeyPair, type KeyPair } from './ssh-keys.ts';
 
-const run = promisify(execFile);
 const FAST = { timeoutMs: 5_000, retryDelayMs: 10 };
 
 describe('a reachability check against OpenSSH', () => {
@@ -26,19 +24,7 @@ describe('a reachability check against OpenSSH', () => {
     // An older kind of key as people paste it: RSA in PEM, protected by a passphrase.
     keyDir = await mkdtemp(path.join(os.tmpdir(), 'cm-keys-'));
     const pemFile = path.join(keyDir, 'id_rsa');
-    await run('ssh-keygen', [
-      '-q',
-      '-t',
-      'rsa',
-      '-b',
-      '2048',
-      '-m',
-      'PEM',
-      '-N',
-      'open sesame',
-      '-f',
-      pemFile,
-    ]);
+    await sshKeygen(pemFile, { type: 'rsa', pem: true, passphrase: 'open sesame' });
     pemWithPassphrase = await readFile(pemFile, 'utf8');
     const pemPublic = await readFile(`${pemFile}.pub`, 'utf8');
     sshd = await startSshd([allowed.publicKey, pemPublic.trim()]);
@@ -168,30 +154,26 @@ describe('a reachability check with a password (an ssh2 server in the test)', ()
   });
   afterAll(() => server?.close());
 
-  it('logs in with the right password', async () => {
-    const result = await checkReachability(
+  const withPassword = (password: string, pinned?: HostKey) =>
+    checkReachability(
       {
         host: '127.0.0.1',
         port,
         username: 'deploy',
-        credential: { kind: 'password', password: 'correct horse' },
+        credential: { kind: 'password', password },
+        pinned,
       },
       FAST,
     );
+
+  it('logs in with the right password', async () => {
+    const result = await withPassword('correct horse');
     expect(result).toMatchObject({ status: 'reachable', authenticated: true, attempts: 1 });
   });
 
   it('tries a wrong password once, says authentication failed, and never repeats it', async () => {
     passwordsTried.length = 0;
-    const result = await checkReachability(
-      {
-        host: '127.0.0.1',
-        port,
-        username: 'deploy',
-        credential: { kind: 'password', password: 'battery staple' },
-      },
-      FAST,
-    );
+    const result = await withPassword('battery staple');
     expect(result).toEqual({ status: 'unreachable', reason: 'authentication failed', attempts: 1 });
     expect(passwordsTried).toEqual(['battery staple']);
     expect(JSON.stringify(result)).not.toContain('battery');
@@ -200,16 +182,7 @@ describe('a reachability check with a password (an ssh2 server in the test)', ()
   it('sends no password to a server whose host key changed', async () => {
     passwordsTried.length = 0;
     const pinned = { algorithm: 'ssh-ed25519', fingerprint: 'SHA256:' + 'A'.repeat(43) };
-    const result = await checkReachability(
-      {
-        host: '127.0.0.1',
-        port,
-        username: 'deploy',
-        credential: { kind: 'password', password: 'correct horse' },
-        pinned,
-      },
-      FAST,
-    );
+    const result = await withPassword('correct horse', pinned);
     expect(result).toMatchObject({ status: 'host-key-changed', pinned });
     expect(passwordsTried).toEqual([]);
   });

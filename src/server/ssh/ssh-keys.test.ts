@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sshKeygen } from '#server/testing/sshd.ts';
 import { describePrivateKey, generateKeyPair, KeyRefused } from './ssh-keys.ts';
 
 const run = promisify(execFile);
@@ -42,17 +43,7 @@ describe('SSH keys', () => {
 
   it('reads a pasted OpenSSH key only with its passphrase, and says which was wrong', async () => {
     const file = path.join(dir, 'protected');
-    await run('ssh-keygen', [
-      '-q',
-      '-t',
-      'ed25519',
-      '-N',
-      'right words',
-      '-C',
-      'pasted',
-      '-f',
-      file,
-    ]);
+    await sshKeygen(file, { passphrase: 'right words', comment: 'pasted' });
     const text = await readFile(file, 'utf8');
     expect(() => describePrivateKey(text)).toThrow(
       new KeyRefused('This key is protected by a passphrase: enter it'),
@@ -70,7 +61,7 @@ describe('SSH keys', () => {
 
   it('reads an RSA key in PEM', async () => {
     const file = path.join(dir, 'rsa.pem');
-    await run('ssh-keygen', ['-q', '-t', 'rsa', '-b', '2048', '-m', 'PEM', '-N', '', '-f', file]);
+    await sshKeygen(file, { type: 'rsa', pem: true });
     const key = describePrivateKey(await readFile(file, 'utf8'));
     const expected = await openssh(file);
     expect(key.fingerprint).toEqual({ algorithm: 'ssh-rsa', fingerprint: expected.fingerprint });

@@ -24,6 +24,25 @@ export interface Sshd {
   close(): Promise<void>;
 }
 
+export interface KeyFileOptions {
+  type?: 'ed25519' | 'rsa';
+  /** RSA in the older PEM format instead of OpenSSH's own. */
+  pem?: boolean;
+  passphrase?: string;
+  comment?: string;
+}
+
+/** A key pair written by OpenSSH's `ssh-keygen`, as a person would make one: `file`, `file.pub`. */
+export async function sshKeygen(file: string, options: KeyFileOptions = {}): Promise<void> {
+  const { type = 'ed25519', pem = false, passphrase = '', comment } = options;
+  await run('ssh-keygen', [
+    ...['-q', '-t', type, '-N', passphrase, '-f', file],
+    ...(type === 'rsa' ? ['-b', '2048'] : []),
+    ...(pem ? ['-m', 'PEM'] : []),
+    ...(comment === undefined ? [] : ['-C', comment]),
+  ]);
+}
+
 /**
  * Debian's OpenSSH server on 127.0.0.1, with its own config, host key, `authorized_keys` and pid
  * file in a temp folder. Only the listed public keys get in; passwords are off (a password test
@@ -63,7 +82,7 @@ export async function startSshd(authorizedKeys: string[]): Promise<Sshd> {
   const newHostKey = async () => {
     await rm(hostKeyFile, { force: true });
     await rm(`${hostKeyFile}.pub`, { force: true });
-    await run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', hostKeyFile]);
+    await sshKeygen(hostKeyFile);
   };
   const start = async () => {
     const started = spawn(SSHD, ['-D', '-e', '-f', path.join(dir, 'sshd_config')], {
