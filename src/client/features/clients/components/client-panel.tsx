@@ -231,7 +231,8 @@ function showUndoDelete(client: Client, queryClient: QueryClient, open: (id: str
       if (inside?.contains(document.getElementById(undoId))) focus.list();
     },
     message: (
-      <Group justify="space-between" wrap="nowrap" gap="sm">
+      // Room for Undo's focus ring, which the notification's body would otherwise clip.
+      <Group justify="space-between" wrap="nowrap" gap="sm" p={4}>
         <Text size="sm">Client deleted.</Text>
         <Button id={undoId} size="compact-sm" variant="light" onClick={undo}>
           Undo
