@@ -7,7 +7,7 @@ import { focusWhenShown } from '#client/lib/focus-when-shown.ts';
  * the list draws only the rows in view and may show them as a list or a table.
  */
 export interface DashboardFocus {
-  /** After saving: the client's row; if it is not drawn (filtered out), the panel heading. */
+  /** After saving: the client's row; the panel heading on a phone or if the row is not drawn. */
   saved(id: string): void;
   /** After closing the Add form: the + button that opened it. */
   addClosed(): void;
