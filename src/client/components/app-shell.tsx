@@ -20,6 +20,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { stopLiveUpdates } from '#client/lib/live-updates.ts';
 import { forgetSession, useMe } from '#client/lib/session.ts';
 import { BrandMark } from './brand-mark.tsx';
+import { MAIN_CONTENT_ID, SkipLink } from './skip-link.tsx';
 import {
   AlertIcon,
   AppsIcon,
@@ -56,6 +57,7 @@ export function SignedInShell({ children }: { children: ReactNode }) {
       navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !navOpen } }}
       padding="md"
     >
+      <SkipLink />
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
@@ -97,7 +99,9 @@ export function SignedInShell({ children }: { children: ReactNode }) {
         })}
       </AppShell.Navbar>
 
-      <AppShell.Main>{children}</AppShell.Main>
+      <AppShell.Main id={MAIN_CONTENT_ID} tabIndex={-1}>
+        {children}
+      </AppShell.Main>
     </AppShell>
   );
 }

@@ -11,6 +11,7 @@ import { wasDeletedHere } from './api/client-mutations.ts';
 import { ClientList } from './components/client-list.tsx';
 import { useGoToClient } from './use-client-search.ts';
 import { ClientPanel, NoClientSelected } from './components/client-panel.tsx';
+import { LIST_COLUMN, SIDE_COLUMN, STACKED, dashboardFocus as focus } from './dashboard-focus.ts';
 import classes from './dashboard-page.module.css';
 
 // The form (number, tag and date inputs and their libraries) loads when it is first opened:
@@ -27,9 +28,6 @@ const ClientForm = lazy(async () => ({
 type FormState =
   | { kind: 'add'; key: number; from: string | undefined }
   | { kind: 'edit'; key: number; client: Client };
-
-/** Matches the stylesheet: below this the panel stacks under the list. */
-const STACKED = '(max-width: 74.99em)';
 
 export function DashboardPage() {
   const { clientId } = useParams();
@@ -76,14 +74,16 @@ export function DashboardPage() {
   function closeForm() {
     setForm(null);
     if (form?.kind === 'add' && form.from !== undefined) goToClient(form.from, { replace: true });
+    if (form?.kind === 'add') focus.addClosed();
+    else focus.editClosed();
   }
 
   return (
     <div className={classes.layout}>
-      <div className={classes.list}>
+      <div className={classes.list} data-dashboard={LIST_COLUMN}>
         <ClientList selectedId={clientId} onAdd={openAddForm} onSelect={() => setForm(null)} />
       </div>
-      <div className={classes.side} ref={sideRef}>
+      <div className={classes.side} ref={sideRef} data-dashboard={SIDE_COLUMN}>
         {form ? (
           <Suspense fallback={<Loader m="xl" aria-label="Loading the form" />}>
             <ClientForm
@@ -95,6 +95,7 @@ export function DashboardPage() {
                 // An edited client stays in the filtered list; a new one may not match it.
                 if (form.kind === 'edit') goToClient(saved.id);
                 else void navigate(`/clients/${encodeURIComponent(saved.id)}`);
+                focus.saved(saved.id);
               }}
             />
           </Suspense>

@@ -16,7 +16,13 @@ export function AuthLayout({
   children: ReactNode;
 }) {
   return (
-    <Box mih="100dvh" bg="var(--mantine-color-gray-light)" py={{ base: 'lg', sm: 64 }}>
+    // The main landmark; no skip link, as nothing focusable comes before the form.
+    <Box
+      component="main"
+      mih="100dvh"
+      bg="var(--mantine-color-gray-light)"
+      py={{ base: 'lg', sm: 64 }}
+    >
       <Container size={460} px="md">
         <Center mb="lg">
           <Group gap="xs">

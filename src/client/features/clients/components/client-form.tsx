@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import {
   Button,
   Checkbox,
@@ -17,6 +17,7 @@ import {
   Pill,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import type { Client } from '#shared/clients.ts';
 import { errorMessage, isApiError } from '#client/lib/api-client.ts';
@@ -25,6 +26,7 @@ import { parseTags } from '#shared/tags.ts';
 import { FormErrorAlert } from '#client/components/form-error-alert.tsx';
 import { PasswordField } from '#client/components/password-field.tsx';
 import { PlusIcon, TrashIcon } from '#client/components/icons.tsx';
+import { focusWhenShown } from '#client/lib/focus-when-shown.ts';
 import classes from './client-form.module.css';
 import { useSaveClient } from '../api/client-mutations.ts';
 import {
@@ -58,6 +60,38 @@ export function ClientForm({
     validate: validateClientForm,
   });
   const keepsPassword = client?.server.hasPassword ?? false;
+  const formId = useId();
+  const nameRef = useRef<HTMLInputElement>(null);
+  // Opened by + or Edit: typing starts in the first field.
+  useEffect(() => nameRef.current?.focus(), []);
+
+  /** Errors are drawn on the next render: then focus goes to the first field in error. */
+  function focusFirstError() {
+    focusWhenShown(
+      () => document.getElementById(formId)?.querySelector<HTMLElement>('[aria-invalid="true"]'),
+      undefined,
+      500,
+    );
+  }
+
+  /** Escape: closes as Cancel does, but asks first if something was typed. */
+  function onKeyDown(event: KeyboardEvent<HTMLFormElement>) {
+    if (event.key !== 'Escape' || event.defaultPrevented || event.nativeEvent.isComposing) return;
+    // An open suggestion list (the tags input's) takes the Escape for itself.
+    if ((event.target as HTMLElement).getAttribute('aria-expanded') === 'true') return;
+    event.preventDefault();
+    if (!form.isDirty()) {
+      onCancel();
+      return;
+    }
+    modals.openConfirmModal({
+      title: 'Discard your changes?',
+      children: <Text size="sm">What you typed in this form will be lost.</Text>,
+      labels: { confirm: 'Discard', cancel: 'Keep editing' },
+      confirmProps: { color: 'red' },
+      onConfirm: onCancel,
+    });
+  }
 
   const submit = form.onSubmit(async (values) => {
     setProblem(null);
@@ -75,15 +109,16 @@ export function ClientForm({
         const { errors, unplaced } = toFormErrors(error.fields, values);
         form.setErrors(errors);
         setProblem(unplaced.length > 0 ? unplaced.join('\n') : null);
+        focusFirstError();
         return;
       }
       setProblem(errorMessage(error));
     }
-  });
+  }, focusFirstError);
 
   return (
     <Paper withBorder p="lg" radius="md">
-      <form onSubmit={submit} noValidate>
+      <form id={formId} onSubmit={submit} onKeyDown={onKeyDown} noValidate>
         <Stack gap="md">
           <Title order={2} size="h3">
             {client ? 'Edit Client' : 'Add Client'}
@@ -95,7 +130,7 @@ export function ClientForm({
             style={{ whiteSpace: 'pre-line' }}
           />
           <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
-            <TextInput label="Name" data-autofocus {...form.getInputProps('name')} />
+            <TextInput label="Name" ref={nameRef} {...form.getInputProps('name')} />
             <TextInput label="Code" {...form.getInputProps('code')} />
           </SimpleGrid>
           <Textarea

@@ -21,6 +21,7 @@ import type { Client } from '#shared/clients.ts';
 import { tagQuery } from '#shared/client-search.ts';
 import { isApiError } from '#client/lib/api-client.ts';
 import { notifyFailure } from '#client/lib/notify-failure.ts';
+import { focusWhenShown } from '#client/lib/focus-when-shown.ts';
 import { VisibleText } from '#client/components/visible-text.tsx';
 import { formatDate } from '#client/lib/format-date.ts';
 import { ErrorAlert } from '#client/components/error-alert.tsx';
@@ -28,6 +29,7 @@ import { CopyIcon, DotsIcon, EditIcon, TrashIcon } from '#client/components/icon
 import { clientQuery } from '../api/client-queries.ts';
 import { restoreClient, useDeleteClient, useDuplicateClient } from '../api/client-mutations.ts';
 import { clientTitle } from '../client-title.ts';
+import { dashboardFocus as focus } from '../dashboard-focus.ts';
 import { useClientSearch, useGoToClient } from '../use-client-search.ts';
 import { ClientHistory } from './client-history.tsx';
 import { CommandList } from './command-list.tsx';
@@ -53,7 +55,14 @@ export function ClientPanel({
               Selected Client
             </Title>
             {client.isSuccess && (
-              <Title order={3} size="h3" style={{ overflowWrap: 'anywhere' }}>
+              // Focus lands here after saving when the client's row is not in the list.
+              <Title
+                order={3}
+                size="h3"
+                style={{ overflowWrap: 'anywhere' }}
+                tabIndex={-1}
+                data-client-heading
+              >
                 {clientTitle(client.data)}
               </Title>
             )}
@@ -191,15 +200,24 @@ function TagChip({ tag, first }: { tag: string; first: boolean }) {
 
 const UNDO_SECONDS = 10;
 
-/** "Client deleted." with an Undo button for ten seconds, which restores it and opens it. */
+/**
+ * "Client deleted." with an Undo button for ten seconds, which restores it and opens it.
+ *
+ * Focus moves to Undo: the deleted client's panel and row, where it was, are gone, and a
+ * notification at the end of the page could not be reached by Tab in time otherwise. Mantine
+ * stops the countdown while focus is inside. When the notification closes with focus in it,
+ * focus goes to the list.
+ */
 function showUndoDelete(client: Client, queryClient: QueryClient, open: (id: string) => void) {
   const id = `deleted-${client.id}`;
+  const undoId = `undo-${id}`;
   const undo = () => {
     notifications.hide(id);
     restoreClient(queryClient, client.id).then(
       (restored) => {
         notifications.show({ color: 'green', message: `${clientTitle(restored)} restored.` });
         open(encodeURIComponent(restored.id));
+        focus.restored(restored.id);
       },
       (error: unknown) => notifyFailure('Could not restore the client', error),
     );
@@ -208,15 +226,21 @@ function showUndoDelete(client: Client, queryClient: QueryClient, open: (id: str
     id,
     color: 'green',
     autoClose: UNDO_SECONDS * 1000,
+    onClose: () => {
+      const inside = document.activeElement?.closest('.mantine-Notification-root');
+      if (inside?.contains(document.getElementById(undoId))) focus.list();
+    },
     message: (
-      <Group justify="space-between" wrap="nowrap" gap="sm">
+      // Room for Undo's focus ring, which the notification's body would otherwise clip.
+      <Group justify="space-between" wrap="nowrap" gap="sm" p={4}>
         <Text size="sm">Client deleted.</Text>
-        <Button size="compact-sm" variant="light" onClick={undo}>
+        <Button id={undoId} size="compact-sm" variant="light" onClick={undo}>
           Undo
         </Button>
       </Group>
     ),
   });
+  focusWhenShown(() => document.getElementById(undoId));
 }
 
 function ClientActions({ client, onEdit }: { client: Client; onEdit: (client: Client) => void }) {
@@ -232,9 +256,10 @@ function ClientActions({ client, onEdit }: { client: Client; onEdit: (client: Cl
       labels: { confirm: 'Duplicate', cancel: 'Cancel' },
       onConfirm: () =>
         duplicate.mutate(client.id, {
-          onSuccess: () => {
+          onSuccess: (copy) => {
             notifications.show({ color: 'green', message: 'Client duplicated.' });
             goToClient(null);
+            focus.duplicated(copy.id, client.id);
           },
           onError: (error) => notifyFailure('Could not duplicate the client', error),
         }),
