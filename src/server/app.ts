@@ -17,6 +17,7 @@ import { startStreamAccessCheck } from './realtime/stream-access.ts';
 import { PgWakeup } from './realtime/pg-wakeup.ts';
 import { ClientRepository } from './features/clients/client-repository.ts';
 import { registerClientRoutes } from './features/clients/client-routes.ts';
+import { registerClientBulkRoutes } from './features/clients/client-bulk-routes.ts';
 import { registerTransferRoutes } from './features/transfer/transfer-routes.ts';
 import { DeployTokens } from './features/account/deploy-tokens.ts';
 import { registerAccountRoutes } from './features/account/account-routes.ts';
@@ -162,6 +163,7 @@ export async function buildApp(
     tokens,
     deployCommandTemplate: config.deployCommandTemplate,
   });
+  registerClientBulkRoutes(app, { clients });
   registerTransferRoutes(app, { db, box, clients, onCommitted: () => void hub.wake() });
   registerEventsRoute(app, hub);
 

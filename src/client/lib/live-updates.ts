@@ -1,4 +1,4 @@
-import type { QueryClient } from '@tanstack/react-query';
+import type { Query, QueryClient } from '@tanstack/react-query';
 import {
   CLIENT_EVENT_KINDS,
   STREAM_READY_EVENT,
@@ -97,14 +97,24 @@ function flush(queryClient: QueryClient): void {
   const batch = changed;
   changed = new Map();
   void queryClient.invalidateQueries({ queryKey: clientKeys.list() });
-  for (const [clientId, deleted] of batch) {
-    void queryClient.invalidateQueries({
-      queryKey: clientKeys.detail(clientId),
-      // A deleted client is only marked stale: refetching it would just be a 404 while the
-      // screen showing it moves away.
-      refetchType: deleted ? 'none' : 'active',
-    });
-  }
+  // One pass over the cache for the whole batch, not one per client: a bulk action or an
+  // import changes thousands at once, and each pass looks at every query held.
+  const changedHere = (query: Query, deleted: boolean) => {
+    const [root, kind, clientId] = query.queryKey;
+    return (
+      root === clientKeys.all[0] &&
+      kind === 'detail' &&
+      typeof clientId === 'string' &&
+      batch.get(clientId) === deleted
+    );
+  };
+  void queryClient.invalidateQueries({ predicate: (query) => changedHere(query, false) });
+  void queryClient.invalidateQueries({
+    predicate: (query) => changedHere(query, true),
+    // A deleted client is only marked stale: refetching it would just be a 404 while the
+    // screen showing it moves away.
+    refetchType: 'none',
+  });
 }
 
 function safeJson(text: unknown): unknown {

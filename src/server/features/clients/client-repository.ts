@@ -13,6 +13,14 @@ import { appendEvents, type NewEvent } from '#server/realtime/event-log.ts';
 import { changedFields } from './changed-fields.ts';
 import { readClientHistory } from './client-history.ts';
 import { GroupCommit, type Work } from '#server/db/group-commit.ts';
+import {
+  changeTags,
+  deleteClients,
+  restoreClients,
+  type BulkContext,
+  type BulkOutcome,
+  type TagChange,
+} from './client-bulk-writes.ts';
 
 export type UpdateResult =
   | { status: 'updated'; client: Client }
@@ -315,6 +323,29 @@ export class ClientRepository {
       record({ kind: 'client.restored', clientId: id, actor, at, fields: [] });
       return { status: 'restored', client: (await this.get(id, trx))! };
     });
+  }
+
+  /**
+   * Bulk writes (client-bulk-writes.ts): each is one write of the group commit, so all of it
+   * commits or none (its savepoint), with one event per client written, appended with the
+   * batch's events under the one lock and woken into the live feed with one notification.
+   */
+  #bulk(actor: Actor, run: (context: BulkContext) => Promise<BulkOutcome>): Promise<BulkOutcome> {
+    return this.#write((trx, at, record) =>
+      run({ trx, dialect: this.#dialect, at, actor, record }),
+    );
+  }
+
+  bulkTags(ids: readonly string[], change: TagChange, actor: Actor): Promise<BulkOutcome> {
+    return this.#bulk(actor, (context) => changeTags(context, ids, change));
+  }
+
+  bulkDelete(ids: readonly string[], actor: Actor): Promise<BulkOutcome> {
+    return this.#bulk(actor, (context) => deleteClients(context, ids));
+  }
+
+  bulkRestore(ids: readonly string[], actor: Actor): Promise<BulkOutcome> {
+    return this.#bulk(actor, (context) => restoreClients(context, ids));
   }
 
   /**

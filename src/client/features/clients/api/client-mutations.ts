@@ -11,6 +11,13 @@ const deletedHere = new Set<string>();
 export function wasDeletedHere(id: string): boolean {
   return deletedHere.has(id);
 }
+/** Notes ids this tab is deleting (a bulk delete), or, with `deleted` false, no longer. */
+export function markDeletedHere(ids: readonly string[], deleted = true): void {
+  for (const id of ids) {
+    if (deleted) deletedHere.add(id);
+    else deletedHere.delete(id);
+  }
+}
 
 export type SaveClientRequest =
   | { kind: 'create'; input: ClientInput }

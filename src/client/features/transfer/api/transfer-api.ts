@@ -4,7 +4,8 @@ import {
   type ImportReport,
 } from '#shared/client-transfer.ts';
 import { apiErrorSchema } from '#shared/api-error.ts';
-import { ApiRequestError, NETWORK_ERROR_STATUS, toError } from '#client/lib/api-client.ts';
+import { ApiRequestError, NETWORK_ERROR_STATUS } from '#client/lib/api-client.ts';
+import { downloadFile } from '#client/lib/file-download.ts';
 
 /** An import the server refused as a whole (invalid documents): nothing was written. */
 export class ImportRefusedError extends ApiRequestError {
@@ -16,38 +17,9 @@ export class ImportRefusedError extends ApiRequestError {
   }
 }
 
-/** The file name the server chose (Content-Disposition), or a sensible one. */
-function fileNameOf(response: Response): string {
-  const disposition = response.headers.get('content-disposition') ?? '';
-  return /filename="([^"]+)"/.exec(disposition)?.[1] ?? 'clients.json';
-}
-
 /** Downloads the export as a file; with `secrets` the passwords are in it (the server records it). */
 export async function downloadExport(secrets: boolean): Promise<void> {
-  let response: Response;
-  try {
-    response = await fetch(`/api/clients/export${secrets ? '?secrets=1' : ''}`, {
-      credentials: 'same-origin',
-    });
-  } catch {
-    throw new ApiRequestError(
-      NETWORK_ERROR_STATUS,
-      'Cannot reach the server. Check your connection and try again.',
-    );
-  }
-  if (!response.ok) throw await toError(response);
-  const url = URL.createObjectURL(await response.blob());
-  try {
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = fileNameOf(response);
-    document.body.append(link);
-    link.click();
-    link.remove();
-  } finally {
-    // The click has handed the blob to the download; the URL is not needed after this task.
-    setTimeout(() => URL.revokeObjectURL(url), 0);
-  }
+  await downloadFile(`/api/clients/export${secrets ? '?secrets=1' : ''}`);
 }
 
 /** Where an upload stands: bytes sent so far, then the server at work (`sent === total`). */

@@ -1,0 +1,78 @@
+import type { FastifyInstance } from 'fastify';
+import { bulkIdsBodySchema, bulkTagsSchema, type BulkResult } from '#shared/client-bulk.ts';
+import { HttpError, parseInput } from '#server/http/http-error.ts';
+import { actorOf, requireUser } from '#server/auth/session-guard.ts';
+import type { ClientRepository } from './client-repository.ts';
+import type { BulkOutcome } from './client-bulk-writes.ts';
+
+/** Ids named in a refusal at most; the rest are counted. */
+const IDS_NAMED = 10;
+
+/** "a, b and 3 more": which ids, without a message the size of the request. */
+export function nameIds(ids: readonly string[]): string {
+  const named = ids.slice(0, IDS_NAMED).join(', ');
+  return ids.length > IDS_NAMED ? `${named} and ${ids.length - IDS_NAMED} more` : named;
+}
+
+/** How many of how many, e.g. "2 of the 5 clients". */
+function countOf(part: number, total: number): string {
+  return `${part} of the ${total} ${total === 1 ? 'client' : 'clients'}`;
+}
+
+/** The answer for a bulk write, or the refusal that says why nothing was written. */
+export function bulkAnswer(outcome: BulkOutcome, total: number, nothing: string): BulkResult {
+  switch (outcome.status) {
+    case 'done':
+      return { changed: outcome.changed };
+    case 'not_found':
+      throw new HttpError(
+        404,
+        `${countOf(outcome.missing.length, total)} were not found (deleted meanwhile?): ${nameIds(outcome.missing)}. ${nothing}`,
+      );
+    case 'too_many_tags': {
+      const message = `${countOf(outcome.ids.length, total)} would have more than 50 tags: ${nameIds(outcome.ids)}`;
+      throw new HttpError(400, `Invalid body: add: ${message}. ${nothing}`, {
+        fields: { add: message },
+      });
+    }
+    case 'not_deleted':
+      throw new HttpError(
+        409,
+        `${countOf(outcome.ids.length, total)} are not deleted (restored already?): ${nameIds(outcome.ids)}. ${nothing}`,
+      );
+  }
+}
+
+/**
+ * Writes to many clients at once, each all or nothing in one transaction, with one event per
+ * client written. POST like every other write, so the CSRF check refuses them cross-site.
+ */
+export function registerClientBulkRoutes(
+  app: FastifyInstance,
+  deps: { clients: ClientRepository },
+): void {
+  const { clients } = deps;
+
+  app.post('/api/clients/bulk/tags', async (request): Promise<BulkResult> => {
+    const actor = actorOf(requireUser(request));
+    const { ids, add, remove } = parseInput(bulkTagsSchema, request.body);
+    const change = add ? { add } : { remove: remove ?? [] };
+    const outcome = await clients.bulkTags(ids, change, actor);
+    return bulkAnswer(outcome, ids.length, 'No tags were changed.');
+  });
+
+  app.post('/api/clients/bulk/delete', async (request): Promise<BulkResult> => {
+    const actor = actorOf(requireUser(request));
+    const { ids } = parseInput(bulkIdsBodySchema, request.body);
+    const outcome = await clients.bulkDelete(ids, actor);
+    return bulkAnswer(outcome, ids.length, 'Nothing was deleted.');
+  });
+
+  // The one Undo of a bulk delete: the same ids, versions and histories.
+  app.post('/api/clients/bulk/restore', async (request): Promise<BulkResult> => {
+    const actor = actorOf(requireUser(request));
+    const { ids } = parseInput(bulkIdsBodySchema, request.body);
+    const outcome = await clients.bulkRestore(ids, actor);
+    return bulkAnswer(outcome, ids.length, 'Nothing was restored.');
+  });
+}
