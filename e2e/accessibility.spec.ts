@@ -166,6 +166,11 @@ for (const scheme of SCHEMES) {
         await page.goto('/settings');
         await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
         await axe.scan('settings');
+        await page.getByLabel('Include passwords').check();
+        await expect(
+          page.getByText('The file will hold every server password in clear'),
+        ).toBeVisible();
+        await axe.scan('settings, export with passwords');
 
         const chooser = page.waitForEvent('filechooser');
         await page.getByRole('button', { name: 'Import from a file' }).click();

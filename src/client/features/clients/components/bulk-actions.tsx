@@ -224,9 +224,6 @@ function TagDialog({
               setError(null);
             }}
             error={error}
-            // Mantine writes a refused value in the error red, under 4.5:1 on the dark input; the
-            // red message under it says what is wrong.
-            styles={{ input: { color: 'var(--mantine-color-text)' } }}
             data-autofocus
             autoComplete="off"
           />
@@ -287,12 +284,7 @@ function ExportDialog({
           onChange={(event) => setSecrets(event.currentTarget.checked)}
         />
         {secrets && (
-          <Alert
-            color="yellow"
-            title="The file will hold these clients' server passwords in clear"
-            // Mantine's yellow title on the yellow background is 2.7:1; the text colour is not.
-            styles={{ label: { color: 'var(--mantine-color-text)' } }}
-          >
+          <Alert color="yellow" title="The file will hold these clients' server passwords in clear">
             Anyone who gets the file can read them. Each password read is recorded in that
             client&apos;s history under your name. Keep the file safe and delete it when done.
           </Alert>
