@@ -35,9 +35,11 @@ import { ErrorAlert } from '#client/components/error-alert.tsx';
 import { PlusIcon, SearchIcon } from '#client/components/icons.tsx';
 import { clientsQuery } from '../api/client-queries.ts';
 import { clientTitle } from '../client-title.ts';
-import { useGoToClient } from '../use-client-search.ts';
+import { sortOrder, sortParam } from '../client-sort.ts';
+import { useClientSort, useGoToClient } from '../use-client-search.ts';
 import { useSearchText } from '../use-search-text.ts';
-import { withQuery } from '../search-text.ts';
+import { withParam } from '../search-text.ts';
+import { SortSelect } from './sort-select.tsx';
 import classes from './client-list.module.css';
 
 /** The search index of each list the server sent, folded once, not once per keystroke. */
@@ -68,23 +70,34 @@ export function ClientList({
   const { text: query, setText: setQuery, settle } = useSearchText();
   const { search } = useLocation();
   // A row opened before the URL caught up with the box still carries what the box says.
-  const rowSearch = withQuery(search, query);
+  const rowSearch = withParam(search, 'q', query);
+  const [sort, setSort] = useClientSort();
+  const sortKey = sortParam(sort);
   const goToClient = useGoToClient();
   const inputRef = useRef<HTMLInputElement>(null);
   const hintId = useId();
   const rowId = useId();
   // The row the arrow keys point at; Enter opens it. Back on the first match for a new query.
-  const [cursor, setCursor] = useState({ query, index: 0 });
+  const [cursor, setCursor] = useState({ query, sortKey, index: 0 });
   const [searching, setSearching] = useState(false);
 
+  // Sorted once per list and order (a few tens of milliseconds at ten thousand clients), then
+  // searched in that order on every keystroke.
+  const sorted = useMemo(() => {
+    const data = clients.data;
+    if (data === undefined || sort === null) return null;
+    const index = indexOf(data);
+    const order = sortOrder(index, sort);
+    return { clients: order.map((i) => data[i]!), index: order.map((i) => index[i]!) };
+  }, [clients.data, sort]);
   const matches = useMemo(
     () =>
       clients.data === undefined
         ? []
         : query === ''
-          ? clients.data
-          : filterIndexed(indexOf(clients.data), query),
-    [clients.data, query],
+          ? (sorted?.clients ?? clients.data)
+          : filterIndexed(sorted?.index ?? indexOf(clients.data), query),
+    [clients.data, sorted, query],
   );
   // Folding ten thousand clients takes a good part of a frame budget: not before the list is
   // shown, but while the browser is idle after, so that the first key finds it ready.
@@ -96,7 +109,10 @@ export function ClientList({
   }, [clients.data]);
   const active = Math.max(
     0,
-    Math.min(cursor.query === query ? cursor.index : 0, matches.length - 1),
+    Math.min(
+      cursor.query === query && cursor.sortKey === sortKey ? cursor.index : 0,
+      matches.length - 1,
+    ),
   );
 
   // Only the rows in (and just around) the window are in the DOM: ten thousand clients would
@@ -151,7 +167,7 @@ export function ClientList({
       if (matches.length === 0) return;
       const step = event.key === 'ArrowDown' ? 1 : -1;
       const next = (active + step + matches.length) % matches.length;
-      setCursor({ query, index: next });
+      setCursor({ query, sortKey, index: next });
       virtualizer.scrollToIndex(next, { align: 'auto' });
     } else if (event.key === 'Enter') {
       event.preventDefault();
@@ -207,6 +223,9 @@ export function ClientList({
       <VisuallyHidden id={hintId}>
         Up and down arrows move through the matches, Enter opens one, Escape clears.
       </VisuallyHidden>
+      <Group mb="sm" gap="sm" align="flex-end">
+        <SortSelect sort={sort} onChange={setSort} />
+      </Group>
 
       {clients.isPending ? (
         <Stack gap="xs" role="status" aria-label="Loading clients">
