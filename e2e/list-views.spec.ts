@@ -1,9 +1,12 @@
 import type { Page } from '@playwright/test';
 import type { Client } from '../src/shared/clients.ts';
-import { test, expect, seedClient } from './fixtures.ts';
+import { test, expect, seedClient, signInContext } from './fixtures.ts';
 
 const rows = (page: Page) => page.getByRole('navigation', { name: 'Clients' }).getByRole('link');
 const sortBy = (page: Page) => page.getByLabel('Sort by');
+/** The View control's inputs are hidden under their labels, which take the click. */
+const chooseView = (page: Page, view: 'List' | 'Table') =>
+  page.getByRole('radiogroup', { name: 'View' }).getByText(view, { exact: true }).click();
 
 /** Three clients of a tag of their own: the worker's other tests leave clients behind. */
 async function seedThree(staff: Parameters<typeof seedClient>[0]) {
@@ -82,4 +85,104 @@ test('sorts by name, code, start date and last change, kept in the URL across a 
   await sortBy(page).selectOption({ label: 'Date added' });
   await expect(page).not.toHaveURL(/sort=/);
   await expect(rows(page)).toHaveText(names('Émile', 'Zoë', 'adam'));
+});
+
+const table = (page: Page) => page.getByRole('table', { name: 'Clients' });
+const tableRows = (page: Page) => table(page).getByRole('rowgroup').nth(1).getByRole('row');
+
+test('the table view shows the columns, sorts by its headers and opens a client', async ({
+  page,
+  staff,
+}) => {
+  const { tag, emile } = await seedThree(staff);
+  const { body: me } = await staff.json<{ email: string }>('GET', '/api/me');
+  await page.goto(`/?q=${encodeURIComponent(`tag:${tag}`)}`);
+  await expect(rows(page)).toHaveCount(3);
+  await chooseView(page, 'Table');
+  await expect(table(page)).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Clients' })).toHaveCount(0);
+  await expect(table(page).getByRole('columnheader')).toHaveText([
+    'Select',
+    /^Name/,
+    /^Code/,
+    'First tag',
+    'Host',
+    /^Start date/,
+    /^Last changed by/,
+  ]);
+  await expect(tableRows(page)).toHaveCount(3);
+  await expect(tableRows(page).first().getByRole('cell')).toHaveText([
+    '1.',
+    `Émile ${tag} (B2)`,
+    'B2',
+    tag,
+    `emile.${tag}.example`,
+    'May 1, 2024',
+    me.email,
+  ]);
+
+  // A header is a button that sets the same ?sort= as the select.
+  const nameHeader = table(page).getByRole('columnheader', { name: /^Name/ });
+  await expect(nameHeader).toHaveAttribute('aria-sort', 'none');
+  await nameHeader.getByRole('button').click();
+  await expect(page).toHaveURL(/[?&]sort=name(&|$)/);
+  await expect(nameHeader).toHaveAttribute('aria-sort', 'ascending');
+  await expect(page.getByLabel('Sort by')).toHaveValue('name');
+  await expect(tableRows(page).getByRole('link')).toHaveText([
+    `adam ${tag} (A9)`,
+    `Émile ${tag} (B2)`,
+    `Zoë ${tag} (A10)`,
+  ]);
+  await nameHeader.getByRole('button').click();
+  await expect(nameHeader).toHaveAttribute('aria-sort', 'descending');
+  await expect(page).toHaveURL(/[?&]sort=-name(&|$)/);
+
+  // A click on the row opens the client, as the list's link does; the row is marked.
+  await tableRows(page).nth(1).getByRole('cell').nth(2).click();
+  await expect(page).toHaveURL(new RegExp(`/clients/${emile.id}\\?`));
+  await expect(tableRows(page).nth(1).getByRole('link')).toHaveAttribute('aria-current', 'true');
+  await expect(page.getByRole('heading', { name: `Émile ${tag}` })).toBeVisible();
+  // Enter on a row's link opens it too.
+  await tableRows(page).first().getByRole('link').press('Enter');
+  await expect(page).toHaveURL(/\/clients\/[^?]+\?/);
+  await expect(page).not.toHaveURL(new RegExp(`/clients/${emile.id}\\?`));
+});
+
+test('the view is kept for the person: another browser opens on it, a phone shows the list', async ({
+  page,
+  staff,
+  browser,
+}) => {
+  const { tag } = await seedThree(staff);
+  await page.goto(`/?q=${encodeURIComponent(`tag:${tag}`)}`);
+  await chooseView(page, 'Table');
+  await expect(tableRows(page)).toHaveCount(3);
+  await expect
+    .poll(async () => (await staff.json<{ listView: string }>('GET', '/api/me')).body.listView)
+    .toBe('table');
+
+  // The same person in another browser finds the table.
+  const other = await browser.newContext();
+  try {
+    await signInContext(other, staff);
+    const otherPage = await other.newPage();
+    await otherPage.goto(`/?q=${encodeURIComponent(`tag:${tag}`)}`);
+    await expect(table(otherPage)).toBeVisible();
+    await expect(otherPage.getByRole('radio', { name: 'Table' })).toBeChecked();
+    // On a phone the table's columns do not fit: the list is shown.
+    await otherPage.setViewportSize({ width: 390, height: 844 });
+    await expect(rows(otherPage)).toHaveCount(3);
+    await expect(table(otherPage)).toHaveCount(0);
+  } finally {
+    await other.close();
+  }
+
+  // Back to the list, for this browser and the next.
+  await chooseView(page, 'List');
+  await expect(rows(page)).toHaveCount(3);
+  await expect
+    .poll(async () => (await staff.json<{ listView: string }>('GET', '/api/me')).body.listView)
+    .toBe('list');
+  await page.reload();
+  await expect(rows(page)).toHaveCount(3);
 });

@@ -6,6 +6,7 @@ import {
   useRef,
   useState,
   type KeyboardEvent,
+  type Ref,
 } from 'react';
 import { Link, useLocation } from 'react-router';
 import {
@@ -39,7 +40,10 @@ import { sortOrder, sortParam } from '../client-sort.ts';
 import { useClientSort, useGoToClient } from '../use-client-search.ts';
 import { useSearchText } from '../use-search-text.ts';
 import { withParam } from '../search-text.ts';
+import { useListView } from '../use-list-view.ts';
+import { ClientTable } from './client-table.tsx';
 import { SortSelect } from './sort-select.tsx';
+import { ViewControl } from './view-control.tsx';
 import classes from './client-list.module.css';
 
 /** The search index of each list the server sent, folded once, not once per keystroke. */
@@ -52,9 +56,9 @@ function indexOf(clients: readonly ClientSummary[]): IndexedClient<ClientSummary
   }
   return index;
 }
-/** A row with a one-line description; rows are measured once drawn. */
-const ESTIMATED_ROW_PX = 58;
-const ROW_GAP_PX = 2;
+/** A row with a one-line description, a table row; rows are measured once drawn. */
+const ESTIMATED_ROW_PX = { list: 58, table: 37 };
+const ROW_GAP_PX = { list: 2, table: 0 };
 
 export function ClientList({
   selectedId,
@@ -73,6 +77,7 @@ export function ClientList({
   const rowSearch = withParam(search, 'q', query);
   const [sort, setSort] = useClientSort();
   const sortKey = sortParam(sort);
+  const { view, choosable, setView } = useListView();
   const goToClient = useGoToClient();
   const inputRef = useRef<HTMLInputElement>(null);
   const hintId = useId();
@@ -118,7 +123,7 @@ export function ClientList({
   // Only the rows in (and just around) the window are in the DOM: ten thousand clients would
   // otherwise be ten thousand rows to build, lay out and update on every keystroke. The page
   // keeps scrolling as a whole; the list's offset in it is measured after each render.
-  const listRef = useRef<HTMLOListElement>(null);
+  const listRef = useRef<HTMLElement>(null);
   const [scrollMargin, setScrollMargin] = useState(0);
   // What sits above the list (the count line while searching) moves it.
   const listShown = matches.length > 0;
@@ -127,14 +132,15 @@ export function ClientList({
     const list = listRef.current;
     if (!list) return;
     setScrollMargin(Math.round(list.getBoundingClientRect().top + window.scrollY));
-  }, [listShown, searchingNow]);
+  }, [listShown, searchingNow, view]);
   const virtualizer = useWindowVirtualizer({
     count: matches.length,
-    estimateSize: () => ESTIMATED_ROW_PX,
-    gap: ROW_GAP_PX,
+    estimateSize: () => ESTIMATED_ROW_PX[view],
+    gap: ROW_GAP_PX[view],
     overscan: 6,
     scrollMargin,
-    getItemKey: (index) => matches[index]?.id ?? index,
+    // A row's measured height belongs to its view.
+    getItemKey: (index) => `${view}:${matches[index]?.id ?? index}`,
   });
   const selectedIndex = useMemo(
     () => (selectedId === undefined ? -1 : matches.findIndex((c) => c.id === selectedId)),
@@ -177,6 +183,12 @@ export function ClientList({
       setQuery('');
     }
   }
+
+  const countLine = query !== '' && clients.data !== undefined && (
+    <Text size="xs" c="dimmed" mb={4} role="status">
+      {`${matches.length} of ${clients.data.length} clients`}
+    </Text>
+  );
 
   return (
     <Paper withBorder p="md" radius="md">
@@ -223,8 +235,9 @@ export function ClientList({
       <VisuallyHidden id={hintId}>
         Up and down arrows move through the matches, Enter opens one, Escape clears.
       </VisuallyHidden>
-      <Group mb="sm" gap="sm" align="flex-end">
+      <Group mb="sm" gap="sm" align="flex-end" justify="space-between">
         <SortSelect sort={sort} onChange={setSort} />
+        {choosable && <ViewControl view={view} onChange={setView} />}
       </Group>
 
       {clients.isPending ? (
@@ -254,65 +267,85 @@ export function ClientList({
           </Anchor>
         </Stack>
       ) : (
-        <nav aria-label="Clients">
-          {query !== '' && (
-            <Text size="xs" c="dimmed" mb={4} role="status">
-              {`${matches.length} of ${clients.data.length} clients`}
-            </Text>
+        <>
+          {view === 'table' ? (
+            <>
+              {countLine}
+              <ClientTable
+                matches={matches}
+                virtualizer={virtualizer}
+                scrollMargin={scrollMargin}
+                bodyRef={listRef as Ref<HTMLDivElement>}
+                selectedId={selectedId}
+                cursorIndex={searching ? active : -1}
+                rowSearch={rowSearch}
+                sort={sort}
+                onSort={setSort}
+                onOpen={open}
+                onLinkClick={() => {
+                  settle();
+                  onSelect();
+                }}
+              />
+            </>
+          ) : (
+            <nav aria-label="Clients">
+              {countLine}
+              <Box
+                component="ol"
+                ref={listRef as Ref<HTMLOListElement>}
+                className={classes.list}
+                style={{ height: virtualizer.getTotalSize() }}
+              >
+                {virtualizer.getVirtualItems().map((item) => {
+                  const index = item.index;
+                  const client = matches[index]!;
+                  const selected = client.id === selectedId;
+                  return (
+                    <li
+                      key={item.key}
+                      data-index={index}
+                      ref={virtualizer.measureElement}
+                      aria-setsize={matches.length}
+                      aria-posinset={index + 1}
+                      className={classes.item}
+                      style={{ transform: `translateY(${item.start - scrollMargin}px)` }}
+                    >
+                      <NavLink
+                        id={`${rowId}-${index}`}
+                        component={Link}
+                        to={{
+                          pathname: `/clients/${encodeURIComponent(client.id)}`,
+                          search: rowSearch,
+                        }}
+                        onClick={() => {
+                          settle();
+                          onSelect();
+                        }}
+                        active={selected}
+                        aria-current={selected ? 'true' : undefined}
+                        data-cursor={searching && index === active ? true : undefined}
+                        variant="light"
+                        leftSection={
+                          <Text span c="dimmed" size="sm" className={classes.number}>
+                            {index + 1}.
+                          </Text>
+                        }
+                        label={clientTitle(client)}
+                        description={client.description || undefined}
+                        classNames={{
+                          root: classes.row,
+                          label: classes.label,
+                          description: classes.description,
+                        }}
+                      />
+                    </li>
+                  );
+                })}
+              </Box>
+            </nav>
           )}
-          <Box
-            component="ol"
-            ref={listRef}
-            className={classes.list}
-            style={{ height: virtualizer.getTotalSize() }}
-          >
-            {virtualizer.getVirtualItems().map((item) => {
-              const index = item.index;
-              const client = matches[index]!;
-              const selected = client.id === selectedId;
-              return (
-                <li
-                  key={item.key}
-                  data-index={index}
-                  ref={virtualizer.measureElement}
-                  aria-setsize={matches.length}
-                  aria-posinset={index + 1}
-                  className={classes.item}
-                  style={{ transform: `translateY(${item.start - scrollMargin}px)` }}
-                >
-                  <NavLink
-                    id={`${rowId}-${index}`}
-                    component={Link}
-                    to={{
-                      pathname: `/clients/${encodeURIComponent(client.id)}`,
-                      search: rowSearch,
-                    }}
-                    onClick={() => {
-                      settle();
-                      onSelect();
-                    }}
-                    active={selected}
-                    aria-current={selected ? 'true' : undefined}
-                    data-cursor={searching && index === active ? true : undefined}
-                    variant="light"
-                    leftSection={
-                      <Text span c="dimmed" size="sm" className={classes.number}>
-                        {index + 1}.
-                      </Text>
-                    }
-                    label={clientTitle(client)}
-                    description={client.description || undefined}
-                    classNames={{
-                      root: classes.row,
-                      label: classes.label,
-                      description: classes.description,
-                    }}
-                  />
-                </li>
-              );
-            })}
-          </Box>
-        </nav>
+        </>
       )}
     </Paper>
   );
