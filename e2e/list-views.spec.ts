@@ -186,3 +186,74 @@ test('the view is kept for the person: another browser opens on it, a phone show
   await page.reload();
   await expect(rows(page)).toHaveCount(3);
 });
+
+const toolbar = (page: Page) => page.getByRole('toolbar', { name: 'Selected clients' });
+const box = (page: Page, name: string) =>
+  page.getByRole('checkbox', { name: new RegExp(`^Select ${name}`) });
+
+test('rows are selected by box, Shift-click range, Ctrl+A and cleared by Escape', async ({
+  page,
+  staff,
+}) => {
+  const { tag } = await seedThree(staff);
+  const extra = await seedClient(staff, { name: `Yann ${tag}`, code: 'Y1', tags: [tag] });
+  await page.goto(`/?q=${encodeURIComponent(`tag:${tag}`)}`);
+  await expect(rows(page)).toHaveCount(4);
+  await expect(toolbar(page)).toHaveCount(0);
+
+  // A click on the box selects the row and opens nothing.
+  await box(page, `Émile ${tag} \\(B2\\)`).click();
+  await expect(box(page, `Émile ${tag}`)).toBeChecked();
+  await expect(page).not.toHaveURL(/\/clients\//);
+  await expect(toolbar(page).getByRole('status')).toHaveText('1 selected');
+  // Shift-click: every row from the last box clicked.
+  await box(page, `Yann ${tag}`).click({ modifiers: ['Shift'] });
+  await expect(toolbar(page).getByRole('status')).toHaveText('4 selected');
+  await box(page, `Zoë ${tag}`).click();
+  await expect(toolbar(page).getByRole('status')).toHaveText('3 selected');
+  // A click on the row still opens the client.
+  await rows(page).nth(1).click();
+  await expect(page).toHaveURL(/\/clients\//);
+  await expect(toolbar(page).getByRole('status')).toHaveText('3 selected');
+
+  // Escape in the list clears; Ctrl+A in the list selects every match, not the page's text.
+  await box(page, `adam ${tag}`).focus();
+  await page.keyboard.press('Escape');
+  await expect(toolbar(page)).toHaveCount(0);
+  await expect(box(page, `adam ${tag}`)).not.toBeChecked();
+  await box(page, `adam ${tag}`).focus();
+  await page.keyboard.press('ControlOrMeta+a');
+  await expect(toolbar(page).getByRole('status')).toHaveText('4 selected');
+  expect(await page.evaluate(() => window.getSelection()?.toString() ?? '')).toBe('');
+
+  // A narrower search keeps the others selected and says so.
+  await page.getByRole('searchbox', { name: 'Search clients' }).fill(`zoë ${tag}`);
+  await expect(rows(page)).toHaveCount(1);
+  await expect(toolbar(page).getByRole('status')).toHaveText(
+    '4 selected (3 not shown by the search)',
+  );
+  // A client deleted elsewhere leaves the selection.
+  expect((await staff.json('DELETE', `/api/clients/${extra.id}`)).status).toBe(204);
+  await expect(toolbar(page).getByRole('status')).toHaveText(
+    '3 selected (2 not shown by the search)',
+  );
+  await toolbar(page).getByRole('button', { name: 'Clear selection' }).click();
+  await expect(toolbar(page)).toHaveCount(0);
+});
+
+test('the table selects the same way, and its box opens nothing', async ({ page, staff }) => {
+  const { tag } = await seedThree(staff);
+  await page.goto(`/?q=${encodeURIComponent(`tag:${tag}`)}`);
+  await chooseView(page, 'Table');
+  await expect(tableRows(page)).toHaveCount(3);
+  await box(page, `Émile ${tag}`).click();
+  await box(page, `adam ${tag}`).click({ modifiers: ['Shift'] });
+  await expect(toolbar(page).getByRole('status')).toHaveText('3 selected');
+  await expect(page).not.toHaveURL(/\/clients\//);
+  await page.keyboard.press('Escape');
+  await expect(toolbar(page)).toHaveCount(0);
+  await tableRows(page).first().getByRole('link').focus();
+  await page.keyboard.press('ControlOrMeta+a');
+  await expect(toolbar(page).getByRole('status')).toHaveText('3 selected');
+  await chooseView(page, 'List');
+});

@@ -6,6 +6,7 @@ import {
   useRef,
   useState,
   type KeyboardEvent,
+  type ReactNode,
   type Ref,
 } from 'react';
 import { Link, useLocation } from 'react-router';
@@ -41,6 +42,9 @@ import { useClientSort, useGoToClient } from '../use-client-search.ts';
 import { useSearchText } from '../use-search-text.ts';
 import { withParam } from '../search-text.ts';
 import { useListView } from '../use-list-view.ts';
+import { useClientSelection } from '../use-client-selection.ts';
+import { RowCheckbox } from './row-checkbox.tsx';
+import { SelectionBar } from './selection-bar.tsx';
 import { ClientTable } from './client-table.tsx';
 import { SortSelect } from './sort-select.tsx';
 import { ViewControl } from './view-control.tsx';
@@ -64,11 +68,14 @@ export function ClientList({
   selectedId,
   onAdd,
   onSelect,
+  selectionActions,
 }: {
   selectedId: string | undefined;
   onAdd: () => void;
   /** Called for every click on a row, including the selected one (it closes the form). */
   onSelect: () => void;
+  /** What can be done with the selected clients: put into the selection bar. */
+  selectionActions?: (selection: { ids: string[]; clear: () => void }) => ReactNode;
 }) {
   const clients = useQuery(clientsQuery());
   const { text: query, setText: setQuery, settle } = useSearchText();
@@ -104,6 +111,8 @@ export function ClientList({
           : filterIndexed(sorted?.index ?? indexOf(clients.data), query),
     [clients.data, sorted, query],
   );
+  const selection = useClientSelection(clients.data, matches);
+  const selecting = selection.selectedIds.length > 0;
   // Folding ten thousand clients takes a good part of a frame budget: not before the list is
   // shown, but while the browser is idle after, so that the first key finds it ready.
   useEffect(() => {
@@ -125,14 +134,14 @@ export function ClientList({
   // keeps scrolling as a whole; the list's offset in it is measured after each render.
   const listRef = useRef<HTMLElement>(null);
   const [scrollMargin, setScrollMargin] = useState(0);
-  // What sits above the list (the count line while searching) moves it.
+  // What sits above the list (the count line while searching, the selection bar) moves it.
   const listShown = matches.length > 0;
   const searchingNow = query !== '';
   useLayoutEffect(() => {
     const list = listRef.current;
     if (!list) return;
     setScrollMargin(Math.round(list.getBoundingClientRect().top + window.scrollY));
-  }, [listShown, searchingNow, view]);
+  }, [listShown, searchingNow, view, selecting]);
   const virtualizer = useWindowVirtualizer({
     count: matches.length,
     estimateSize: () => ESTIMATED_ROW_PX[view],
@@ -165,6 +174,19 @@ export function ClientList({
     if (!client) return;
     onSelect();
     goToClient(client.id, { query: settle() });
+  }
+
+  // In the list or the table (not the search box): Ctrl/Cmd-A selects every match, Escape
+  // clears the selection.
+  function onListKeyDown(event: KeyboardEvent<HTMLDivElement>) {
+    const mod = event.ctrlKey || event.metaKey;
+    if (mod && !event.altKey && !event.shiftKey && event.key.toLowerCase() === 'a') {
+      event.preventDefault();
+      selection.selectAllShown();
+    } else if (event.key === 'Escape' && selecting) {
+      event.preventDefault();
+      selection.clear();
+    }
   }
 
   function onKeyDown(event: KeyboardEvent<HTMLInputElement>) {
@@ -240,113 +262,127 @@ export function ClientList({
         {choosable && <ViewControl view={view} onChange={setView} />}
       </Group>
 
-      {clients.isPending ? (
-        <Stack gap="xs" role="status" aria-label="Loading clients">
-          {[0, 1, 2].map((i) => (
-            <Skeleton key={i} height={52} radius="sm" />
-          ))}
-        </Stack>
-      ) : clients.isError ? (
-        <ErrorAlert
-          title="Could not load the clients"
-          error={clients.error}
-          onRetry={() => void clients.refetch()}
-        />
-      ) : clients.data.length === 0 ? (
-        <Stack gap="sm" py="xl" align="center" ta="center">
-          <Text c="dimmed">No clients yet.</Text>
-          <Button leftSection={<PlusIcon size={16} />} onClick={onAdd}>
-            Add the first client
-          </Button>
-        </Stack>
-      ) : matches.length === 0 ? (
-        <Stack gap={4} py="xl" align="center" ta="center" role="status">
-          <Text c="dimmed">{`No clients match “${query}”.`}</Text>
-          <Anchor component="button" type="button" size="sm" onClick={() => setQuery('')}>
-            Clear search
-          </Anchor>
-        </Stack>
-      ) : (
-        <>
-          {view === 'table' ? (
-            <>
-              {countLine}
-              <ClientTable
-                matches={matches}
-                virtualizer={virtualizer}
-                scrollMargin={scrollMargin}
-                bodyRef={listRef as Ref<HTMLDivElement>}
-                selectedId={selectedId}
-                cursorIndex={searching ? active : -1}
-                rowSearch={rowSearch}
-                sort={sort}
-                onSort={setSort}
-                onOpen={open}
-                onLinkClick={() => {
-                  settle();
-                  onSelect();
-                }}
-              />
-            </>
-          ) : (
-            <nav aria-label="Clients">
-              {countLine}
-              <Box
-                component="ol"
-                ref={listRef as Ref<HTMLOListElement>}
-                className={classes.list}
-                style={{ height: virtualizer.getTotalSize() }}
-              >
-                {virtualizer.getVirtualItems().map((item) => {
-                  const index = item.index;
-                  const client = matches[index]!;
-                  const selected = client.id === selectedId;
-                  return (
-                    <li
-                      key={item.key}
-                      data-index={index}
-                      ref={virtualizer.measureElement}
-                      aria-setsize={matches.length}
-                      aria-posinset={index + 1}
-                      className={classes.item}
-                      style={{ transform: `translateY(${item.start - scrollMargin}px)` }}
-                    >
-                      <NavLink
-                        id={`${rowId}-${index}`}
-                        component={Link}
-                        to={{
-                          pathname: `/clients/${encodeURIComponent(client.id)}`,
-                          search: rowSearch,
-                        }}
-                        onClick={() => {
-                          settle();
-                          onSelect();
-                        }}
-                        active={selected}
-                        aria-current={selected ? 'true' : undefined}
-                        data-cursor={searching && index === active ? true : undefined}
-                        variant="light"
-                        leftSection={
-                          <Text span c="dimmed" size="sm" className={classes.number}>
-                            {index + 1}.
-                          </Text>
-                        }
-                        label={clientTitle(client)}
-                        description={client.description || undefined}
-                        classNames={{
-                          root: classes.row,
-                          label: classes.label,
-                          description: classes.description,
-                        }}
-                      />
-                    </li>
-                  );
-                })}
-              </Box>
-            </nav>
-          )}
-        </>
-      )}
+      <div onKeyDown={onListKeyDown}>
+        {selecting && (
+          <SelectionBar
+            selectedIds={selection.selectedIds}
+            hiddenCount={selection.hiddenCount}
+            onClear={selection.clear}
+          >
+            {selectionActions?.({ ids: selection.selectedIds, clear: selection.clear })}
+          </SelectionBar>
+        )}
+
+        {clients.isPending ? (
+          <Stack gap="xs" role="status" aria-label="Loading clients">
+            {[0, 1, 2].map((i) => (
+              <Skeleton key={i} height={52} radius="sm" />
+            ))}
+          </Stack>
+        ) : clients.isError ? (
+          <ErrorAlert
+            title="Could not load the clients"
+            error={clients.error}
+            onRetry={() => void clients.refetch()}
+          />
+        ) : clients.data.length === 0 ? (
+          <Stack gap="sm" py="xl" align="center" ta="center">
+            <Text c="dimmed">No clients yet.</Text>
+            <Button leftSection={<PlusIcon size={16} />} onClick={onAdd}>
+              Add the first client
+            </Button>
+          </Stack>
+        ) : matches.length === 0 ? (
+          <Stack gap={4} py="xl" align="center" ta="center" role="status">
+            <Text c="dimmed">{`No clients match “${query}”.`}</Text>
+            <Anchor component="button" type="button" size="sm" onClick={() => setQuery('')}>
+              Clear search
+            </Anchor>
+          </Stack>
+        ) : (
+          <>
+            {view === 'table' ? (
+              <>
+                {countLine}
+                <ClientTable
+                  matches={matches}
+                  virtualizer={virtualizer}
+                  scrollMargin={scrollMargin}
+                  bodyRef={listRef as Ref<HTMLDivElement>}
+                  selectedId={selectedId}
+                  cursorIndex={searching ? active : -1}
+                  rowSearch={rowSearch}
+                  sort={sort}
+                  onSort={setSort}
+                  onOpen={open}
+                  onLinkClick={() => {
+                    settle();
+                    onSelect();
+                  }}
+                  rowStart={(client) => <RowCheckbox client={client} selection={selection} />}
+                />
+              </>
+            ) : (
+              <nav aria-label="Clients">
+                {countLine}
+                <Box
+                  component="ol"
+                  ref={listRef as Ref<HTMLOListElement>}
+                  className={classes.list}
+                  style={{ height: virtualizer.getTotalSize() }}
+                >
+                  {virtualizer.getVirtualItems().map((item) => {
+                    const index = item.index;
+                    const client = matches[index]!;
+                    const selected = client.id === selectedId;
+                    return (
+                      <li
+                        key={item.key}
+                        data-index={index}
+                        ref={virtualizer.measureElement}
+                        aria-setsize={matches.length}
+                        aria-posinset={index + 1}
+                        className={classes.item}
+                        style={{ transform: `translateY(${item.start - scrollMargin}px)` }}
+                      >
+                        <RowCheckbox client={client} selection={selection} />
+                        <NavLink
+                          id={`${rowId}-${index}`}
+                          component={Link}
+                          to={{
+                            pathname: `/clients/${encodeURIComponent(client.id)}`,
+                            search: rowSearch,
+                          }}
+                          onClick={() => {
+                            settle();
+                            onSelect();
+                          }}
+                          active={selected}
+                          aria-current={selected ? 'true' : undefined}
+                          data-cursor={searching && index === active ? true : undefined}
+                          variant="light"
+                          leftSection={
+                            <Text span c="dimmed" size="sm" className={classes.number}>
+                              {index + 1}.
+                            </Text>
+                          }
+                          label={clientTitle(client)}
+                          description={client.description || undefined}
+                          classNames={{
+                            root: classes.row,
+                            label: classes.label,
+                            description: classes.description,
+                          }}
+                        />
+                      </li>
+                    );
+                  })}
+                </Box>
+              </nav>
+            )}
+          </>
+        )}
+      </div>
     </Paper>
   );
 }
