@@ -111,6 +111,23 @@ for (const scheme of SCHEMES) {
         await expect(panel.getByRole('list', { name: 'History' })).toBeVisible();
         await axe.scan('dashboard, a client selected');
 
+        await page
+          .getByRole('checkbox', { name: /^Select Contrast Check/ })
+          .first()
+          .click();
+        await expect(page.getByRole('toolbar', { name: 'Selected clients' })).toBeVisible();
+        await axe.scan('selection toolbar');
+        // A phone shows the list whatever was chosen.
+        if (size.name === 'desktop') {
+          const view = page.getByRole('radiogroup', { name: 'View' });
+          await view.getByText('Table', { exact: true }).click();
+          await expect(page.getByRole('table', { name: 'Clients' })).toBeVisible();
+          await axe.scan('table view');
+          await view.getByText('List', { exact: true }).click();
+          await expect(page.getByRole('navigation', { name: 'Clients' })).toBeVisible();
+        }
+        await page.getByRole('button', { name: 'Clear selection' }).click();
+
         await page.getByRole('button', { name: 'Add client' }).click();
         await expect(page.getByLabel('Name', { exact: true })).toBeVisible();
         await axe.scan('add form');

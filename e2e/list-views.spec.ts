@@ -153,6 +153,8 @@ test('the view is kept for the person: another browser opens on it, a phone show
   staff,
   browser,
 }) => {
+  // Two browsers and a server round trip for each view change: more than one page's share.
+  test.slow();
   const { tag } = await seedThree(staff);
   await page.goto(`/?q=${encodeURIComponent(`tag:${tag}`)}`);
   await chooseView(page, 'Table');
