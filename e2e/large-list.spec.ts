@@ -144,7 +144,7 @@ test('the page downloads the list in summary, and an opened client comes in full
   await list(page)
     .getByRole('link', { name: /Client 0002 \(C2\)/ })
     .click();
-  // What the summary does not carry: the start date and the server's details.
+  // The panel reads the client in full: its start date, and the server's details the list lacks.
   await expect(page.getByText('Client since: Jan 1, 2024')).toBeVisible();
   await expect(page.getByText('"username": "u"')).toBeVisible();
   // Asked again when the live stream opens (a 304 then): never the full list.

@@ -9,6 +9,7 @@ export const meSchema = z.object({
   displayName: z.string().nullable(),
   photoURL: z.string().nullable(),
   emailVerified: z.boolean(),
+  listView: z.enum(['list', 'table']),
   accessToken: z.object({ isSet: z.boolean(), masked: z.string().nullable() }),
 });
 export type Me = z.infer<typeof meSchema>;
@@ -47,3 +48,8 @@ export const userSessionSchema = z.object({
 export type UserSession = z.infer<typeof userSessionSchema>;
 export const userSessionsSchema = z.object({ sessions: z.array(userSessionSchema) });
 export type UserSessions = z.infer<typeof userSessionsSchema>;
+
+/** How a person sees the client list; kept on the user, so every browser of theirs shows it. */
+export const LIST_VIEWS = ['list', 'table'] as const;
+export const listViewSchema = z.enum(LIST_VIEWS, 'listView: Must be list or table');
+export type ListView = z.infer<typeof listViewSchema>;

@@ -46,6 +46,9 @@ export interface IndexedClient<T> {
   client: T;
   tags: string[];
   fields: string[];
+  /** The folded name and code, which the list also sorts by. */
+  name: string;
+  code: string;
 }
 
 function indexClient<T extends SearchableClient>(client: T): IndexedClient<T> {
@@ -53,7 +56,7 @@ function indexClient<T extends SearchableClient>(client: T): IndexedClient<T> {
   const fields = [client.name, client.code, client.description, client.server.host]
     .map(foldForSearch)
     .concat(tags);
-  return { client, tags, fields };
+  return { client, tags, fields, name: fields[0]!, code: fields[1]! };
 }
 
 /**

@@ -1,7 +1,16 @@
 import { createAuthClient } from 'better-auth/react';
+import { inferAdditionalFields } from 'better-auth/client/plugins';
 
-/** Better Auth's browser client; its routes live under /api/auth on this same origin. */
-export const authClient = createAuthClient({ baseURL: window.location.origin });
+/**
+ * Better Auth's browser client; its routes live under /api/auth on this same origin. The user's
+ * own field the web app sets (src/server/auth/auth.ts declares and validates it).
+ */
+export const authClient = createAuthClient({
+  baseURL: window.location.origin,
+  plugins: [
+    inferAdditionalFields({ user: { listView: { type: ['list', 'table'], required: false } } }),
+  ],
+});
 
 export const RATE_LIMITED_MESSAGE = 'Too many attempts. Wait a minute and try again.';
 

@@ -2,6 +2,7 @@ import { betterAuth } from 'better-auth';
 import { APIError, createAuthMiddleware } from 'better-auth/api';
 import { genericOAuth } from 'better-auth/plugins/generic-oauth';
 import type { FastifyBaseLogger } from 'fastify';
+import { listViewSchema } from '#shared/account.ts';
 import { ACCOUNT_DISABLED_CODE, EMAIL_NOT_ALLOWED_CODE } from '#shared/api-error.ts';
 import { isStorableText } from '#shared/clients.ts';
 import type { Config } from '#server/config.ts';
@@ -100,6 +101,14 @@ export function createAuth({ db, config, secretKey, mailer, log }: AuthOptions) 
     user: {
       additionalFields: {
         disabled: { type: 'boolean', required: false, defaultValue: false, input: false },
+        // Set by the web app with updateUser; a refused value is a 400 whose message names it.
+        listView: {
+          type: 'string',
+          required: false,
+          defaultValue: 'list',
+          input: true,
+          validator: { input: listViewSchema },
+        },
       },
       validateUserInfo({ user }) {
         const email = typeof user.email === 'string' ? user.email : '';

@@ -15,6 +15,7 @@ export interface FoundSession {
     image?: string | null | undefined;
     emailVerified: boolean;
     disabled?: boolean | null | undefined;
+    listView?: string | null | undefined;
   };
 }
 
@@ -60,6 +61,7 @@ export function sessionCheck(auth: Auth, db: Db) {
         'user.image',
         'user.emailVerified',
         'user.disabled',
+        'user.listView',
       ])
       .where('session.token', '=', token)
       .executeTakeFirst();
@@ -79,6 +81,7 @@ export function sessionCheck(auth: Auth, db: Db) {
         image: found.image,
         emailVerified: toBool(found.emailVerified),
         disabled: toBool(found.disabled),
+        listView: found.listView,
       },
     };
   };

@@ -4,6 +4,7 @@ import {
   EMAIL_NOT_ALLOWED_CODE,
   EMAIL_NOT_VERIFIED_CODE,
 } from '#shared/api-error.ts';
+import { listViewSchema, type ListView } from '#shared/account.ts';
 import { isEmailAllowed, notAllowedMessage, type Allowlist } from './allowlist.ts';
 import { ACCOUNT_DISABLED_MESSAGE, type Auth } from './auth.ts';
 import type { Actor } from '#shared/events.ts';
@@ -18,6 +19,7 @@ export interface SignedInUser {
   name: string;
   image: string | null;
   emailVerified: boolean;
+  listView: ListView;
 }
 
 declare module 'fastify' {
@@ -102,6 +104,8 @@ function admit(
     name: session.user.name,
     image: session.user.image ?? null,
     emailVerified: session.user.emailVerified,
+    // The column's default, and a check: a value written some other way reads as the list.
+    listView: listViewSchema.catch('list').parse(session.user.listView),
   };
   return undefined;
 }

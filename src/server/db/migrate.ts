@@ -4,6 +4,7 @@ import { initial } from './migrations/0001-initial.ts';
 import { authHardening } from './migrations/0002-auth-hardening.ts';
 import { deletedClient } from './migrations/0004-deleted-client.ts';
 import { clientListOrder } from './migrations/0005-client-list-order.ts';
+import { userListView } from './migrations/0006-user-list-view.ts';
 
 /** Every migration, in order. Listed in code so the build carries them and nothing is scanned. */
 function migrations(db: Db): Record<string, Migration> {
@@ -12,6 +13,7 @@ function migrations(db: Db): Record<string, Migration> {
     '0002-auth-hardening': authHardening(db.dialect),
     '0004-deleted-client': deletedClient(db.dialect),
     '0005-client-list-order': clientListOrder(),
+    '0006-user-list-view': userListView(),
   };
 }
 

@@ -66,6 +66,8 @@ export interface UserTable {
   createdAt: Timestamp;
   updatedAt: Timestamp;
   disabled: Bool;
+  /** 'list' or 'table': how this person sees the client list (listViewSchema). */
+  listView: Generated<string>;
 }
 
 export interface SessionTable {

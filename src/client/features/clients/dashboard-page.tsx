@@ -8,6 +8,7 @@ import type { Client } from '#shared/clients.ts';
 import { onClientEvent } from '#client/lib/live-updates.ts';
 import { clientKeys } from '#client/lib/query-keys.ts';
 import { wasDeletedHere } from './api/client-mutations.ts';
+import { BulkActions } from './components/bulk-actions.tsx';
 import { ClientList } from './components/client-list.tsx';
 import { useGoToClient } from './use-client-search.ts';
 import { ClientPanel, NoClientSelected } from './components/client-panel.tsx';
@@ -81,7 +82,12 @@ export function DashboardPage() {
   return (
     <div className={classes.layout}>
       <div className={classes.list} data-dashboard={LIST_COLUMN}>
-        <ClientList selectedId={clientId} onAdd={openAddForm} onSelect={() => setForm(null)} />
+        <ClientList
+          selectedId={clientId}
+          onAdd={openAddForm}
+          onSelect={() => setForm(null)}
+          selectionActions={({ ids, clear }) => <BulkActions ids={ids} onDone={clear} />}
+        />
       </div>
       <div className={classes.side} ref={sideRef} data-dashboard={SIDE_COLUMN}>
         {form ? (

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { searchTextFrom, sentToUrl, typed, urlChanged, withQuery } from './search-text.ts';
+import { searchTextFrom, sentToUrl, typed, urlChanged, withParam } from './search-text.ts';
 
 /** Types `text` one key at a time from the current text. */
 function typeKeys(state: ReturnType<typeof searchTextFrom>, text: string) {
@@ -46,8 +46,15 @@ describe('search text and the URL', () => {
   });
 
   it('puts the query in a location search and takes it out when empty', () => {
-    expect(withQuery('', 'café bar')).toBe('?q=caf%C3%A9+bar');
-    expect(withQuery('?q=old&view=table', 'new')).toBe('?q=new&view=table');
-    expect(withQuery('?q=old', '')).toBe('');
+    expect(withParam('', 'q', 'café bar')).toBe('?q=caf%C3%A9+bar');
+    expect(withParam('?q=old&view=table', 'q', 'new')).toBe('?q=new&view=table');
+    expect(withParam('?q=old', 'q', '')).toBe('');
+  });
+
+  it('puts the order beside the query and takes it out for the default', () => {
+    expect(withParam('?q=shop', 'sort', '-name')).toBe('?q=shop&sort=-name');
+    expect(withParam('?q=shop&sort=-name', 'sort', 'code')).toBe('?q=shop&sort=code');
+    expect(withParam('?q=shop&sort=code', 'sort', null)).toBe('?q=shop');
+    expect(withParam('?sort=code', 'q', 'a')).toBe('?sort=code&q=a');
   });
 });

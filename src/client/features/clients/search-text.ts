@@ -32,11 +32,14 @@ export function urlChanged(state: SearchText, url: string): SearchText {
   return searchTextFrom(url);
 }
 
-/** `search` (a location's `?…`) with `q` set to `query`, or without it when `query` is empty. */
-export function withQuery(search: string, query: string): string {
+/**
+ * `search` (a location's `?…`) with the list's parameter `name` (`q` for the search text, `sort`
+ * for the order) set to `value`, or without it when `value` is empty or null.
+ */
+export function withParam(search: string, name: 'q' | 'sort', value: string | null): string {
   const params = new URLSearchParams(search);
-  if (query === '') params.delete('q');
-  else params.set('q', query);
+  if (value === null || value === '') params.delete(name);
+  else params.set(name, value);
   const text = params.toString();
   return text === '' ? '' : `?${text}`;
 }

@@ -1,6 +1,7 @@
-import { useCallback } from 'react';
+import { useCallback, useMemo } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
-import { withQuery } from './search-text.ts';
+import { parseSort, sortParam, type ClientSort } from './client-sort.ts';
+import { withParam } from './search-text.ts';
 
 /**
  * The list's search text lives in the URL (`?q=`), so a reload or a shared link keeps the
@@ -11,12 +12,31 @@ export function useClientSearch(): [string, (next: string) => void] {
   const query = params.get('q') ?? '';
   const setQuery = useCallback(
     (next: string) =>
-      setParams((current) => new URLSearchParams(withQuery(current.toString(), next)), {
+      setParams((current) => new URLSearchParams(withParam(current.toString(), 'q', next)), {
         replace: true,
       }),
     [setParams],
   );
   return [query, setQuery];
+}
+
+/**
+ * The list's order lives in the URL (`?sort=`) as its search does, so a reload, a shared link
+ * and every row opened keep it. A change of order replaces the history entry.
+ */
+export function useClientSort(): [ClientSort | null, (next: ClientSort | null) => void] {
+  const [params, setParams] = useSearchParams();
+  const param = params.get('sort');
+  const sort = useMemo(() => parseSort(param), [param]);
+  const setSort = useCallback(
+    (next: ClientSort | null) =>
+      setParams(
+        (current) => new URLSearchParams(withParam(current.toString(), 'sort', sortParam(next))),
+        { replace: true },
+      ),
+    [setParams],
+  );
+  return [sort, setSort];
 }
 
 /**
@@ -34,7 +54,7 @@ export function useGoToClient(): (
       void navigate(
         {
           pathname: id === null ? '/' : `/clients/${encodeURIComponent(id)}`,
-          search: query === undefined ? search : withQuery(search, query),
+          search: query === undefined ? search : withParam(search, 'q', query),
         },
         options,
       ),

@@ -25,6 +25,7 @@ export function registerAccountRoutes(
       displayName: user.name.trim() || null,
       photoURL: user.image,
       emailVerified: user.emailVerified,
+      listView: user.listView,
       accessToken: await me(user.id),
     };
   });
