@@ -1,19 +1,10 @@
 import { useState } from 'react';
-import {
-  Alert,
-  Button,
-  Checkbox,
-  Divider,
-  FileInput,
-  Paper,
-  Stack,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Button, Divider, FileInput, Paper, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IMPORT_MAX_BYTES } from '#shared/client-transfer.ts';
 import { errorMessage } from '#client/lib/api-client.ts';
 import { notifyFailure } from '#client/lib/notify-failure.ts';
+import { IncludePasswordsChoice } from '#client/components/include-passwords-choice.tsx';
 import { downloadExport } from './api/transfer-api.ts';
 import { ImportDialog } from './components/import-dialog.tsx';
 
@@ -55,17 +46,11 @@ function ExportPart() {
         Every client, as a JSON file that this page (or <code>npm run clients -- import</code>) can
         import again.
       </Text>
-      <Checkbox
-        label="Include passwords"
+      <IncludePasswordsChoice
         checked={secrets}
-        onChange={(event) => setSecrets(event.currentTarget.checked)}
+        onChange={setSecrets}
+        whose="every server password"
       />
-      {secrets && (
-        <Alert color="yellow" title="The file will hold every server password in clear">
-          Anyone who gets the file can read them. Each password read is recorded in that
-          client&apos;s history under your name. Keep the file safe and delete it when done.
-        </Alert>
-      )}
       <div>
         <Button onClick={() => void exportNow()} loading={busy}>
           {secrets ? 'Export clients with passwords' : 'Export clients'}

@@ -47,7 +47,10 @@ function sorted(ids: readonly string[]): string[] {
   return [...ids].sort();
 }
 
-/** The client rows under `ids`, locked on PostgreSQL until the transaction ends. */
+/**
+ * The client rows under `ids`, locked on PostgreSQL until the transaction ends, and the ids
+ * no client was found for.
+ */
 async function lockedClients(context: BulkContext, ids: readonly string[]) {
   const rows = [];
   for (const chunk of chunks(sorted(ids), IDS_PER_STATEMENT)) {
@@ -55,7 +58,13 @@ async function lockedClients(context: BulkContext, ids: readonly string[]) {
     if (context.dialect === 'postgres') query = query.forUpdate();
     rows.push(...(await query.execute()));
   }
-  return rows;
+  return {
+    rows,
+    missing: missingFrom(
+      ids,
+      rows.map((row) => row.id),
+    ),
+  };
 }
 
 function missingFrom(ids: readonly string[], found: Iterable<string>): string[] {
@@ -75,11 +84,7 @@ export async function changeTags(
   ids: readonly string[],
   change: TagChange,
 ): Promise<BulkOutcome> {
-  const rows = await lockedClients(context, ids);
-  const missing = missingFrom(
-    ids,
-    rows.map((row) => row.id),
-  );
+  const { rows, missing } = await lockedClients(context, ids);
   if (missing.length > 0) return { status: 'not_found', missing };
 
   const updates: { id: string; tags: string }[] = [];
@@ -127,11 +132,7 @@ export async function deleteClients(
   context: BulkContext,
   ids: readonly string[],
 ): Promise<BulkOutcome> {
-  const rows = await lockedClients(context, ids);
-  const missing = missingFrom(
-    ids,
-    rows.map((row) => row.id),
-  );
+  const { rows, missing } = await lockedClients(context, ids);
   if (missing.length > 0) return { status: 'not_found', missing };
 
   const { trx, at, actor } = context;

@@ -1,12 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import { useParams } from 'react-router';
-import { Alert, Button, Checkbox, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { bulkTagListSchema } from '#shared/client-bulk.ts';
 import { errorMessage, isApiError } from '#client/lib/api-client.ts';
 import { notifyFailure } from '#client/lib/notify-failure.ts';
+import { IncludePasswordsChoice } from '#client/components/include-passwords-choice.tsx';
 import {
   downloadSelectedExport,
   restoreClients,
@@ -278,17 +279,11 @@ function ExportDialog({
         <Text size="sm" c="dimmed">
           A JSON file that Settings (or <code>npm run clients -- import</code>) can import again.
         </Text>
-        <Checkbox
-          label="Include passwords"
+        <IncludePasswordsChoice
           checked={secrets}
-          onChange={(event) => setSecrets(event.currentTarget.checked)}
+          onChange={setSecrets}
+          whose="these clients' server passwords"
         />
-        {secrets && (
-          <Alert color="yellow" title="The file will hold these clients' server passwords in clear">
-            Anyone who gets the file can read them. Each password read is recorded in that
-            client&apos;s history under your name. Keep the file safe and delete it when done.
-          </Alert>
-        )}
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onClose}>
             Cancel
