@@ -159,10 +159,13 @@ for (const scheme of SCHEMES) {
         await page.getByRole('button', { name: 'Add client' }).click();
         await expect(page.getByLabel('Name', { exact: true })).toBeVisible();
         await axe.scan('add form');
-        await page.getByLabel('Port').fill('70000');
+        await page.getByLabel('Port', { exact: true }).fill('70000');
         await page.getByRole('textbox', { name: 'Domain 1' }).fill('javascript:alert(1)');
         await page.getByRole('button', { name: 'Save' }).click();
-        await expect(page.getByLabel('Port')).toHaveAttribute('aria-invalid', 'true');
+        await expect(page.getByLabel('Port', { exact: true })).toHaveAttribute(
+          'aria-invalid',
+          'true',
+        );
         await axe.scan('add form, fields in error');
         await page.getByRole('button', { name: 'Cancel' }).click();
 

@@ -47,7 +47,7 @@ test('the built server: sign up by mail, add a client, see it live in another ta
 
   await page.getByRole('button', { name: 'Add client' }).click();
   await page.getByLabel('Name', { exact: true }).fill('Bundled Hosting');
-  await page.getByLabel('Code').fill('BUN');
+  await page.getByLabel('Code', { exact: true }).fill('BUN');
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(
     page

@@ -69,7 +69,7 @@ test('editing keeps a stored password unless asked to remove it', async ({ page,
     'placeholder',
     'Unchanged',
   );
-  await page.getByLabel('Description').fill('Kept');
+  await page.getByLabel('Description', { exact: true }).fill('Kept');
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Client Saved!')).toBeVisible();
   expect(await hasPassword()).toBe(true);
@@ -88,16 +88,18 @@ test('saving over a change made elsewhere is refused with a message, and nothing
   page,
   staff,
 }) => {
-  const client = await seedClient(staff, { name: 'Contested', code: 'CON' });
+  const name = `Contested ${Date.now().toString(36)}`;
+  const client = await seedClient(staff, { name, code: 'CON' });
   await page.setViewportSize({ width: 1366, height: 768 });
-  await page.goto(`/clients/${client.id}`);
+  // Searched for, so the list shows its row (with the description) whatever the worker left.
+  await page.goto(`/clients/${client.id}?q=${encodeURIComponent(name)}`);
   await page.getByRole('button', { name: 'Client actions' }).click();
   await page.getByRole('menuitem', { name: 'Edit' }).click();
-  await page.getByLabel('Description').fill('typed in the browser');
+  await page.getByLabel('Description', { exact: true }).fill('typed in the browser');
 
   // A colleague saves first, while the form is open; the live feed brings their version in.
   const theirs = await staff.json('PUT', `/api/clients/${client.id}`, {
-    name: 'Contested',
+    name,
     code: 'CON',
     description: 'saved by a colleague',
     version: client.version,
@@ -112,7 +114,7 @@ test('saving over a change made elsewhere is refused with a message, and nothing
   // The alert is at the top of the form, the Save button at its bottom: it is brought into view.
   await expect(alert).toBeInViewport();
   await expect(page.getByRole('heading', { name: 'Edit Client' })).toBeVisible();
-  await expect(page.getByLabel('Description')).toHaveValue('typed in the browser');
+  await expect(page.getByLabel('Description', { exact: true })).toHaveValue('typed in the browser');
   const stored = await staff.json<{ description: string }>('GET', `/api/clients/${client.id}`);
   expect(stored.body.description).toBe('saved by a colleague');
 });

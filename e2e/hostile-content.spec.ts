@@ -93,7 +93,7 @@ test('script payloads in every field render as text and never run', async ({ pag
   await panel.getByRole('button', { name: 'Client actions' }).click();
   await page.getByRole('menuitem', { name: 'Edit' }).click();
   await expect(page.getByLabel('Name', { exact: true })).toHaveValue(PAYLOADS[0]!);
-  await expect(page.getByLabel('uiDir')).toHaveValue(PAYLOADS[3]!);
+  await expect(page.getByLabel('uiDir', { exact: true })).toHaveValue(PAYLOADS[3]!);
   await page.screenshot({ path: test.info().outputPath('hostile-edit.png') });
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Client Saved!')).toBeVisible();
