@@ -1,5 +1,6 @@
 import { Suspense, lazy, useEffect, useRef, useState } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { useLocation, useParams } from 'react-router';
+import { filterClients } from '#shared/client-search.ts';
 import { Loader } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
@@ -32,7 +33,7 @@ type FormState =
 
 export function DashboardPage() {
   const { clientId } = useParams();
-  const navigate = useNavigate();
+  const { search } = useLocation();
   const goToClient = useGoToClient();
   const queryClient = useQueryClient();
   const [form, setForm] = useState<FormState | null>(null);
@@ -98,9 +99,12 @@ export function DashboardPage() {
               onCancel={closeForm}
               onSaved={(saved) => {
                 setForm(null);
-                // An edited client stays in the filtered list; a new one may not match it.
-                if (form.kind === 'edit') goToClient(saved.id);
-                else void navigate(`/clients/${encodeURIComponent(saved.id)}`);
+                // The search stays when the saved client is among its matches (an edited one
+                // always was); a new one that does not match it clears it, so its row is shown.
+                const query = new URLSearchParams(search).get('q') ?? '';
+                const shown =
+                  form.kind === 'edit' || query === '' || filterClients([saved], query).length > 0;
+                goToClient(saved.id, shown ? {} : { query: '' });
                 focus.saved(saved.id);
               }}
             />
