@@ -14,13 +14,25 @@ export interface KeyPair {
 /** Why a pasted key was refused, in words a person can act on. */
 export class KeyRefused extends Error {}
 
+/**
+ * ssh2 1.17.0 writes about one Ed25519 key in 170 malformed: neither it nor OpenSSH can read
+ * it back. Every key made here is read back before it is given out, and a bad one is made again.
+ */
+const GENERATION_ATTEMPTS = 10;
+
 /** A new key pair, made here: Ed25519, or RSA 4096 where a server cannot take Ed25519. */
 export function generateKeyPair(type: GeneratedKeyType, comment: string): KeyPair {
-  const pair =
-    type === 'rsa'
-      ? utils.generateKeyPairSync('rsa', { bits: 4096, comment })
-      : utils.generateKeyPairSync('ed25519', { comment });
-  return describePrivateKey(pair.private, undefined, comment);
+  for (let attempt = 1; ; attempt += 1) {
+    const pair =
+      type === 'rsa'
+        ? utils.generateKeyPairSync('rsa', { bits: 4096, comment })
+        : utils.generateKeyPairSync('ed25519', { comment });
+    try {
+      return describePrivateKey(pair.private, undefined, comment);
+    } catch (error) {
+      if (!(error instanceof KeyRefused) || attempt >= GENERATION_ATTEMPTS) throw error;
+    }
+  }
 }
 
 /**
