@@ -22,6 +22,8 @@ interface WorkerFixtures {
 interface TestFixtures {
   /** A verified staff member, signed in in the page's browser context. */
   staff: Session;
+  /** On a failure, prints what the page showed and which requests failed (see below). */
+  failureReport: void;
 }
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
@@ -53,6 +55,48 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     await signInContext(context, session);
     await use(session);
   },
+  // CI prints only the error, and its traces are not kept: a failure there is explained by
+  // the page's URL, its accessibility tree, and the API answers and page errors that led to it.
+  failureReport: [
+    async ({ page }, use, testInfo) => {
+      const seen: string[] = [];
+      const started = Date.now();
+      const note = (line: string) => seen.push(`+${Date.now() - started} ms ${line}`);
+      page.on('response', (response) => {
+        const url = new URL(response.url());
+        if (url.pathname.startsWith('/api/') && response.status() >= 400) {
+          note(`${response.status()} ${response.request().method()} ${url.pathname}`);
+        }
+      });
+      page.on('requestfailed', (request) => {
+        const reason = request.failure()?.errorText ?? 'unknown';
+        note(`${reason} ${request.method()} ${new URL(request.url()).pathname}`);
+      });
+      page.on('load', () => note(`loaded ${new URL(page.url()).pathname}`));
+      page.on('requestfinished', (request) => {
+        const { pathname } = new URL(request.url());
+        const took = request.timing().responseEnd;
+        if (pathname.startsWith('/api/') && took > 1_000) note(`slow (${took} ms) ${pathname}`);
+      });
+      page.on('pageerror', (error) => note(`page error: ${error.message}`));
+      await use();
+      if (testInfo.status === testInfo.expectedStatus || page.isClosed()) return;
+      const tree = await page
+        .locator('body')
+        .ariaSnapshot({ timeout: 2_000 })
+        .catch((error: unknown) => `(no snapshot: ${String(error)})`);
+      console.log(
+        [
+          `--- ${testInfo.title}: the page at the failure`,
+          `url: ${page.url()}`,
+          ...seen.slice(-30),
+          tree.split('\n').slice(0, 80).join('\n'),
+          '---',
+        ].join('\n'),
+      );
+    },
+    { auto: true },
+  ],
 });
 
 export { expect };
