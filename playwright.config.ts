@@ -9,8 +9,9 @@ export default defineConfig({
   testDir: 'e2e',
   timeout: 45_000,
   // The machines are shared 2-core ones: a page under load can take seconds to compile and
-  // render. How fast things are is measured by `npm run bench`, not asserted here.
-  expect: { timeout: 10_000 },
+  // render, and CI's is about three times slower than a developer's (a dashboard reload once
+  // took more than 10 s there). Speed is measured by `npm run bench`, not asserted here.
+  expect: { timeout: 15_000 },
   fullyParallel: false,
   workers: 2,
   retries: 0,
