@@ -196,14 +196,16 @@ test('a stored tag with a control character is shown as U+0003 and withholds the
     server: { host: 'web1.example.com', username: 'deploy' },
   });
   // Written as data from before the check (or straight into the database) would be.
-  await server.app.parts.db.kysely
+  const { kysely } = server.app.parts.db;
+  await kysely
     .updateTable('client')
-    .set({
-      tags: JSON.stringify(['x\u0003    touch /tmp/pwned\nz']),
-      serverUiDir: '/srv/\u202eiu',
-      version: client.version + 1,
-    })
+    .set({ tags: JSON.stringify(['x\u0003    touch /tmp/pwned\nz']), version: client.version + 1 })
     .where('id', '=', client.id)
+    .execute();
+  await kysely
+    .updateTable('server')
+    .set({ uiDir: '/srv/\u202eiu' })
+    .where('clientId', '=', client.id)
     .execute();
 
   await page.setViewportSize({ width: 1366, height: 768 });

@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { Kysely } from 'kysely';
 import type { Client } from '#shared/clients.ts';
+import type { Database } from './db/schema.ts';
 import { createCipheriv, randomBytes } from 'node:crypto';
 import { SecretBox, clientPasswordPlace, deriveKey } from './secrets.ts';
 import { resealLegacySecrets } from './secret-key-rotation.ts';
@@ -68,15 +70,11 @@ describe('a sealed password copied to another client', () => {
     const a = await create('A', 'password of A');
     const b = await create('B', 'password of B');
     const db = t.server.app.parts.db.kysely;
-    const row = await db
-      .selectFrom('client')
-      .select('serverPassword')
-      .where('id', '=', a.id)
-      .executeTakeFirstOrThrow();
+    const row = await passwordCredentialOf(db, a.id);
     await db
-      .updateTable('client')
-      .set({ serverPassword: row.serverPassword })
-      .where('id', '=', b.id)
+      .updateTable('credential')
+      .set({ secret: row.secret })
+      .where('id', '=', (await passwordCredentialOf(db, b.id)).id)
       .execute();
 
     const response = await t.staff.member.request('GET', `/api/clients/${b.id}/password`);
@@ -91,27 +89,35 @@ describe('a sealed password copied to another client', () => {
   it('is re-sealed for its row at start when it was stored before places were bound', async () => {
     const { body: client } = await t.staff.member.json<Client>('POST', '/api/clients', {
       name: 'Old',
+      server: { password: 'to be replaced' },
     });
     const db = t.server.app.parts.db.kysely;
+    const credential = await passwordCredentialOf(db, client.id);
     await db
-      .updateTable('client')
-      .set({ serverPassword: sealV1(keyOf(t.server), 'from before') })
-      .where('id', '=', client.id)
+      .updateTable('credential')
+      .set({ secret: sealV1(keyOf(t.server), 'from before') })
+      .where('id', '=', credential.id)
       .execute();
     // A value of the old form still opens, and the start-up step binds it to its row.
     expect((await t.staff.member.json('GET', `/api/clients/${client.id}/password`)).body).toEqual({
       password: 'from before',
     });
     expect(await resealLegacySecrets(db, new SecretBox(keyOf(t.server)))).toBe(1);
-    const row = await db
-      .selectFrom('client')
-      .select('serverPassword')
-      .where('id', '=', client.id)
-      .executeTakeFirstOrThrow();
-    expect(row.serverPassword).toMatch(/^v2\./);
+    expect((await passwordCredentialOf(db, client.id)).secret).toMatch(/^v2\./);
     expect((await t.staff.member.json('GET', `/api/clients/${client.id}/password`)).body).toEqual({
       password: 'from before',
     });
     expect(await resealLegacySecrets(db, new SecretBox(keyOf(t.server)))).toBe(0);
   });
 });
+
+/** The credential that holds a client's password, through its primary server. */
+function passwordCredentialOf(db: Kysely<Database>, clientId: string) {
+  return db
+    .selectFrom('client')
+    .innerJoin('server', 'server.id', 'client.primaryServerId')
+    .innerJoin('credential', 'credential.id', 'server.credentialId')
+    .select(['credential.id', 'credential.secret'])
+    .where('client.id', '=', clientId)
+    .executeTakeFirstOrThrow();
+}

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Client, ClientCommand } from '#shared/clients.ts';
-import { SecretBox, clientPasswordPlace, deployTokenPlace, type SealedPlace } from './secrets.ts';
+import { SecretBox, credentialPlace, deployTokenPlace, type SealedPlace } from './secrets.ts';
 import { rotateSecretKey } from './secret-key-rotation.ts';
 import {
   Session,
@@ -72,12 +72,11 @@ function rotateCli(env: Record<string, string>): Promise<{ code: number; out: st
 async function sealedSecrets() {
   const db = before.app.parts.db.kysely;
   return [
-    ...(await db.selectFrom('client').select(['id', 'serverPassword as s']).execute()).map(
-      (row) => ({ s: row.s, place: clientPasswordPlace(row.id) }),
-    ),
-    ...(await db.selectFrom('deletedClient').select(['id', 'serverPassword as s']).execute()).map(
-      (row) => ({ s: row.s, place: clientPasswordPlace(row.id) }),
-    ),
+    // The passwords of the kept client and of the deleted one (its credential stays for undo).
+    ...(await db.selectFrom('credential').select(['id', 'secret as s']).execute()).map((row) => ({
+      s: row.s,
+      place: credentialPlace(row.id),
+    })),
     ...(await db.selectFrom('deployToken').select(['userId', 'token as s']).execute()).map(
       (row) => ({ s: row.s, place: deployTokenPlace(row.userId) }),
     ),
@@ -101,9 +100,7 @@ it('a wrong previous key changes nothing and says which secret it could not open
 
 it('npm run rotate-secret-key re-seals everything; the app reads it with the new key, the old key opens nothing', async () => {
   const { code, out } = await rotateCli({ SECRET_KEY: NEW_KEY, SECRET_KEY_PREVIOUS: OLD_KEY });
-  expect(out).toContain(
-    'Re-encrypted 1 client password(s), 1 of deleted clients and 1 deploy token(s)',
-  );
+  expect(out).toContain('Re-encrypted 2 credential(s) and 1 deploy token(s)');
   expect(code).toBe(0);
 
   const sealed = await sealedSecrets();

@@ -1,6 +1,12 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from './db/schema.ts';
-import { SecretBox, clientPasswordPlace, deployTokenPlace, type SealedPlace } from './secrets.ts';
+import {
+  SecretBox,
+  clientPasswordPlace,
+  credentialPlace,
+  deployTokenPlace,
+  type SealedPlace,
+} from './secrets.ts';
 
 export class RotationError extends Error {
   override name = 'RotationError';
@@ -8,17 +14,25 @@ export class RotationError extends Error {
 
 export interface RotationReport {
   /** Secrets re-sealed under the new key, per table. */
-  resealed: { clients: number; deletedClients: number; deployTokens: number };
+  resealed: { credentials: number; deployTokens: number };
   /** Secrets that the new key opens already (a second run after a finished one). */
   alreadyNew: number;
 }
 
+/** A stored secret: where it is sealed now, and where it belongs. */
+interface StoredSecret {
+  sealed: string;
+  from: SealedPlace;
+  to: SealedPlace;
+  what: string;
+}
+
 /**
- * Re-seals every stored secret (client server passwords, those of deleted clients kept for
- * undo, users' deploy tokens) from the previous SECRET_KEY to the new one, in one transaction:
- * either all of them move to the new key or none does. A secret the previous key cannot open
- * but the new one can is left as it is, so running the command twice is harmless; one that
- * neither opens stops the rotation, naming the row, and nothing is changed.
+ * Re-seals every stored secret (the vault's credentials, users' deploy tokens) from the
+ * previous SECRET_KEY to the new one, in one transaction: either all of them move to the new
+ * key or none does. A secret the previous key cannot open but the new one can is left as it
+ * is, so running the command twice is harmless; one that neither opens stops the rotation,
+ * naming the row, and nothing is changed.
  */
 export async function rotateSecretKey(
   db: Kysely<Database>,
@@ -29,83 +43,66 @@ export async function rotateSecretKey(
   }
   const previous = new SecretBox(keys.previous);
   const next = new SecretBox(keys.next);
-  const report: RotationReport = {
-    resealed: { clients: 0, deletedClients: 0, deployTokens: 0 },
-    alreadyNew: 0,
-  };
+  let alreadyNew = 0;
 
   /** The secret sealed under the new key, or null when it is sealed under it already. */
-  const reseal = (sealed: string, place: SealedPlace, what: string): string | null => {
+  const reseal = ({ sealed, from, to, what }: StoredSecret): string | null => {
     let plain: string;
     try {
-      plain = previous.open(sealed, place);
+      plain = previous.open(sealed, from);
     } catch {
       try {
-        next.open(sealed, place);
+        next.open(sealed, from);
       } catch {
         throw new RotationError(
           `${what} opens with neither SECRET_KEY_PREVIOUS nor SECRET_KEY: nothing was changed. Check SECRET_KEY_PREVIOUS.`,
         );
       }
-      report.alreadyNew += 1;
+      alreadyNew += 1;
       return null;
     }
-    return next.seal(plain, place);
+    return next.seal(plain, to);
   };
 
-  await db.transaction().execute(async (trx) => {
-    const counts = await resealEach(trx, reseal);
-    report.resealed = counts;
-  });
-  return report;
+  const resealed = await db.transaction().execute((trx) => resealEach(trx, reseal));
+  return { resealed, alreadyNew };
 }
 
-type SealedTable = 'client' | 'deletedClient' | 'deployToken';
-const LABELS: Record<SealedTable, string> = {
-  client: 'The password of client',
-  deletedClient: 'The password of deleted client',
-  deployToken: 'The deploy token of user',
-};
-
 /**
- * Passes every stored secret (client passwords, those of deleted clients kept for undo, users'
- * deploy tokens) through `reseal` inside the caller's transaction, and stores what it returns
- * (null: keep it). Returns how many changed, per table.
+ * Passes every stored secret through `reseal` inside the caller's transaction, and stores what
+ * it returns at the place the secret belongs (null: keep it). Returns how many changed.
  */
 async function resealEach(
   trx: Transaction<Database>,
-  reseal: (sealed: string, place: SealedPlace, what: string) => string | null,
+  reseal: (secret: StoredSecret) => string | null,
 ): Promise<RotationReport['resealed']> {
-  const counts = { clients: 0, deletedClients: 0, deployTokens: 0 };
-  for (const table of ['client', 'deletedClient'] as const) {
-    const rows = await trx
-      .selectFrom(table)
-      .select(['id', 'serverPassword'])
-      .where('serverPassword', 'is not', null)
+  const counts = { credentials: 0, deployTokens: 0 };
+  const credentials = await trx
+    .selectFrom('credential')
+    .select(['id', 'secret', 'sealedForClient'])
+    .execute();
+  for (const row of credentials) {
+    const to = credentialPlace(row.id);
+    const from = row.sealedForClient === null ? to : clientPasswordPlace(row.sealedForClient);
+    const sealed = reseal({
+      sealed: row.secret,
+      from,
+      to,
+      what: `The secret of credential ${row.id}`,
+    });
+    if (sealed === null) continue;
+    await trx
+      .updateTable('credential')
+      .set({ secret: sealed, sealedForClient: null })
+      .where('id', '=', row.id)
       .execute();
-    for (const row of rows) {
-      const sealed = reseal(
-        row.serverPassword!,
-        clientPasswordPlace(row.id),
-        `${LABELS[table]} ${row.id}`,
-      );
-      if (sealed === null) continue;
-      await trx
-        .updateTable(table)
-        .set({ serverPassword: sealed })
-        .where('id', '=', row.id)
-        .execute();
-      if (table === 'client') counts.clients += 1;
-      else counts.deletedClients += 1;
-    }
+    counts.credentials += 1;
   }
   const tokens = await trx.selectFrom('deployToken').select(['userId', 'token']).execute();
   for (const row of tokens) {
-    const sealed = reseal(
-      row.token,
-      deployTokenPlace(row.userId),
-      `${LABELS.deployToken} ${row.userId}`,
-    );
+    const place = deployTokenPlace(row.userId);
+    const what = `The deploy token of user ${row.userId}`;
+    const sealed = reseal({ sealed: row.token, from: place, to: place, what });
     if (sealed === null) continue;
     await trx
       .updateTable('deployToken')
@@ -118,17 +115,18 @@ async function resealEach(
 }
 
 /**
- * Re-seals, under the same key, the secrets stored before each sealed value was bound to its
- * place (`v1.`), so that every value is bound to its row. Run at every start, in one
- * transaction; after the first it finds nothing. Returns how many it re-sealed.
+ * Re-seals, under the same key, each secret not yet sealed at its own place: those stored
+ * before sealed values were bound to their place (`v1.`), and passwords that migration 0007
+ * moved from clients into credentials. Run at every start, in one transaction; after the first
+ * it finds nothing. Returns how many it re-sealed.
  */
 export async function resealLegacySecrets(db: Kysely<Database>, box: SecretBox): Promise<number> {
   const counts = await db
     .transaction()
     .execute((trx) =>
-      resealEach(trx, (sealed, place) =>
-        SecretBox.isLegacy(sealed) ? box.seal(box.open(sealed, place), place) : null,
+      resealEach(trx, ({ sealed, from, to }) =>
+        SecretBox.isLegacy(sealed) || from !== to ? box.seal(box.open(sealed, from), to) : null,
       ),
     );
-  return counts.clients + counts.deletedClients + counts.deployTokens;
+  return counts.credentials + counts.deployTokens;
 }

@@ -16,19 +16,28 @@ const TAG_BYTES = 16;
 
 /**
  * Where a sealed value lives. It is the value's AES-GCM associated data, so a sealed value
- * copied to another row, column or table does not open there. A deleted client kept for undo
- * is the same record as the client, so its password keeps the client's place.
+ * copied to another row, column or table does not open there.
  */
 export interface SealedPlace {
-  table: 'client' | 'deployToken';
-  column: 'serverPassword' | 'token';
+  table: 'client' | 'credential' | 'deployToken';
+  column: 'serverPassword' | 'secret' | 'token';
   row: string;
 }
 
+/**
+ * Where a client's server password was sealed before servers and credentials had tables of
+ * their own; a credential moved from there (migration 0007) opens here until re-sealed.
+ */
 export const clientPasswordPlace = (clientId: string): SealedPlace => ({
   table: 'client',
   column: 'serverPassword',
   row: clientId,
+});
+
+export const credentialPlace = (credentialId: string): SealedPlace => ({
+  table: 'credential',
+  column: 'secret',
+  row: credentialId,
 });
 
 export const deployTokenPlace = (userId: string): SealedPlace => ({

@@ -39,9 +39,9 @@ async function main(): Promise<number> {
   try {
     await migrateToLatest(db);
     const report = await rotateSecretKey(db.kysely, { previous, next });
-    const { clients, deletedClients, deployTokens } = report.resealed;
+    const { credentials, deployTokens } = report.resealed;
     console.log(
-      `Re-encrypted ${clients} client password(s), ${deletedClients} of deleted clients and ${deployTokens} deploy token(s) under the new SECRET_KEY.`,
+      `Re-encrypted ${credentials} credential(s) and ${deployTokens} deploy token(s) under the new SECRET_KEY.`,
     );
     if (report.alreadyNew > 0) {
       console.log(`${report.alreadyNew} secret(s) were under the new key already.`);

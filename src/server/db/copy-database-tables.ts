@@ -21,7 +21,9 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
   { name: 'verification', key: 'id' },
   { name: 'session', key: 'id', optional: 'sessions' },
   { name: 'deployToken', key: 'userId' },
+  { name: 'credential', key: 'id' },
   { name: 'client', key: 'id' },
+  { name: 'server', key: 'id' },
   { name: 'deletedClient', key: 'id' },
   { name: 'event', key: 'seq' },
 ];

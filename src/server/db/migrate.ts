@@ -1,10 +1,11 @@
-import { Migrator, type Migration } from 'kysely/migration';
+import { Migrator, type Migration, type MigrationResultSet } from 'kysely/migration';
 import type { Db } from './database.ts';
 import { initial } from './migrations/0001-initial.ts';
 import { authHardening } from './migrations/0002-auth-hardening.ts';
 import { deletedClient } from './migrations/0004-deleted-client.ts';
 import { clientListOrder } from './migrations/0005-client-list-order.ts';
 import { userListView } from './migrations/0006-user-list-view.ts';
+import { serversAndCredentials } from './migrations/0007-servers-and-credentials.ts';
 
 /** Every migration, in order. Listed in code so the build carries them and nothing is scanned. */
 function migrations(db: Db): Record<string, Migration> {
@@ -14,7 +15,17 @@ function migrations(db: Db): Record<string, Migration> {
     '0004-deleted-client': deletedClient(db.dialect),
     '0005-client-list-order': clientListOrder(),
     '0006-user-list-view': userListView(),
+    '0007-servers-and-credentials': serversAndCredentials(db.dialect),
   };
+}
+
+function migrator(db: Db): Migrator {
+  return new Migrator({ db: db.kysely, provider: { getMigrations: async () => migrations(db) } });
+}
+
+function applied({ error, results }: MigrationResultSet): string[] {
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
 /**
@@ -22,11 +33,10 @@ function migrations(db: Db): Record<string, Migration> {
  * that start together migrate once.
  */
 export async function migrateToLatest(db: Db): Promise<string[]> {
-  const migrator = new Migrator({
-    db: db.kysely,
-    provider: { getMigrations: async () => migrations(db) },
-  });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  return applied(await migrator(db).migrateToLatest());
+}
+
+/** Brings the schema to `name` and no further: a migration's test starts from the one before. */
+export async function migrateTo(db: Db, name: string): Promise<string[]> {
+  return applied(await migrator(db).migrateTo(name));
 }

@@ -16,13 +16,8 @@ export interface ClientTable {
   /** JSON array of strings. */
   tags: string;
   startDate: string;
-  serverHost: string;
-  serverPort: number;
-  serverUsername: string;
-  /** AES-256-GCM sealed (secrets.ts); null when no password is stored. */
-  serverPassword: string | null;
-  serverPrivate: Bool;
-  serverUiDir: string;
+  /** The server its commands use; null when it has none. */
+  primaryServerId: string | null;
   /** JSON array of URLs. */
   domains: string;
   createdAt: Timestamp;
@@ -34,8 +29,67 @@ export interface ClientTable {
 
 /** A deleted client's last row, kept for undo (restore with the same id and version). */
 export interface DeletedClientTable extends ClientTable {
+  /** JSON array of its server rows (ServerSnapshot), put back on restore. */
+  servers: string;
   deletedAt: Timestamp;
   deletedBy: string | null;
+}
+
+export type CheckStatus = 'not_checked' | 'reachable' | 'unreachable' | 'host_key_changed';
+
+/** One of a client's servers; it may use a credential from the vault. */
+export interface ServerTable {
+  id: string;
+  clientId: string;
+  /** Order among the client's servers. */
+  position: number;
+  label: string;
+  host: string;
+  port: number;
+  username: string;
+  uiDir: string;
+  private: Bool;
+  credentialId: string | null;
+  /** The pinned host key (trust on first use), as OpenSSH names and prints it. */
+  hostKeyAlgorithm: string | null;
+  hostKeyFingerprint: string | null;
+  checkStatus: Generated<CheckStatus>;
+  /** Why the last check failed ('connection refused', …); null after a success. */
+  checkReason: string | null;
+  checkedAt: Timestamp | null;
+  /** When the status last changed. */
+  statusSince: Timestamp | null;
+  createdAt: Timestamp;
+  createdBy: string | null;
+  updatedAt: Timestamp;
+  updatedBy: string | null;
+  version: number;
+}
+
+export type CredentialKind = 'ssh-key' | 'password' | 'token';
+
+/** A secret in the vault: an SSH private key, a password or a token. */
+export interface CredentialTable {
+  id: string;
+  name: string;
+  kind: CredentialKind;
+  /** AES-256-GCM sealed (secrets.ts) at the credential's place. */
+  secret: string;
+  /**
+   * A password moved from a client by migration 0007 is still sealed at that client's place
+   * until the next start re-seals it here; null otherwise.
+   */
+  sealedForClient: string | null;
+  /** For an SSH key: its OpenSSH public key line and SHA256 fingerprint. */
+  publicKey: string | null;
+  fingerprint: string | null;
+  createdAt: Timestamp;
+  createdBy: string | null;
+  updatedAt: Timestamp;
+  updatedBy: string | null;
+  revealedAt: Timestamp | null;
+  revealedBy: string | null;
+  version: number;
 }
 
 export interface EventTable {
@@ -115,6 +169,8 @@ export interface RateLimitTable {
 
 export interface Database {
   client: ClientTable;
+  server: ServerTable;
+  credential: CredentialTable;
   event: EventTable;
   deletedClient: DeletedClientTable;
   deployToken: DeployTokenTable;

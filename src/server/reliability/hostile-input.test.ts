@@ -22,8 +22,10 @@ let requestsSent = 0;
 /** Everything a write could touch, so a refused one can be shown to have changed nothing. */
 async function fingerprint() {
   const db = t.server.app.parts.db.kysely;
-  const [clients, events, deleted, tokens] = await Promise.all([
+  const [clients, servers, credentials, events, deleted, tokens] = await Promise.all([
     db.selectFrom('client').selectAll().orderBy('id').execute(),
+    db.selectFrom('server').selectAll().orderBy('id').execute(),
+    db.selectFrom('credential').selectAll().orderBy('id').execute(),
     db
       .selectFrom('event')
       .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.max('seq').as('last')])
@@ -32,7 +34,7 @@ async function fingerprint() {
     db.selectFrom('deletedClient').select(['id', 'version']).orderBy('id').execute(),
     db.selectFrom('deployToken').select(['userId', 'token']).orderBy('userId').execute(),
   ]);
-  return { clients, events, deleted, tokens };
+  return { clients, servers, credentials, events, deleted, tokens };
 }
 
 beforeAll(async () => {

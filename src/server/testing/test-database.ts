@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openDatabase, type Db } from '#server/db/database.ts';
-import { migrateToLatest } from '#server/db/migrate.ts';
+import { migrateTo, migrateToLatest } from '#server/db/migrate.ts';
 import { createDatabase } from './embedded-postgres.ts';
 
 export type TestDialect = 'sqlite' | 'postgres';
@@ -49,16 +49,18 @@ export async function testDatabaseEnv(): Promise<{
 
 /**
  * A migrated database of the dialect under test, for tests below the HTTP layer. `url` is its
- * DATABASE_URL. `postgresServer`: create it on that PostgreSQL server instead of the shared one
+ * DATABASE_URL; `migrateTo`: migrated that far only. `postgresServer`: create it on that PostgreSQL server instead of the shared one
  * (a file whose assertions another file's commits would disturb).
  */
 export async function openTestDatabase(
-  options: { postgresServer?: string } = {},
+  options: { postgresServer?: string; migrateTo?: string } = {},
 ): Promise<{ db: Db; url: string; close(): Promise<void> }> {
+  const migrate = (db: Db) =>
+    options.migrateTo === undefined ? migrateToLatest(db) : migrateTo(db, options.migrateTo);
   if (testDialect() === 'postgres') {
     const database = await createDatabase(options.postgresServer ?? testPostgresUrl());
     const db = openDatabase({ kind: 'postgres', url: database.url, poolSize: 10 });
-    await migrateToLatest(db);
+    await migrate(db);
     return {
       db,
       url: database.url,
@@ -71,7 +73,7 @@ export async function openTestDatabase(
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-db-'));
   const file = path.join(dir, 'test.db');
   const db = openDatabase({ kind: 'sqlite', file });
-  await migrateToLatest(db);
+  await migrate(db);
   return {
     db,
     url: `sqlite:${file}`,

@@ -5,6 +5,7 @@ import type { Database } from '#server/db/schema.ts';
 import type { Dialect } from '#server/db/database.ts';
 import { toStringList } from '#server/db/codec.ts';
 import type { NewEvent } from '#server/realtime/event-log.ts';
+import { parseSnapshots, restoreServers, snapshotServers } from '../servers/server-rows.ts';
 
 /**
  * What a bulk write did. Anything but `done` wrote nothing: the write returns before its first
@@ -125,8 +126,9 @@ export async function changeTags(
 }
 
 /**
- * Deletes every client under `ids`, each kept in `deletedClient` (its last row, the password
- * still sealed) so the one Undo can restore them all, with one `client.deleted` event each.
+ * Deletes every client under `ids` with its servers, each kept in `deletedClient` (its last
+ * row and its servers; the credentials they use stay in the vault) so the one Undo can restore
+ * them all, with one `client.deleted` event each.
  */
 export async function deleteClients(
   context: BulkContext,
@@ -136,6 +138,8 @@ export async function deleteClients(
   if (missing.length > 0) return { status: 'not_found', missing };
 
   const { trx, at, actor } = context;
+  // Taken before the delete, which takes the servers with it.
+  const servers = await snapshotServers(trx, sorted(ids));
   for (const chunk of chunks(sorted(ids), IDS_PER_STATEMENT)) {
     await trx.deleteFrom('client').where('id', 'in', chunk).execute();
     // An older snapshot of the same id (deleted, restored, deleted again) gives way.
@@ -144,7 +148,14 @@ export async function deleteClients(
   for (const chunk of chunks(rows, ROWS_PER_INSERT)) {
     await trx
       .insertInto('deletedClient')
-      .values(chunk.map((row) => ({ ...row, deletedAt: at, deletedBy: actor.id })))
+      .values(
+        chunk.map((row) => ({
+          ...row,
+          servers: JSON.stringify(servers.get(row.id) ?? []),
+          deletedAt: at,
+          deletedBy: actor.id,
+        })),
+      )
       .execute();
   }
   for (const id of ids) {
@@ -154,7 +165,7 @@ export async function deleteClients(
 }
 
 /**
- * Puts every deleted client under `ids` back with its id, version and fields, with one
+ * Puts every deleted client under `ids` back with its id, version, fields and servers, with one
  * `client.restored` event each: the Undo of a bulk delete. All of them or none: an id that is
  * not deleted is `not_deleted`, one nothing is known under `not_found`.
  */
@@ -198,14 +209,18 @@ export async function restoreClients(
     await trx
       .insertInto('client')
       .values(
-        chunk.map(({ deletedAt: _deletedAt, deletedBy: _deletedBy, ...row }) => ({
-          ...row,
-          createdBy: person(row.createdBy),
-          updatedBy: person(row.updatedBy),
-        })),
+        chunk.map(
+          ({ deletedAt: _deletedAt, deletedBy: _deletedBy, servers: _servers, ...row }) => ({
+            ...row,
+            createdBy: person(row.createdBy),
+            updatedBy: person(row.updatedBy),
+          }),
+        ),
       )
       .execute();
   }
+  const servers = snapshots.flatMap((row) => parseSnapshots(row.servers));
+  await restoreServers(trx, dialect, servers, person);
   for (const chunk of chunks(sorted(ids), IDS_PER_STATEMENT)) {
     await trx.deleteFrom('deletedClient').where('id', 'in', chunk).execute();
   }

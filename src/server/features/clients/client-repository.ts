@@ -1,13 +1,18 @@
-import { randomBytes } from 'node:crypto';
 import { type Kysely, type Transaction } from 'kysely';
 import { CLONE_SUFFIX, type Client, type ClientValues } from '#shared/clients.ts';
 import { IMPORT_EVENT_FIELD } from '#shared/client-transfer.ts';
 import type { ClientEvent } from '#shared/events.ts';
 import type { Database } from '#server/db/schema.ts';
 import type { Db, Dialect } from '#server/db/database.ts';
-import { fromBool } from '#server/db/codec.ts';
+import { newRecordId, newRecordStamps } from '#server/db/record-id.ts';
 import { presentClient } from './client-presenter.ts';
-import { clientPasswordPlace, type SecretBox } from '#server/secrets.ts';
+import type { SecretBox } from '#server/secrets.ts';
+import {
+  clientPasswordName,
+  newPasswordCredential,
+  openCredential,
+} from '../credentials/credential-secrets.ts';
+import { newPrimaryServer, updatePrimaryServer } from './primary-server.ts';
 import type { Actor } from '#shared/events.ts';
 import { appendEvents, type NewEvent } from '#server/realtime/event-log.ts';
 import { changedFields } from './changed-fields.ts';
@@ -21,6 +26,8 @@ import {
   type BulkOutcome,
   type TagChange,
 } from './client-bulk-writes.ts';
+
+type CurrentClient = Client & { primaryServerId: string | null };
 
 export type UpdateResult =
   | { status: 'updated'; client: Client }
@@ -69,16 +76,6 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 
-/** URL-safe random id, 16 characters (96 bits). */
-export function newClientId(): string {
-  return randomBytes(12).toString('base64url');
-}
-
-/** Who made a new record and when; a new record starts at version 1. */
-export function newRecordStamps(actor: { id: string | null }, at: string) {
-  return { createdAt: at, createdBy: actor.id, updatedAt: at, updatedBy: actor.id, version: 1 };
-}
-
 function today(): string {
   return new Date().toISOString().slice(0, 10);
 }
@@ -105,13 +102,24 @@ export class ClientRepository {
     });
   }
 
-  // Who created and last changed it, by email (display names are anyone's to change), by
-  // scalar subqueries rather than left joins: the same answer (user ids are unique), and SQLite
-  // plans the subqueries as two primary-key lookups where the joins cost several times more.
+  // With its primary server and that server's credential kind (a password or not). Who created
+  // and last changed it, by email (display names are anyone's to change), by scalar subqueries
+  // rather than left joins: the same answer (user ids are unique), and SQLite plans the
+  // subqueries as two primary-key lookups where the joins cost several times more.
   #select(db: Kysely<Database> | Transaction<Database>) {
     return db
       .selectFrom('client')
+      .leftJoin('server', 'server.id', 'client.primaryServerId')
+      .leftJoin('credential', 'credential.id', 'server.credentialId')
       .selectAll('client')
+      .select([
+        'server.host as serverHost',
+        'server.port as serverPort',
+        'server.username as serverUsername',
+        'server.private as serverPrivate',
+        'server.uiDir as serverUiDir',
+        'credential.kind as credentialKind',
+      ])
       .select((eb) => [
         eb
           .selectFrom('user')
@@ -147,40 +155,60 @@ export class ClientRepository {
     return (await this.get(id)) ? [] : undefined;
   }
 
-  /** A new client's row: its columns, the password sealed for this row, who made it and when. */
-  #newRow(
+  /**
+   * A new client's rows: the client, its primary server and the credential holding the
+   * form's password (insert in that order: credential, client, server).
+   */
+  #newRows(
     id: string,
     values: ClientValues,
     actor: NewEvent['actor'],
     at: string,
     defaultStartDate: string,
   ) {
-    return {
+    const context = { dialect: this.#dialect, box: this.#box, actor, at };
+    const { server, credential } = newPrimaryServer(context, { id, ...values }, values.server);
+    const client = {
       id,
-      ...clientColumns(values, defaultStartDate, this.#dialect),
-      serverPassword: values.server.password
-        ? this.#box.seal(values.server.password, clientPasswordPlace(id))
-        : null,
+      ...clientColumns(values, defaultStartDate),
+      primaryServerId: server.id,
       ...newRecordStamps(actor, at),
     };
+    return { client, server, credential };
   }
 
-  /** What storing `values` over the client as it was sets in its row. */
-  #changes(before: Client, values: ClientValues, actor: NewEvent['actor'], at: string) {
-    const password = values.server.password;
-    return {
-      ...clientColumns(values, before.startDate, this.#dialect),
-      // Omitted: keep the stored password. Empty: remove it.
-      ...(password === undefined
-        ? {}
-        : {
-            serverPassword:
-              password === '' ? null : this.#box.seal(password, clientPasswordPlace(before.id)),
-          }),
-      updatedAt: at,
-      updatedBy: actor.id,
-      version: before.version + 1,
-    };
+  /** The client as stored, with the id of its primary server, inside `trx`. */
+  async #current(trx: Transaction<Database>, id: string): Promise<CurrentClient | undefined> {
+    const row = await this.#select(trx).where('client.id', '=', id).executeTakeFirst();
+    return row ? { ...presentClient(row), primaryServerId: row.primaryServerId } : undefined;
+  }
+
+  /**
+   * Stores `values` over the client as it was: its row (only while still at the version it was
+   * read at), then its primary server. False when another writer changed it in between.
+   */
+  async #change(
+    trx: Transaction<Database>,
+    before: CurrentClient,
+    values: ClientValues,
+    actor: NewEvent['actor'],
+    at: string,
+  ): Promise<boolean> {
+    const result = await trx
+      .updateTable('client')
+      .set({
+        ...clientColumns(values, before.startDate),
+        updatedAt: at,
+        updatedBy: actor.id,
+        version: before.version + 1,
+      })
+      .where('id', '=', before.id)
+      .where('version', '=', before.version)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) return false;
+    const context = { trx, dialect: this.#dialect, box: this.#box, actor, at };
+    await updatePrimaryServer(context, { ...before, ...values }, values.server);
+    return true;
   }
 
   /** Writes that arrive together share one transaction and one flush to disk. */
@@ -190,11 +218,11 @@ export class ClientRepository {
 
   create(values: ClientValues, actor: Actor): Promise<Client> {
     return this.#write(async (trx, at, record) => {
-      const id = newClientId();
-      await trx
-        .insertInto('client')
-        .values(this.#newRow(id, values, actor, at, today()))
-        .execute();
+      const id = newRecordId();
+      const rows = this.#newRows(id, values, actor, at, today());
+      if (rows.credential) await trx.insertInto('credential').values(rows.credential).execute();
+      await trx.insertInto('client').values(rows.client).execute();
+      await trx.insertInto('server').values(rows.server).execute();
       record({ kind: 'client.created', clientId: id, actor, at, fields: [] });
       return (await this.get(id, trx))!;
     });
@@ -207,18 +235,15 @@ export class ClientRepository {
     actor: Actor,
   ): Promise<UpdateResult> {
     return this.#write(async (trx, at, record) => {
-      const before = await this.get(id, trx);
+      const before = await this.#current(trx, id);
       if (!before) return { status: 'not_found' };
-      if (before.version !== readVersion) return { status: 'conflict', current: before };
+      if (before.version !== readVersion) {
+        const { primaryServerId: _primary, ...current } = before;
+        return { status: 'conflict', current };
+      }
       const fields = changedFields(before, values);
-      const result = await trx
-        .updateTable('client')
-        .set(this.#changes(before, values, actor, at))
-        .where('id', '=', id)
-        .where('version', '=', readVersion)
-        .executeTakeFirst();
       // A writer on another instance may have won between the read and this update.
-      if (Number(result.numUpdatedRows) === 0) {
+      if (!(await this.#change(trx, before, values, actor, at))) {
         const current = await this.get(id, trx);
         return current ? { status: 'conflict', current } : { status: 'not_found' };
       }
@@ -227,6 +252,11 @@ export class ClientRepository {
     });
   }
 
+  /**
+   * A copy of the client with copies of its servers. A password the form stored is copied into
+   * a credential of the copy's own (changing one client's password must not change the
+   * other's); an SSH key or token from the vault is shared, as the vault is for.
+   */
   duplicate(id: string, actor: Actor): Promise<Client | undefined> {
     return this.#write(async (trx, at, record) => {
       const source = await trx
@@ -235,93 +265,89 @@ export class ClientRepository {
         .where('id', '=', id)
         .executeTakeFirst();
       if (!source) return undefined;
-      const copyId = newClientId();
-      // Sealed for its own row: a value sealed for the original does not open in the copy.
-      const serverPassword =
-        source.serverPassword === null
-          ? null
-          : this.#box.seal(
-              this.#box.open(source.serverPassword, clientPasswordPlace(id)),
-              clientPasswordPlace(copyId),
-            );
+      const servers = await trx
+        .selectFrom('server')
+        .leftJoin('credential', 'credential.id', 'server.credentialId')
+        .selectAll('server')
+        .select([
+          'credential.kind as credentialKind',
+          'credential.secret as credentialSecret',
+          'credential.sealedForClient as credentialSealedForClient',
+        ])
+        .where('server.clientId', '=', id)
+        .orderBy('server.position')
+        .execute();
+      const copyId = newRecordId();
+      const name = `${source.name}${CLONE_SUFFIX}`;
+      const copies = servers.map((server) => {
+        const { credentialKind, credentialSecret, credentialSealedForClient, ...row } = server;
+        const password =
+          credentialKind === 'password'
+            ? newPasswordCredential(
+                this.#box,
+                clientPasswordName({ name, code: source.code }),
+                openCredential(this.#box, {
+                  id: row.credentialId!,
+                  secret: credentialSecret!,
+                  sealedForClient: credentialSealedForClient,
+                }),
+                actor,
+                at,
+              )
+            : null;
+        const copy = {
+          ...row,
+          id: newRecordId(),
+          clientId: copyId,
+          credentialId: password?.id ?? row.credentialId,
+          ...newRecordStamps(actor, at),
+        };
+        return { from: row.id, copy, password };
+      });
+      const passwords = copies.flatMap(({ password }) => (password ? [password] : []));
+      if (passwords.length > 0) await trx.insertInto('credential').values(passwords).execute();
+      const primary = copies.find(({ from }) => from === source.primaryServerId);
       await trx
         .insertInto('client')
         .values({
           ...source,
           id: copyId,
-          serverPassword,
-          name: `${source.name}${CLONE_SUFFIX}`,
+          name,
+          primaryServerId: primary?.copy.id ?? null,
           ...newRecordStamps(actor, at),
         })
         .execute();
+      if (copies.length > 0) {
+        await trx
+          .insertInto('server')
+          .values(copies.map(({ copy }) => copy))
+          .execute();
+      }
       record({ kind: 'client.duplicated', clientId: copyId, actor, at, fields: [`from:${id}`] });
       return (await this.get(copyId, trx))!;
     });
   }
 
-  /** Deletes the client, keeping its last row in `deletedClient` so it can be restored. */
+  /** Deletes the client, keeping its last row and servers so the delete can be undone. */
   delete(id: string, actor: Actor): Promise<boolean> {
-    return this.#write(async (trx, at, record) => {
-      const row = await trx
-        .selectFrom('client')
-        .selectAll()
-        .where('id', '=', id)
-        .executeTakeFirst();
-      if (!row) return false;
-      const result = await trx.deleteFrom('client').where('id', '=', id).executeTakeFirst();
-      if (Number(result.numDeletedRows) === 0) return false;
-      await trx.deleteFrom('deletedClient').where('id', '=', id).execute();
-      await trx
-        .insertInto('deletedClient')
-        .values({ ...row, deletedAt: at, deletedBy: actor.id })
-        .execute();
-      record({ kind: 'client.deleted', clientId: id, actor, at, fields: [] });
-      return true;
-    });
+    return this.#bulk(actor, (context) => deleteClients(context, [id])).then(
+      (outcome) => outcome.status === 'done',
+    );
   }
 
   /**
-   * Puts a deleted client back with its id, version and fields (the password still sealed);
-   * its history was never removed. `not_deleted`: it exists (restored already, or never
-   * deleted); `not_found`: nothing is known under that id.
+   * Puts a deleted client back with its id, version, fields and servers; its history was never
+   * removed. `not_deleted`: it exists (restored already, or never deleted); `not_found`:
+   * nothing is known under that id.
    */
   restore(id: string, actor: Actor): Promise<RestoreResult> {
     return this.#write(async (trx, at, record) => {
-      const snapshot = await trx
-        .selectFrom('deletedClient')
-        .selectAll()
-        .where('id', '=', id)
-        .executeTakeFirst();
-      if (!snapshot) {
-        const exists = await trx
-          .selectFrom('client')
-          .select('id')
-          .where('id', '=', id)
-          .executeTakeFirst();
-        return { status: exists ? 'not_deleted' : 'not_found' };
+      const context = { trx, dialect: this.#dialect, at, actor, record };
+      const outcome = await restoreClients(context, [id]);
+      if (outcome.status === 'done') {
+        return { status: 'restored', client: (await this.get(id, trx))! };
       }
-      const { deletedAt: _deletedAt, deletedBy: _deletedBy, ...row } = snapshot;
-      // The people named may have been removed since; the row must not point at nobody.
-      const known = new Set(
-        (
-          await trx
-            .selectFrom('user')
-            .select('id')
-            .where('id', 'in', [row.createdBy ?? '', row.updatedBy ?? ''])
-            .execute()
-        ).map((user) => user.id),
-      );
-      await trx
-        .insertInto('client')
-        .values({
-          ...row,
-          createdBy: row.createdBy !== null && known.has(row.createdBy) ? row.createdBy : null,
-          updatedBy: row.updatedBy !== null && known.has(row.updatedBy) ? row.updatedBy : null,
-        })
-        .execute();
-      await trx.deleteFrom('deletedClient').where('id', '=', id).execute();
-      record({ kind: 'client.restored', clientId: id, actor, at, fields: [] });
-      return { status: 'restored', client: (await this.get(id, trx))! };
+      return { status: outcome.status === 'not_deleted' ? 'not_deleted' : 'not_found' };
     });
   }
 
@@ -362,9 +388,9 @@ export class ClientRepository {
     options: ImportWriteOptions,
   ): Promise<W> {
     const writes = await this.#db.transaction().execute(async (trx) => {
-      const { stored, deleted } = await this.#importLookup(trx, ids);
+      const { stored, primaries, deleted } = await this.#importLookup(trx, ids);
       const planned = plan(stored);
-      if (options.write) await this.#writeImport(trx, planned, deleted, options);
+      if (options.write) await this.#writeImport(trx, planned, { primaries, deleted }, options);
       return planned;
     });
     if (options.write) this.#onCommitted();
@@ -374,18 +400,31 @@ export class ClientRepository {
   /** The stored clients under `ids` (locked on PostgreSQL), and which ids a deleted client had. */
   async #importLookup(trx: Transaction<Database>, ids: readonly string[]) {
     const stored = new Map<string, StoredClient>();
+    const primaries = new Map<string, string | null>();
     const deleted = new Set<string>();
     for (const chunk of chunks(ids, IDS_PER_LOOKUP)) {
-      let query = trx.selectFrom('client').selectAll().where('id', 'in', chunk);
-      if (this.#dialect === 'postgres') query = query.forUpdate();
+      let query = this.#select(trx)
+        .select([
+          'credential.id as credentialId',
+          'credential.secret as credentialSecret',
+          'credential.sealedForClient as credentialSealedForClient',
+        ])
+        .where('client.id', 'in', chunk);
+      // Locks the client rows until the import ends (only theirs: PostgreSQL locks no row of an
+      // outer join's nullable side).
+      if (this.#dialect === 'postgres') query = query.forUpdate('client');
       for (const row of await query.execute()) {
-        stored.set(row.id, {
-          client: presentClient({ ...row, createdByEmail: null, updatedByEmail: null }),
-          password:
-            row.serverPassword === null
-              ? ''
-              : this.#box.open(row.serverPassword, clientPasswordPlace(row.id)),
-        });
+        const password =
+          row.credentialKind === 'password'
+            ? openCredential(this.#box, {
+                id: row.credentialId!,
+                secret: row.credentialSecret!,
+                sealedForClient: row.credentialSealedForClient,
+              })
+            : '';
+        const client = presentClient({ ...row, createdByEmail: null, updatedByEmail: null });
+        stored.set(row.id, { client, password });
+        primaries.set(row.id, row.primaryServerId);
       }
       const snapshots = await trx
         .selectFrom('deletedClient')
@@ -394,33 +433,43 @@ export class ClientRepository {
         .execute();
       for (const { id } of snapshots) deleted.add(id);
     }
-    return { stored, deleted };
+    return { stored, primaries, deleted };
   }
 
   async #writeImport(
     trx: Transaction<Database>,
     writes: ClientImportWrites,
-    deleted: ReadonlySet<string>,
+    found: {
+      primaries: ReadonlyMap<string, string | null>;
+      deleted: ReadonlySet<string>;
+    },
     options: ImportWriteOptions,
   ): Promise<void> {
     const { actor, onProgress } = options;
     const at = new Date().toISOString();
     const defaultStartDate = today();
-    const creates = writes.creates.map((create) => ({ ...create, id: create.id ?? newClientId() }));
+    const creates = writes.creates.map((create) => ({ ...create, id: create.id ?? newRecordId() }));
     const total = creates.length + writes.updates.length;
     let done = 0;
     const events: (NewEvent & { index: number })[] = [];
 
-    const replaced = creates.flatMap(({ id }) => (deleted.has(id) ? [id] : []));
+    const replaced = creates.flatMap(({ id }) => (found.deleted.has(id) ? [id] : []));
     for (const chunk of chunks(replaced, IDS_PER_LOOKUP)) {
       await trx.deleteFrom('deletedClient').where('id', 'in', chunk).execute();
     }
     for (const chunk of chunks(creates, ROWS_PER_INSERT)) {
+      const rows = chunk.map(({ id, values }) =>
+        this.#newRows(id, values, actor, at, defaultStartDate),
+      );
+      const credentials = rows.flatMap(({ credential }) => (credential ? [credential] : []));
+      if (credentials.length > 0) await trx.insertInto('credential').values(credentials).execute();
       await trx
         .insertInto('client')
-        .values(
-          chunk.map(({ id, values }) => this.#newRow(id, values, actor, at, defaultStartDate)),
-        )
+        .values(rows.map(({ client }) => client))
+        .execute();
+      await trx
+        .insertInto('server')
+        .values(rows.map(({ server }) => server))
         .execute();
       for (const { index, id } of chunk) {
         const fields = [IMPORT_EVENT_FIELD];
@@ -430,11 +479,8 @@ export class ClientRepository {
       onProgress?.(done, total);
     }
     for (const { index, before, values, fields } of writes.updates) {
-      await trx
-        .updateTable('client')
-        .set(this.#changes(before, values, actor, at))
-        .where('id', '=', before.id)
-        .execute();
+      const primaryServerId = found.primaries.get(before.id) ?? null;
+      await this.#change(trx, { ...before, primaryServerId }, values, actor, at);
       events.push({
         index,
         kind: 'client.updated',
@@ -450,39 +496,50 @@ export class ClientRepository {
     await appendEvents(trx, this.#dialect, events);
   }
 
-  /** The stored password in clear, recorded in the event log as read by `actor`. */
+  /**
+   * The primary server's password in clear ('' when it has none), recorded in the event log
+   * as read by `actor` and on the credential as last revealed.
+   */
   readPassword(id: string, actor: Actor): Promise<{ password: string } | undefined> {
     return this.#write(async (trx, at, record) => {
       const row = await trx
         .selectFrom('client')
-        .select('serverPassword')
-        .where('id', '=', id)
+        .leftJoin('server', 'server.id', 'client.primaryServerId')
+        .leftJoin('credential', 'credential.id', 'server.credentialId')
+        .select([
+          'credential.id as credentialId',
+          'credential.kind',
+          'credential.secret',
+          'credential.sealedForClient',
+        ])
+        .where('client.id', '=', id)
         .executeTakeFirst();
       if (!row) return undefined;
       record({ kind: 'client.password_read', clientId: id, actor, at, fields: [] });
-      return {
-        password:
-          row.serverPassword === null
-            ? ''
-            : this.#box.open(row.serverPassword, clientPasswordPlace(id)),
+      if (row.kind !== 'password') return { password: '' };
+      const credential = {
+        id: row.credentialId!,
+        secret: row.secret!,
+        sealedForClient: row.sealedForClient,
       };
+      await trx
+        .updateTable('credential')
+        .set({ revealedAt: at, revealedBy: actor.id })
+        .where('id', '=', credential.id)
+        .execute();
+      return { password: openCredential(this.#box, credential) };
     });
   }
 }
 
 /** The client table's columns for the given values (tags and domains as JSON lists). */
-export function clientColumns(values: ClientValues, defaultStartDate: string, dialect: Dialect) {
+export function clientColumns(values: ClientValues, defaultStartDate: string) {
   return {
     name: values.name,
     code: values.code,
     description: values.description,
     tags: JSON.stringify(values.tags),
     startDate: values.startDate ?? defaultStartDate,
-    serverHost: values.server.host,
-    serverPort: values.server.port,
-    serverUsername: values.server.username,
-    serverPrivate: fromBool(values.server.private, dialect),
-    serverUiDir: values.server.uiDir,
     domains: JSON.stringify(values.domains),
   };
 }

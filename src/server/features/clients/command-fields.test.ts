@@ -66,10 +66,16 @@ describe('a row stored with a hidden character before it was refused', () => {
       (await t.staff.member.json('PUT', '/api/me/access-token', { accessToken: 'abc123' })).status,
     ).toBeLessThan(300);
     // As data written before this check, or straight into the database, would be.
-    await t.server.app.parts.db.kysely
+    const { kysely } = t.server.app.parts.db;
+    await kysely
       .updateTable('client')
-      .set({ tags: JSON.stringify([PASTE_JACK]), serverUsername: 'de\u0015ploy' })
+      .set({ tags: JSON.stringify([PASTE_JACK]) })
       .where('id', '=', client.id)
+      .execute();
+    await kysely
+      .updateTable('server')
+      .set({ username: 'de\u0015ploy' })
+      .where('clientId', '=', client.id)
       .execute();
     const { status, body } = await t.staff.member.json<{ commands: ClientCommand[] }>(
       'GET',

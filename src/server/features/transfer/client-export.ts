@@ -7,7 +7,8 @@ import {
 } from '#shared/client-transfer.ts';
 import type { Client } from '#shared/clients.ts';
 import type { Db } from '#server/db/database.ts';
-import { clientPasswordPlace, type SecretBox } from '#server/secrets.ts';
+import type { SecretBox } from '#server/secrets.ts';
+import { openCredential } from '#server/features/credentials/credential-secrets.ts';
 import { appendEvents, type NewEvent } from '#server/realtime/event-log.ts';
 import type { ClientRepository } from '#server/features/clients/client-repository.ts';
 
@@ -39,14 +40,20 @@ export async function exportClients(
     let exported: ExportedClient[] = clients;
     let passwordsRead = 0;
     if (options.secrets) {
+      // The password of each client's primary server, kept in its credential.
       const sealed = new Map(
         (
           await trx
             .selectFrom('client')
-            .select(['id', 'serverPassword'])
-            .where('serverPassword', 'is not', null)
+            .innerJoin('server', 'server.id', 'client.primaryServerId')
+            .innerJoin('credential', 'credential.id', 'server.credentialId')
+            .select(['client.id', 'credential.id as credentialId', 'secret', 'sealedForClient'])
+            .where('credential.kind', '=', 'password')
             .execute()
-        ).map((row) => [row.id, row.serverPassword!]),
+        ).map(({ id, credentialId, secret, sealedForClient }) => [
+          id,
+          { id: credentialId, secret, sealedForClient },
+        ]),
       );
       const at = new Date().toISOString();
       const events: NewEvent[] = [];
@@ -65,7 +72,7 @@ export async function exportClients(
           ...client,
           server: {
             ...client.server,
-            password: secret === undefined ? '' : box.open(secret, clientPasswordPlace(client.id)),
+            password: secret === undefined ? '' : openCredential(box, secret),
           },
         };
       });

@@ -1,0 +1,170 @@
+import type { Transaction } from 'kysely';
+import type { ClientValues } from '#shared/clients.ts';
+import type { Database } from '#server/db/schema.ts';
+import type { Dialect } from '#server/db/database.ts';
+import { fromBool, toBool } from '#server/db/codec.ts';
+import { newRecordId, newRecordStamps, type Author } from '#server/db/record-id.ts';
+import type { SecretBox } from '#server/secrets.ts';
+import {
+  clientPasswordName,
+  newPasswordCredential,
+  resealCredential,
+} from '../credentials/credential-secrets.ts';
+
+type ServerValues = ClientValues['server'];
+
+/** The label of the server that the client form's 'Server details' make. */
+export const PRIMARY_SERVER_LABEL = 'main';
+
+/** Where the client form's server writes run. */
+export interface ServerWriteContext {
+  trx: Transaction<Database>;
+  dialect: Dialect;
+  box: SecretBox;
+  actor: Author;
+  at: string;
+}
+
+function serverColumns(values: ServerValues, dialect: Dialect) {
+  return {
+    host: values.host,
+    port: values.port,
+    username: values.username,
+    uiDir: values.uiDir,
+    private: fromBool(values.private, dialect),
+  };
+}
+
+/**
+ * A new client's primary server and, when the form gave a password, the credential that keeps
+ * it: rows to insert (credential first, then the client, then the server).
+ */
+export function newPrimaryServer(
+  context: Omit<ServerWriteContext, 'trx'>,
+  client: { id: string; name: string; code: string },
+  values: ServerValues,
+) {
+  const { box, actor, at, dialect } = context;
+  const credential = values.password
+    ? newPasswordCredential(box, clientPasswordName(client), values.password, actor, at)
+    : null;
+  const server = {
+    id: newRecordId(),
+    clientId: client.id,
+    position: 0,
+    label: PRIMARY_SERVER_LABEL,
+    ...serverColumns(values, dialect),
+    credentialId: credential?.id ?? null,
+    hostKeyAlgorithm: null,
+    hostKeyFingerprint: null,
+    checkReason: null,
+    checkedAt: null,
+    statusSince: null,
+    ...newRecordStamps(actor, at),
+  };
+  return { server, credential };
+}
+
+/**
+ * Stores the form's 'Server details' over the client's primary server (making one if it has
+ * none). The password: omitted keeps it, empty removes it (and its credential, when no other
+ * server uses it), a new one replaces the secret of the server's password credential or, when
+ * it has none, becomes a new one. A new host or port unpins the host key: it belongs to the
+ * machine that answered there.
+ */
+export async function updatePrimaryServer(
+  context: ServerWriteContext,
+  client: { id: string; name: string; code: string; primaryServerId: string | null },
+  values: ServerValues,
+): Promise<void> {
+  const { trx, dialect, box, actor, at } = context;
+  const current =
+    client.primaryServerId === null
+      ? undefined
+      : await trx
+          .selectFrom('server')
+          .leftJoin('credential', 'credential.id', 'server.credentialId')
+          .select([
+            'server.id',
+            'server.host',
+            'server.port',
+            'server.username',
+            'server.uiDir',
+            'server.private',
+            'server.version',
+            'server.credentialId',
+            'credential.kind as credentialKind',
+            'credential.version as credentialVersion',
+          ])
+          .where('server.id', '=', client.primaryServerId)
+          .executeTakeFirst();
+  if (!current) {
+    const { server, credential } = newPrimaryServer(context, client, values);
+    if (credential) await trx.insertInto('credential').values(credential).execute();
+    await trx.insertInto('server').values(server).execute();
+    await trx
+      .updateTable('client')
+      .set({ primaryServerId: server.id })
+      .where('id', '=', client.id)
+      .execute();
+    return;
+  }
+
+  const password = values.password;
+  const hasPasswordCredential = current.credentialKind === 'password';
+  const moved = current.host !== values.host || current.port !== values.port;
+  const changed =
+    moved ||
+    current.username !== values.username ||
+    current.uiDir !== values.uiDir ||
+    toBool(current.private) !== values.private ||
+    (password !== undefined && (password !== '' || hasPasswordCredential));
+  // Its version counts changes: a save that changes nothing here must not refuse an edit of
+  // the server made meanwhile.
+  if (!changed) return;
+  let credentialId = current.credentialId;
+  let dropped: string | null = null;
+  if (password === '' && hasPasswordCredential) {
+    dropped = credentialId;
+    credentialId = null;
+  } else if (password && hasPasswordCredential) {
+    const credential = { id: credentialId!, version: current.credentialVersion! };
+    await resealCredential(trx, box, credential, password, actor, at);
+  } else if (password) {
+    const credential = newPasswordCredential(box, clientPasswordName(client), password, actor, at);
+    await trx.insertInto('credential').values(credential).execute();
+    credentialId = credential.id;
+  }
+
+  await trx
+    .updateTable('server')
+    .set({
+      ...serverColumns(values, dialect),
+      credentialId,
+      ...(moved
+        ? {
+            hostKeyAlgorithm: null,
+            hostKeyFingerprint: null,
+            checkStatus: 'not_checked' as const,
+            checkReason: null,
+            statusSince: at,
+          }
+        : {}),
+      updatedAt: at,
+      updatedBy: actor.id,
+      version: current.version + 1,
+    })
+    .where('id', '=', current.id)
+    .execute();
+  if (dropped !== null) await deleteIfUnused(trx, dropped);
+}
+
+/** Removes a credential no server uses any more (a password the form removed). */
+async function deleteIfUnused(trx: Transaction<Database>, credentialId: string): Promise<void> {
+  const user = await trx
+    .selectFrom('server')
+    .select('id')
+    .where('credentialId', '=', credentialId)
+    .executeTakeFirst();
+  if (!user) await trx.deleteFrom('credential').where('id', '=', credentialId).execute();
+}

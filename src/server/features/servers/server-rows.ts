@@ -1,0 +1,120 @@
+import type { Selectable, Transaction } from 'kysely';
+import type { CheckStatus, Database, ServerTable } from '#server/db/schema.ts';
+import type { Dialect } from '#server/db/database.ts';
+import { fromBool, toBool, toIso } from '#server/db/codec.ts';
+
+/** Ids per `in (…)` list and rows per multi-row insert: well under both databases' limits. */
+const IDS_PER_STATEMENT = 500;
+const ROWS_PER_INSERT = 200;
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/**
+ * A server row as a deleted client keeps it (`deletedClient.servers`), in plain JSON values
+ * whatever the dialect, so a snapshot taken on one database restores on the other.
+ */
+export interface ServerSnapshot {
+  id: string;
+  clientId: string;
+  position: number;
+  label: string;
+  host: string;
+  port: number;
+  username: string;
+  uiDir: string;
+  private: boolean;
+  credentialId: string | null;
+  hostKeyAlgorithm: string | null;
+  hostKeyFingerprint: string | null;
+  checkStatus: CheckStatus;
+  checkReason: string | null;
+  checkedAt: string | null;
+  statusSince: string | null;
+  createdAt: string;
+  createdBy: string | null;
+  updatedAt: string;
+  updatedBy: string | null;
+  version: number;
+}
+
+export function snapshotOf(row: Selectable<ServerTable>): ServerSnapshot {
+  return {
+    ...row,
+    private: toBool(row.private),
+    checkedAt: row.checkedAt === null ? null : toIso(row.checkedAt),
+    statusSince: row.statusSince === null ? null : toIso(row.statusSince),
+    createdAt: toIso(row.createdAt),
+    updatedAt: toIso(row.updatedAt),
+  };
+}
+
+/** The servers of each of `clientIds`, as snapshots, in their order. */
+export async function snapshotServers(
+  trx: Transaction<Database>,
+  clientIds: readonly string[],
+): Promise<Map<string, ServerSnapshot[]>> {
+  const byClient = new Map<string, ServerSnapshot[]>();
+  for (const chunk of chunks(clientIds, IDS_PER_STATEMENT)) {
+    const rows = await trx
+      .selectFrom('server')
+      .selectAll()
+      .where('clientId', 'in', chunk)
+      .orderBy('clientId')
+      .orderBy('position')
+      .execute();
+    for (const row of rows) {
+      const list = byClient.get(row.clientId) ?? [];
+      list.push(snapshotOf(row));
+      byClient.set(row.clientId, list);
+    }
+  }
+  return byClient;
+}
+
+/**
+ * Puts snapshot servers back (their clients are back already). A credential removed from the
+ * vault meanwhile is not pointed at; `person` maps people who may have been removed to null.
+ */
+export async function restoreServers(
+  trx: Transaction<Database>,
+  dialect: Dialect,
+  snapshots: readonly ServerSnapshot[],
+  person: (id: string | null) => string | null,
+): Promise<void> {
+  const wanted = [
+    ...new Set(snapshots.flatMap((s) => (s.credentialId === null ? [] : [s.credentialId]))),
+  ];
+  const credentials = new Set<string>();
+  for (const chunk of chunks(wanted, IDS_PER_STATEMENT)) {
+    const found = await trx
+      .selectFrom('credential')
+      .select('id')
+      .where('id', 'in', chunk)
+      .execute();
+    for (const { id } of found) credentials.add(id);
+  }
+  for (const chunk of chunks(snapshots, ROWS_PER_INSERT)) {
+    await trx
+      .insertInto('server')
+      .values(
+        chunk.map((s) => ({
+          ...s,
+          private: fromBool(s.private, dialect),
+          credentialId:
+            s.credentialId !== null && credentials.has(s.credentialId) ? s.credentialId : null,
+          createdBy: person(s.createdBy),
+          updatedBy: person(s.updatedBy),
+        })),
+      )
+      .execute();
+  }
+}
+
+export function parseSnapshots(json: string): ServerSnapshot[] {
+  const parsed: unknown = JSON.parse(json);
+  return Array.isArray(parsed) ? (parsed as ServerSnapshot[]) : [];
+}
