@@ -18,6 +18,8 @@ import { PgWakeup } from './realtime/pg-wakeup.ts';
 import { ClientRepository } from './features/clients/client-repository.ts';
 import { registerClientRoutes } from './features/clients/client-routes.ts';
 import { registerClientBulkRoutes } from './features/clients/client-bulk-routes.ts';
+import { registerServerRoutes } from './features/servers/server-routes.ts';
+import { ServerRepository } from './features/servers/server-repository.ts';
 import { registerTransferRoutes } from './features/transfer/transfer-routes.ts';
 import { DeployTokens } from './features/account/deploy-tokens.ts';
 import { registerAccountRoutes } from './features/account/account-routes.ts';
@@ -164,6 +166,7 @@ export async function buildApp(
     deployCommandTemplate: config.deployCommandTemplate,
   });
   registerClientBulkRoutes(app, { clients });
+  registerServerRoutes(app, { servers: new ServerRepository(db.kysely) });
   registerTransferRoutes(app, { db, box, clients, onCommitted: () => void hub.wake() });
   registerEventsRoute(app, hub);
 

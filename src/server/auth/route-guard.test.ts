@@ -4,6 +4,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_DISABLED_CODE } from '#shared/api-error.ts';
 import type { Client } from '#shared/clients.ts';
+import type { ServerList } from '#shared/servers.ts';
 import { PUBLIC_ROUTES } from './session-guard.ts';
 import { isWebAppFile } from '#server/http/static-files.ts';
 import type { RegisteredRoute } from '#server/http/route-registry.ts';
@@ -22,9 +23,15 @@ const t = serveThisFile({
   staff: { member: { name: 'Staff' }, leaver: { name: 'Leaver' } },
 });
 let client: Client;
+let serverId: string;
 
 beforeAll(async () => {
   client = (await t.staff.member.json<Client>('POST', '/api/clients', { name: 'Guarded' })).body;
+  const { body } = await t.staff.member.json<ServerList>(
+    'GET',
+    `/api/servers?clientId=${client.id}`,
+  );
+  serverId = body.servers[0]!.id;
   // Disabled while a session still exists: the `user` command deletes the sessions too, but a
   // sign-in that passed its check a moment before the disabling can leave one behind.
   const { id } = (await t.staff.leaver.json<{ id: string }>('GET', '/api/me')).body;
@@ -103,7 +110,7 @@ describe('every registered route', () => {
     const guarded: string[] = [];
     for (const route of routes()) {
       const name = `${route.method} ${route.url}`;
-      const request = requestFor(route, { id: client.id, version: client.version });
+      const request = requestFor(route, { id: client.id, serverId, version: client.version });
       if (isPublic(route)) {
         const answer = await send(request);
         expect(answer.body, name).not.toEqual({ error: 'Sign in to continue' });
@@ -135,7 +142,10 @@ describe('every registered route', () => {
 
   it('answers the staff member it guards for (the requests above were real ones)', async () => {
     for (const route of routes().filter((r) => !isPublic(r) && r.method === 'GET')) {
-      const answer = await send(requestFor(route, { id: client.id }), t.staff.member.cookieHeader);
+      const answer = await send(
+        requestFor(route, { id: client.id, serverId }),
+        t.staff.member.cookieHeader,
+      );
       expect(answer.status, `${route.method} ${route.url}`).toBe(200);
     }
   });

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { CredentialKind, ServerStatus } from '#shared/servers.ts';
 
 /**
  * Row types as the drivers hand them back. Timestamps and booleans differ by dialect
@@ -35,8 +36,6 @@ export interface DeletedClientTable extends ClientTable {
   deletedBy: string | null;
 }
 
-export type CheckStatus = 'not_checked' | 'reachable' | 'unreachable' | 'host_key_changed';
-
 /** One of a client's servers; it may use a credential from the vault. */
 export interface ServerTable {
   id: string;
@@ -53,7 +52,7 @@ export interface ServerTable {
   /** The pinned host key (trust on first use), as OpenSSH names and prints it. */
   hostKeyAlgorithm: string | null;
   hostKeyFingerprint: string | null;
-  checkStatus: Generated<CheckStatus>;
+  checkStatus: Generated<ServerStatus>;
   /** Why the last check failed ('connection refused', …); null after a success. */
   checkReason: string | null;
   checkedAt: Timestamp | null;
@@ -65,8 +64,6 @@ export interface ServerTable {
   updatedBy: string | null;
   version: number;
 }
-
-export type CredentialKind = 'ssh-key' | 'password' | 'token';
 
 /** A secret in the vault: an SSH private key, a password or a token. */
 export interface CredentialTable {

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { ServerList } from '#shared/servers.ts';
 import type { Client } from '#shared/clients.ts';
 import { distinctRoutes, requestFor } from '#server/testing/route-requests.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
@@ -13,6 +14,7 @@ import { refusesCrossSite } from './csrf.ts';
 
 const t = serveThisFile({ staff: { member: { name: 'Staff' } } });
 let client: Client;
+let serverId: string;
 const PASSWORD = 'server-password-cross-site';
 const TOKEN = 'access-token-cross-site';
 
@@ -25,6 +27,11 @@ beforeAll(async () => {
     })
   ).body;
   await t.staff.member.json('PUT', '/api/me/access-token', { accessToken: TOKEN });
+  const { body } = await t.staff.member.json<ServerList>(
+    'GET',
+    `/api/servers?clientId=${client.id}`,
+  );
+  serverId = body.servers[0]!.id;
 });
 
 async function eventCount(): Promise<number> {
@@ -52,7 +59,10 @@ function getRoutes() {
 }
 
 const paths = (route: { url: string }) => {
-  const path = requestFor({ method: 'GET', url: route.url, config: {} }, { id: client.id }).path;
+  const path = requestFor(
+    { method: 'GET', url: route.url, config: {} },
+    { id: client.id, serverId },
+  ).path;
   // The export reveals only when asked: ask, so an unmarked export would show up here.
   return route.url === '/api/clients/export' ? [path, `${path}?secrets=1`] : [path];
 };

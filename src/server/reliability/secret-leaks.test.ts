@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import type { Client } from '#shared/clients.ts';
+import type { ServerList } from '#shared/servers.ts';
 import type { ClientHistory } from '#shared/events.ts';
 import { deriveKey } from '#server/secrets.ts';
 import { linkIn } from '#server/testing/mail-catcher.ts';
@@ -161,6 +162,8 @@ it('exercises every route and error path and finds no secret where it does not b
   });
   expect(created.status).toBe(201);
   const id = created.body.id;
+  const serverId = (await staff.json<ServerList>('GET', `/api/servers?clientId=${id}`)).body
+    .servers[0]!.id;
   await staff.request('PUT', `/api/clients/${id}`, {
     name: 'Vault',
     tags: 'eu-west-1',
@@ -217,6 +220,7 @@ it('exercises every route and error path and finds no secret where it does not b
     if (route.url === '/api/events') continue; // read below, as a stream
     const request = requestFor(route, {
       id,
+      serverId,
       version: (await staff.json<Client>('GET', `/api/clients/${id}`)).body.version,
       wildcard: 'get-session',
     });

@@ -9,16 +9,16 @@ export interface RouteRequest {
 
 /**
  * Turns a registered route into a request that its handler would answer with success: path
- * parameters filled with real values (an existing client id), a valid body for writes. A guard
+ * parameters filled with real values (an existing client's id, or its server's for a server
+ * route), a valid body for writes. A guard
  * that let it through would show as a 2xx, not as a 404 or 400 that hides the hole.
  */
 export function requestFor(
   route: RegisteredRoute,
-  values: { id: string; wildcard?: string; version?: number },
+  values: { id: string; serverId?: string; wildcard?: string; version?: number },
 ): RouteRequest {
-  const path = route.url
-    .replace(/:id\b/g, values.id)
-    .replace(/\*$/, values.wildcard ?? 'get-session');
+  const id = route.url.startsWith('/api/servers/') ? (values.serverId ?? values.id) : values.id;
+  const path = route.url.replace(/:id\b/g, id).replace(/\*$/, values.wildcard ?? 'get-session');
   const writes = route.method === 'POST' || route.method === 'PUT';
   if (!writes) return { method: route.method, path };
   const body =

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import { DEFAULT_SERVER_PORT, type Client } from '#shared/clients.ts';
-import type { ClientTable, CredentialKind } from '#server/db/schema.ts';
+import type { CredentialKind } from '#shared/servers.ts';
+import type { ClientTable } from '#server/db/schema.ts';
 import { toBool, toIso, toStringList } from '#server/db/codec.ts';
 
 /**

@@ -1,5 +1,6 @@
 import type { Selectable, Transaction } from 'kysely';
-import type { CheckStatus, Database, ServerTable } from '#server/db/schema.ts';
+import type { ServerStatus } from '#shared/servers.ts';
+import type { Database, ServerTable } from '#server/db/schema.ts';
 import type { Dialect } from '#server/db/database.ts';
 import { fromBool, toBool, toIso } from '#server/db/codec.ts';
 
@@ -30,7 +31,7 @@ export interface ServerSnapshot {
   credentialId: string | null;
   hostKeyAlgorithm: string | null;
   hostKeyFingerprint: string | null;
-  checkStatus: CheckStatus;
+  checkStatus: ServerStatus;
   checkReason: string | null;
   checkedAt: string | null;
   statusSince: string | null;
