@@ -1,6 +1,8 @@
 import { test as base, expect, type Page } from '@playwright/test';
 import { clientColumns } from '../src/server/features/clients/client-repository.ts';
 import { newRecordId, newRecordStamps } from '../src/server/db/record-id.ts';
+import { newPrimaryServer } from '../src/server/features/clients/primary-server.ts';
+import { SecretBox } from '../src/server/secrets.ts';
 import {
   signUpVerified,
   startTestServer,
@@ -27,29 +29,43 @@ const test = base.extend<object, { server: TestServer; seeded: Session }>({
       const staff = await signUpVerified(server, { name: 'Lena List' });
       const { db } = server.app.parts;
       const at = new Date().toISOString();
-      // Straight into the table in one transaction: 2,000 API calls would take most of the test.
-      // They have no servers: the list shows none of a server's fields.
-      const rows = Array.from({ length: CLIENTS }, (_, i) => ({
-        id: newRecordId(),
-        ...clientColumns(
-          {
-            name: `Client ${String(i + 1).padStart(4, '0')}`,
-            code: `C${i + 1}`,
-            description: i % 3 === 0 ? '' : `Description of client ${i + 1}`,
-            tags: [],
-            server: { host: 'h', port: 22, username: 'u', private: true, uiDir: '' },
-            domains: [],
-          },
-          '2024-01-01',
-        ),
-        primaryServerId: null,
-        ...newRecordStamps({ id: null }, new Date(Date.parse(at) + i).toISOString()),
-      }));
+      // Straight into the tables in one transaction: 2,000 API calls would take most of the
+      // test. Each client has its primary server, as the form makes it.
+      const context = {
+        dialect: db.dialect,
+        box: new SecretBox('large list'),
+        actor: { id: null },
+        at,
+      };
+      const rows = Array.from({ length: CLIENTS }, (_, i) => {
+        const id = newRecordId();
+        const values = {
+          name: `Client ${String(i + 1).padStart(4, '0')}`,
+          code: `C${i + 1}`,
+          description: i % 3 === 0 ? '' : `Description of client ${i + 1}`,
+          tags: [],
+          server: { host: 'h', port: 22, username: 'u', private: true, uiDir: '' },
+          domains: [],
+        };
+        const { server } = newPrimaryServer(context, { id, ...values }, values.server);
+        const client = {
+          id,
+          ...clientColumns(values, '2024-01-01'),
+          primaryServerId: server.id,
+          ...newRecordStamps({ id: null }, new Date(Date.parse(at) + i).toISOString()),
+        };
+        return { client, server };
+      });
       await db.kysely.transaction().execute(async (trx) => {
         for (let i = 0; i < rows.length; i += 200) {
+          const chunk = rows.slice(i, i + 200);
           await trx
             .insertInto('client')
-            .values(rows.slice(i, i + 200))
+            .values(chunk.map(({ client }) => client))
+            .execute();
+          await trx
+            .insertInto('server')
+            .values(chunk.map(({ server }) => server))
             .execute();
         }
       });
