@@ -20,6 +20,8 @@ import { registerClientRoutes } from './features/clients/client-routes.ts';
 import { registerClientBulkRoutes } from './features/clients/client-bulk-routes.ts';
 import { registerServerRoutes } from './features/servers/server-routes.ts';
 import { ServerRepository } from './features/servers/server-repository.ts';
+import { ServerChecks } from './features/servers/server-checks.ts';
+import type { CheckOptions } from './ssh/reachability.ts';
 import { registerTransferRoutes } from './features/transfer/transfer-routes.ts';
 import { DeployTokens } from './features/account/deploy-tokens.ts';
 import { registerAccountRoutes } from './features/account/account-routes.ts';
@@ -62,6 +64,8 @@ export async function buildApp(
     clientDir?: string;
     /** Where log lines go instead of stdout (tests read them). */
     logStream?: { write(line: string): void };
+    /** Timeouts and retries of server checks (tests shorten the waits). */
+    serverChecks?: CheckOptions;
   } = {},
 ): Promise<FastifyInstance> {
   const stream = options.logStream ?? (await terminalLogStream());
@@ -166,7 +170,10 @@ export async function buildApp(
     deployCommandTemplate: config.deployCommandTemplate,
   });
   registerClientBulkRoutes(app, { clients });
-  registerServerRoutes(app, { servers: new ServerRepository(db.kysely) });
+  registerServerRoutes(app, {
+    servers: new ServerRepository(db.kysely),
+    checks: new ServerChecks(db, box, () => void hub.wake(), options.serverChecks),
+  });
   registerTransferRoutes(app, { db, box, clients, onCommitted: () => void hub.wake() });
   registerEventsRoute(app, hub);
 

@@ -9,8 +9,14 @@ export const CLIENT_EVENT_KINDS = [
   'client.password_read',
   'client.restored',
 ] as const;
-export const clientEventKindSchema = z.enum(CLIENT_EVENT_KINDS);
+/** Kinds of change to one of a client's servers; such an event names the server too. */
+export const SERVER_EVENT_KINDS = ['server.checked'] as const;
+export const EVENT_KINDS = [...CLIENT_EVENT_KINDS, ...SERVER_EVENT_KINDS] as const;
+export const clientEventKindSchema = z.enum(EVENT_KINDS);
 export type ClientEventKind = z.infer<typeof clientEventKindSchema>;
+
+/** A check's result in a `server.checked` event's fields: `status:reachable`, … */
+export const CHECK_STATUS_FIELD_PREFIX = 'status:';
 
 /**
  * Who did something, as the event log records it: the user's id and email. Not the display
@@ -30,6 +36,8 @@ export const clientEventSchema = z.object({
   seq: z.number(),
   kind: clientEventKindSchema,
   clientId: z.string(),
+  /** The server a `server.*` event is about; null for the others. */
+  serverId: z.string().nullable(),
   actor: z.object({ id: z.string().nullable(), name: z.string() }),
   at: z.string(),
   fields: z.array(z.string()),

@@ -1,6 +1,6 @@
 import type { Query, QueryClient } from '@tanstack/react-query';
 import {
-  CLIENT_EVENT_KINDS,
+  EVENT_KINDS,
   STREAM_READY_EVENT,
   STREAM_RESET_EVENT,
   clientEventSchema,
@@ -59,7 +59,7 @@ function connect(queryClient: QueryClient): void {
   const events = new EventSource('/api/events');
   source = events;
 
-  for (const kind of CLIENT_EVENT_KINDS) {
+  for (const kind of EVENT_KINDS) {
     events.addEventListener(kind, (message) => {
       const parsed = clientEventSchema.safeParse(safeJson(message.data));
       if (!parsed.success) {
@@ -68,8 +68,8 @@ function connect(queryClient: QueryClient): void {
       }
       const event = parsed.data;
       for (const listener of listeners) listener(event);
-      // Reading a password changes nothing shown but the client's history.
-      if (event.kind === 'client.password_read') {
+      // Reading a password or checking a server changes nothing shown but the client's history.
+      if (event.kind === 'client.password_read' || event.serverId !== null) {
         void queryClient.invalidateQueries({ queryKey: clientKeys.history(event.clientId) });
         return;
       }

@@ -93,6 +93,8 @@ export interface EventTable {
   seq: Generated<number>;
   kind: string;
   clientId: string;
+  /** The server a `server.*` event is about; null for the others. */
+  serverId: string | null;
   actorId: string | null;
   actorName: string;
   at: Timestamp;

@@ -1,6 +1,6 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { ClientEvent, ClientEventKind } from '#shared/events.ts';
-import type { Database } from '#server/db/schema.ts';
+import type { Database, EventTable } from '#server/db/schema.ts';
 import type { Dialect } from '#server/db/database.ts';
 import { toIso, toStringList } from '#server/db/codec.ts';
 import type { Actor } from '#shared/events.ts';
@@ -42,6 +42,8 @@ export async function appendEvent(
 export interface NewEvent {
   kind: ClientEventKind;
   clientId: string;
+  /** For a `server.*` event: the server. */
+  serverId?: string;
   actor: Actor | { id: null; name: string };
   fields: readonly string[];
   at: string;
@@ -64,6 +66,7 @@ export async function appendEvents(
   const rows = events.map((event) => ({
     kind: event.kind,
     clientId: event.clientId,
+    serverId: event.serverId ?? null,
     actorId: event.actor.id,
     actorName: event.actor.name,
     at: event.at,
@@ -96,9 +99,9 @@ export async function appendEvents(
     const values = rows.slice(i, i + EVENTS_PER_INSERT).map((row, j) => {
       const seq = first + i + j;
       seqs.push(seq);
-      return sql`(${seq}, ${row.kind}, ${row.clientId}, ${row.actorId}, ${row.actorName}, ${row.at}, ${row.fields})`;
+      return sql`(${seq}, ${row.kind}, ${row.clientId}, ${row.serverId}, ${row.actorId}, ${row.actorName}, ${row.at}, ${row.fields})`;
     });
-    await sql`insert into "event" ("seq", "kind", "clientId", "actorId", "actorName", "at", "fields")
+    await sql`insert into "event" ("seq", "kind", "clientId", "serverId", "actorId", "actorName", "at", "fields")
       overriding system value
       values ${sql.join(values)}`.execute(trx);
   }
@@ -119,14 +122,20 @@ export async function readEventsAfter(
     .orderBy('seq')
     .limit(limit)
     .execute();
-  return rows.map((row) => ({
+  return rows.map((row) => presentEvent(row, row.kind as ClientEventKind));
+}
+
+/** An event row as the feed and the histories present it. */
+export function presentEvent(row: Selectable<EventTable>, kind: ClientEventKind): ClientEvent {
+  return {
     seq: Number(row.seq),
-    kind: row.kind as ClientEventKind,
+    kind,
     clientId: row.clientId,
+    serverId: row.serverId,
     actor: { id: row.actorId, name: row.actorName },
     at: toIso(row.at),
     fields: toStringList(row.fields),
-  }));
+  };
 }
 
 export async function latestSeq(db: Kysely<Database>): Promise<number> {

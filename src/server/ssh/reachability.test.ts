@@ -3,10 +3,13 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { Server, utils } from 'ssh2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '#server/testing/free-port.ts';
 import { sshKeygen, startSshd, type Sshd } from '#server/testing/sshd.ts';
+import {
+  startPasswordSshServer,
+  type PasswordSshServer,
+} from '#server/testing/ssh-password-server.ts';
 import { checkReachability } from './reachability.ts';
 import type { HostKey } from './host-key.ts';
 import { generateKeyPair, type KeyPair } from './ssh-keys.ts';
@@ -133,32 +136,20 @@ describe('a reachability check that cannot connect', () => {
 });
 
 describe('a reachability check with a password (an ssh2 server in the test)', () => {
-  const passwordsTried: string[] = [];
-  const hostKeyText = utils.generateKeyPairSync('ed25519').private;
-  let server: Server;
-  let port: number;
+  let server: PasswordSshServer;
+  let passwordsTried: string[];
 
   beforeAll(async () => {
-    server = new Server({ hostKeys: [hostKeyText] }, (connection) => {
-      connection.on('error', () => undefined);
-      connection.on('authentication', (context) => {
-        if (context.method !== 'password') return context.reject(['password']);
-        passwordsTried.push(context.password);
-        if (context.username === 'deploy' && context.password === 'correct horse') context.accept();
-        else context.reject(['password']);
-      });
-    });
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    port = (server.address() as AddressInfo).port;
+    server = await startPasswordSshServer({ username: 'deploy', password: 'correct horse' });
+    passwordsTried = server.passwordsTried;
   });
   afterAll(() => server?.close());
 
   const withPassword = (password: string, pinned?: HostKey) =>
     checkReachability(
       {
-        host: '127.0.0.1',
-        port,
+        host: server.host,
+        port: server.port,
         username: 'deploy',
         credential: { kind: 'password', password },
         pinned,

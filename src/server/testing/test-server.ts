@@ -1,3 +1,4 @@
+import type { CheckOptions } from '#server/ssh/reachability.ts';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -43,6 +44,8 @@ export async function startTestServer(
      * DATABASE_URL of the caller's too (on PostgreSQL), a later server starts on the same data.
      */
     dataDir?: string;
+    /** Timeouts and retries of server checks. */
+    serverChecks?: CheckOptions;
   } = {},
 ): Promise<TestServer> {
   const own =
@@ -66,6 +69,7 @@ export async function startTestServer(
   const app = await buildApp(config, {
     clientDir: options.clientDir ?? path.join(dataDir, 'no-web-app'),
     ...(options.logStream ? { logStream: options.logStream } : {}),
+    ...(options.serverChecks ? { serverChecks: options.serverChecks } : {}),
   });
   await app.listen({ port, host: '127.0.0.1' });
   return {

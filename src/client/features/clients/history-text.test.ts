@@ -6,6 +6,7 @@ const event = (kind: ClientEvent['kind'], fields: string[] = []): ClientEvent =>
   seq: 1,
   kind,
   clientId: 'c1',
+  serverId: kind.startsWith('server.') ? 's1' : null,
   actor: { id: 'u1', name: 'Ada' },
   at: '2026-11-22T01:09:00.000Z',
   fields,
@@ -14,6 +15,8 @@ const event = (kind: ClientEvent['kind'], fields: string[] = []): ClientEvent =>
 describe('describeEvent', () => {
   it.each([
     [event('client.created'), 'created it'],
+    [event('server.checked', ['status:reachable', 'hostKey']), 'checked a server: reachable'],
+    [event('server.checked', ['status:host_key_changed']), 'checked a server: host key changed'],
     [event('client.updated', ['name']), 'edited name'],
     [event('client.updated', ['tags', 'server.password']), 'edited tags and password'],
     [

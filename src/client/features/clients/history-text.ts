@@ -1,4 +1,4 @@
-import type { ClientEvent } from '#shared/events.ts';
+import { CHECK_STATUS_FIELD_PREFIX, type ClientEvent } from '#shared/events.ts';
 import { EXPORT_EVENT_FIELD, IMPORT_EVENT_FIELD } from '#shared/client-transfer.ts';
 
 /** How a changed field is named on screen; the log holds names only, never values. */
@@ -47,6 +47,11 @@ export function describeEvent(event: ClientEvent): string {
         : 'read the password';
     case 'client.restored':
       return 'restored it after a delete';
+    case 'server.checked': {
+      const status = event.fields.find((field) => field.startsWith(CHECK_STATUS_FIELD_PREFIX));
+      const result = status?.slice(CHECK_STATUS_FIELD_PREFIX.length).replaceAll('_', ' ');
+      return result ? `checked a server: ${result}` : 'checked a server';
+    }
   }
 }
 

@@ -122,7 +122,8 @@ beforeAll(async () => {
     .values(deleted.map((row) => ({ ...row, deletedAt: at, deletedBy: 'u1' })))
     .execute();
 
-  expect(await migrateToLatest(db)).toEqual(['0007-servers-and-credentials']);
+  // To the latest: the app's code below reads and writes the tables as they are now.
+  expect((await migrateToLatest(db))[0]).toBe('0007-servers-and-credentials');
 }, 300_000);
 afterAll(async () => opened.close());
 

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { clientEventKindSchema, type ClientEvent } from '#shared/events.ts';
 import type { Database } from '#server/db/schema.ts';
-import { toIso, toStringList } from '#server/db/codec.ts';
+import { presentEvent } from '#server/realtime/event-log.ts';
 
 /** More than a panel needs; a client's history rarely comes near it. */
 export const HISTORY_LIMIT = 500;
@@ -27,15 +27,6 @@ export async function readClientHistory(
     // A kind written by a newer version of the app is skipped, not a 500.
     const kind = clientEventKindSchema.safeParse(row.kind);
     if (!kind.success) return [];
-    return [
-      {
-        seq: Number(row.seq),
-        kind: kind.data,
-        clientId: row.clientId,
-        actor: { id: row.actorId, name: row.actorName },
-        at: toIso(row.at),
-        fields: toStringList(row.fields),
-      },
-    ];
+    return [presentEvent(row, kind.data)];
   });
 }

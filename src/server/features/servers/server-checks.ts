@@ -1,0 +1,128 @@
+import type { Db } from '#server/db/database.ts';
+import type { ServerStatus } from '#shared/servers.ts';
+import { CHECK_STATUS_FIELD_PREFIX } from '#shared/events.ts';
+import type { SecretBox } from '#server/secrets.ts';
+import { appendEvents, type NewEvent } from '#server/realtime/event-log.ts';
+import {
+  checkReachability,
+  type CheckOptions,
+  type CheckResult,
+  type SshCredential,
+} from '#server/ssh/reachability.ts';
+import { openCredential } from '../credentials/credential-secrets.ts';
+
+export type CheckOutcome = 'checked' | 'not_found' | 'no_host';
+
+/** What a check result does to a server's row. */
+function statusOf(result: CheckResult): { status: ServerStatus; reason: string | null } {
+  switch (result.status) {
+    case 'reachable':
+      return { status: 'reachable', reason: null };
+    case 'unreachable':
+      return { status: 'unreachable', reason: result.reason };
+    case 'host-key-changed':
+      return {
+        status: 'host_key_changed',
+        reason: `host key changed: the server offered ${result.hostKey.fingerprint} (${result.hostKey.algorithm}), not the pinned ${result.pinned.fingerprint}`,
+      };
+  }
+}
+
+/**
+ * Reachability checks of servers (`ssh/reachability.ts`), and what they leave on the server:
+ * its status with the reason and times, and, at the first success, its pinned host key (trust
+ * on first use). A check is recorded as a `server.checked` event of the server's client. It
+ * does not raise the server's version, which counts edits: a check must not turn a colleague's
+ * save into a conflict.
+ */
+export class ServerChecks {
+  readonly #db: Db;
+  readonly #box: SecretBox;
+  readonly #onCommitted: () => void;
+  readonly #options: CheckOptions;
+
+  constructor(db: Db, box: SecretBox, onCommitted: () => void, options: CheckOptions = {}) {
+    this.#db = db;
+    this.#box = box;
+    this.#onCommitted = onCommitted;
+    this.#options = options;
+  }
+
+  async check(id: string, actor: NewEvent['actor']): Promise<CheckOutcome> {
+    const server = await this.#db.kysely
+      .selectFrom('server')
+      .leftJoin('credential', 'credential.id', 'server.credentialId')
+      .select([
+        'server.id',
+        'server.clientId',
+        'server.host',
+        'server.port',
+        'server.username',
+        'server.hostKeyAlgorithm',
+        'server.hostKeyFingerprint',
+        'server.checkStatus',
+        'server.version',
+        'credential.id as credentialId',
+        'credential.kind as credentialKind',
+        'credential.secret as credentialSecret',
+        'credential.sealedForClient as credentialSealedForClient',
+      ])
+      .where('server.id', '=', id)
+      .executeTakeFirst();
+    if (!server) return 'not_found';
+    if (server.host === '') return 'no_host';
+
+    const pinned =
+      server.hostKeyAlgorithm !== null && server.hostKeyFingerprint !== null
+        ? { algorithm: server.hostKeyAlgorithm, fingerprint: server.hostKeyFingerprint }
+        : undefined;
+    // Only a password can be used yet: the vault holds nothing else so far.
+    const credential: SshCredential | undefined =
+      server.credentialKind === 'password'
+        ? {
+            kind: 'password',
+            password: openCredential(this.#box, {
+              id: server.credentialId!,
+              secret: server.credentialSecret!,
+              sealedForClient: server.credentialSealedForClient,
+            }),
+          }
+        : undefined;
+    const result = await checkReachability(
+      { host: server.host, port: server.port, username: server.username, credential, pinned },
+      this.#options,
+    );
+
+    const { status, reason } = statusOf(result);
+    const pinNow = result.status === 'reachable' && pinned === undefined;
+    const at = new Date().toISOString();
+    const written = await this.#db.kysely.transaction().execute(async (trx) => {
+      // Edited meanwhile (another host, say): this result is about what it was, and is dropped.
+      const updated = await trx
+        .updateTable('server')
+        .set({
+          checkStatus: status,
+          checkReason: reason,
+          checkedAt: at,
+          ...(status === server.checkStatus ? {} : { statusSince: at }),
+          ...(pinNow
+            ? {
+                hostKeyAlgorithm: result.hostKey.algorithm,
+                hostKeyFingerprint: result.hostKey.fingerprint,
+              }
+            : {}),
+        })
+        .where('id', '=', id)
+        .where('version', '=', server.version)
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) === 0) return false;
+      const fields = [`${CHECK_STATUS_FIELD_PREFIX}${status}`, ...(pinNow ? ['hostKey'] : [])];
+      await appendEvents(trx, this.#db.dialect, [
+        { kind: 'server.checked', clientId: server.clientId, serverId: id, actor, at, fields },
+      ]);
+      return true;
+    });
+    if (written) this.#onCommitted();
+    return 'checked';
+  }
+}
