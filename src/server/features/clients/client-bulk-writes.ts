@@ -6,6 +6,7 @@ import type { Dialect } from '#server/db/database.ts';
 import { toStringList } from '#server/db/codec.ts';
 import type { NewEvent } from '#server/realtime/event-log.ts';
 import { parseSnapshots, restoreServers, snapshotServers } from '../servers/server-rows.ts';
+import { chunks } from '#server/db/chunks.ts';
 
 /**
  * What a bulk write did. Anything but `done` wrote nothing: the write returns before its first
@@ -36,12 +37,6 @@ const MAX_TAGS = 50;
 /** Ids per `in (…)` list and rows per multi-row statement: well under both databases' limits. */
 const IDS_PER_STATEMENT = 500;
 const ROWS_PER_INSERT = 200;
-
-function chunks<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
 
 /** The ids in one order, so two bulk writes over the same clients lock rows in the same order. */
 function sorted(ids: readonly string[]): string[] {

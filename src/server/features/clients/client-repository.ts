@@ -26,6 +26,7 @@ import {
   type BulkOutcome,
   type TagChange,
 } from './client-bulk-writes.ts';
+import { chunks } from '#server/db/chunks.ts';
 
 type CurrentClient = Client & { primaryServerId: string | null };
 
@@ -69,12 +70,6 @@ export interface ImportWriteOptions {
 /** Rows per insert statement: well under the bound-parameter limits of both databases. */
 const ROWS_PER_INSERT = 200;
 const IDS_PER_LOOKUP = 500;
-
-function chunks<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
 
 function today(): string {
   return new Date().toISOString().slice(0, 10);

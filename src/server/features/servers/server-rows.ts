@@ -1,46 +1,27 @@
 import type { Selectable, Transaction } from 'kysely';
-import type { ServerStatus } from '#shared/servers.ts';
 import type { Database, ServerTable } from '#server/db/schema.ts';
 import type { Dialect } from '#server/db/database.ts';
 import { fromBool, toBool, toIso } from '#server/db/codec.ts';
+import { chunks } from '#server/db/chunks.ts';
 
 /** Ids per `in (…)` list and rows per multi-row insert: well under both databases' limits. */
 const IDS_PER_STATEMENT = 500;
 const ROWS_PER_INSERT = 200;
 
-function chunks<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
-
 /**
  * A server row as a deleted client keeps it (`deletedClient.servers`), in plain JSON values
  * whatever the dialect, so a snapshot taken on one database restores on the other.
  */
-export interface ServerSnapshot {
-  id: string;
-  clientId: string;
-  position: number;
-  label: string;
-  host: string;
-  port: number;
-  username: string;
-  uiDir: string;
+export type ServerSnapshot = Omit<
+  Selectable<ServerTable>,
+  'private' | 'checkedAt' | 'statusSince' | 'createdAt' | 'updatedAt'
+> & {
   private: boolean;
-  credentialId: string | null;
-  hostKeyAlgorithm: string | null;
-  hostKeyFingerprint: string | null;
-  checkStatus: ServerStatus;
-  checkReason: string | null;
   checkedAt: string | null;
   statusSince: string | null;
   createdAt: string;
-  createdBy: string | null;
   updatedAt: string;
-  updatedBy: string | null;
-  version: number;
-}
+};
 
 export function snapshotOf(row: Selectable<ServerTable>): ServerSnapshot {
   return {
