@@ -85,3 +85,24 @@ describe('SSH keys', () => {
     );
   });
 });
+
+describe('loaded by Node itself, as the command line and Playwright load the source', () => {
+  // Vitest resolves a CommonJS package's named exports by itself; Node's ESM loader sees only
+  // those its lexer finds, and ssh2's `utils` and `Server` are not among them.
+  it.each(['src/server/ssh/ssh-keys.ts', 'src/server/testing/ssh-password-server.ts'])(
+    '%s imports ssh2 in a way Node accepts',
+    async (file) => {
+      const root = path.resolve(import.meta.dirname, '../../..');
+      const { stdout } = await run(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `await import(${JSON.stringify(path.join(root, file))}); console.log('loaded')`,
+        ],
+        { cwd: root },
+      );
+      expect(stdout.trim()).toBe('loaded');
+    },
+  );
+});

@@ -1,4 +1,8 @@
-import { utils } from 'ssh2';
+import ssh2 from 'ssh2';
+
+// ssh2 is CommonJS: Node's ESM loader finds only some of its named exports (not `utils`), so
+// code run from source (the command line, Playwright) takes them from the default export.
+const { utils } = ssh2;
 import { hostKeyOf, type HostKey } from './host-key.ts';
 
 export type GeneratedKeyType = 'ed25519' | 'rsa';

@@ -1,7 +1,10 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
-import { Server, utils } from 'ssh2';
+import ssh2 from 'ssh2';
 import { hostKeyOf, type HostKey } from '#server/ssh/host-key.ts';
+
+// Named exports of ssh2 (CommonJS) other than Client are not seen by Node's ESM loader.
+const { Server, utils } = ssh2;
 
 export interface PasswordSshServer {
   host: string;
