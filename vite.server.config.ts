@@ -25,9 +25,10 @@ export default defineConfig({
     rollupOptions: { output: { entryFileNames: 'main.mjs', chunkFileNames: '[name]-[hash].mjs' } },
   },
   ssr: {
-    // Everything in the bundle but the native SQLite binding and pg (its optional native part
-    // is looked up at run time).
+    // Everything in the bundle but the native SQLite binding, pg and ssh2: their optional native
+    // parts (pg-native; ssh2's sshcrypto.node and cpu-features) are looked up at run time, and a
+    // bundler that finds one built would try to read its binary as code.
     noExternal: true,
-    external: ['better-sqlite3', 'pg'],
+    external: ['better-sqlite3', 'pg', 'ssh2'],
   },
 });
