@@ -8,9 +8,10 @@ import { newRecordId, newRecordStamps } from '#server/db/record-id.ts';
 import { presentClient } from './client-presenter.ts';
 import type { SecretBox } from '#server/secrets.ts';
 import {
+  CREDENTIAL_SECRET_COLUMNS,
   clientPasswordName,
+  joinedPassword,
   newPasswordCredential,
-  openCredential,
 } from '../credentials/credential-secrets.ts';
 import { newPrimaryServer, updatePrimaryServer } from './primary-server.ts';
 import type { Actor } from '#shared/events.ts';
@@ -264,11 +265,7 @@ export class ClientRepository {
         .selectFrom('server')
         .leftJoin('credential', 'credential.id', 'server.credentialId')
         .selectAll('server')
-        .select([
-          'credential.kind as credentialKind',
-          'credential.secret as credentialSecret',
-          'credential.sealedForClient as credentialSealedForClient',
-        ])
+        .select(['credential.kind as credentialKind', ...CREDENTIAL_SECRET_COLUMNS])
         .where('server.clientId', '=', id)
         .orderBy('server.position')
         .execute();
@@ -276,20 +273,22 @@ export class ClientRepository {
       const name = `${source.name}${CLONE_SUFFIX}`;
       const copies = servers.map((server) => {
         const { credentialKind, credentialSecret, credentialSealedForClient, ...row } = server;
+        const plain = joinedPassword(this.#box, {
+          credentialId: row.credentialId,
+          credentialKind,
+          credentialSecret,
+          credentialSealedForClient,
+        });
         const password =
-          credentialKind === 'password'
-            ? newPasswordCredential(
+          plain === null
+            ? null
+            : newPasswordCredential(
                 this.#box,
                 clientPasswordName({ name, code: source.code }),
-                openCredential(this.#box, {
-                  id: row.credentialId!,
-                  secret: credentialSecret!,
-                  sealedForClient: credentialSealedForClient,
-                }),
+                plain,
                 actor,
                 at,
-              )
-            : null;
+              );
         const copy = {
           ...row,
           id: newRecordId(),
@@ -336,11 +335,10 @@ export class ClientRepository {
    * nothing is known under that id.
    */
   restore(id: string, actor: Actor): Promise<RestoreResult> {
-    return this.#write(async (trx, at, record) => {
-      const context = { trx, dialect: this.#dialect, at, actor, record };
+    return this.#bulk(actor, async (context) => {
       const outcome = await restoreClients(context, [id]);
       if (outcome.status === 'done') {
-        return { status: 'restored', client: (await this.get(id, trx))! };
+        return { status: 'restored', client: (await this.get(id, context.trx))! };
       }
       return { status: outcome.status === 'not_deleted' ? 'not_deleted' : 'not_found' };
     });
@@ -351,7 +349,7 @@ export class ClientRepository {
    * commits or none (its savepoint), with one event per client written, appended with the
    * batch's events under the one lock and woken into the live feed with one notification.
    */
-  #bulk(actor: Actor, run: (context: BulkContext) => Promise<BulkOutcome>): Promise<BulkOutcome> {
+  #bulk<T>(actor: Actor, run: (context: BulkContext) => Promise<T>): Promise<T> {
     return this.#write((trx, at, record) =>
       run({ trx, dialect: this.#dialect, at, actor, record }),
     );
@@ -399,24 +397,13 @@ export class ClientRepository {
     const deleted = new Set<string>();
     for (const chunk of chunks(ids, IDS_PER_LOOKUP)) {
       let query = this.#select(trx)
-        .select([
-          'credential.id as credentialId',
-          'credential.secret as credentialSecret',
-          'credential.sealedForClient as credentialSealedForClient',
-        ])
+        .select(CREDENTIAL_SECRET_COLUMNS)
         .where('client.id', 'in', chunk);
       // Locks the client rows until the import ends (only theirs: PostgreSQL locks no row of an
       // outer join's nullable side).
       if (this.#dialect === 'postgres') query = query.forUpdate('client');
       for (const row of await query.execute()) {
-        const password =
-          row.credentialKind === 'password'
-            ? openCredential(this.#box, {
-                id: row.credentialId!,
-                secret: row.credentialSecret!,
-                sealedForClient: row.credentialSealedForClient,
-              })
-            : '';
+        const password = joinedPassword(this.#box, row) ?? '';
         const client = presentClient({ ...row, createdByEmail: null, updatedByEmail: null });
         stored.set(row.id, { client, password });
         primaries.set(row.id, row.primaryServerId);
@@ -501,28 +488,19 @@ export class ClientRepository {
         .selectFrom('client')
         .leftJoin('server', 'server.id', 'client.primaryServerId')
         .leftJoin('credential', 'credential.id', 'server.credentialId')
-        .select([
-          'credential.id as credentialId',
-          'credential.kind',
-          'credential.secret',
-          'credential.sealedForClient',
-        ])
+        .select(['credential.kind as credentialKind', ...CREDENTIAL_SECRET_COLUMNS])
         .where('client.id', '=', id)
         .executeTakeFirst();
       if (!row) return undefined;
       record({ kind: 'client.password_read', clientId: id, actor, at, fields: [] });
-      if (row.kind !== 'password') return { password: '' };
-      const credential = {
-        id: row.credentialId!,
-        secret: row.secret!,
-        sealedForClient: row.sealedForClient,
-      };
+      const password = joinedPassword(this.#box, row);
+      if (password === null) return { password: '' };
       await trx
         .updateTable('credential')
         .set({ revealedAt: at, revealedBy: actor.id })
-        .where('id', '=', credential.id)
+        .where('id', '=', row.credentialId!)
         .execute();
-      return { password: openCredential(this.#box, credential) };
+      return { password };
     });
   }
 }

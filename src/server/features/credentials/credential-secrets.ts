@@ -1,4 +1,5 @@
 import type { Selectable, Transaction } from 'kysely';
+import type { CredentialKind } from '#shared/servers.ts';
 import type { CredentialTable, Database } from '#server/db/schema.ts';
 import { newRecordId, newRecordStamps, type Author } from '#server/db/record-id.ts';
 import { clientPasswordPlace, credentialPlace, type SecretBox } from '#server/secrets.ts';
@@ -32,7 +33,7 @@ export function newPasswordCredential(
 }
 
 /** A credential's secret in clear (one migration 0007 moved opens at its client's place). */
-export function openCredential(
+function openCredential(
   box: SecretBox,
   row: Pick<Selectable<CredentialTable>, 'id' | 'secret' | 'sealedForClient'>,
 ): string {
@@ -41,6 +42,35 @@ export function openCredential(
       ? credentialPlace(row.id)
       : clientPasswordPlace(row.sealedForClient);
   return box.open(row.secret, place);
+}
+
+/**
+ * What a query joined to `credential` selects beside `credential.kind as credentialKind` so that
+ * `joinedPassword` can open the secret. Kept out of the client list's query: it reads no secret.
+ */
+export const CREDENTIAL_SECRET_COLUMNS = [
+  'credential.id as credentialId',
+  'credential.secret as credentialSecret',
+  'credential.sealedForClient as credentialSealedForClient',
+] as const;
+
+/** A row of a query joined to `credential` (all null when nothing was joined). */
+export interface JoinedCredential {
+  credentialId: string | null;
+  credentialKind: CredentialKind | null;
+  credentialSecret: string | null;
+  credentialSealedForClient: string | null;
+}
+
+/** The joined credential's password in clear; null when it is not a password credential. */
+export function joinedPassword(box: SecretBox, row: JoinedCredential): string | null {
+  if (row.credentialKind !== 'password' || row.credentialId === null) return null;
+  if (row.credentialSecret === null) return null;
+  return openCredential(box, {
+    id: row.credentialId,
+    secret: row.credentialSecret,
+    sealedForClient: row.credentialSealedForClient,
+  });
 }
 
 /** Replaces a credential's secret; its version goes up, as any change to it. */

@@ -9,7 +9,7 @@ import {
   type CheckResult,
   type SshCredential,
 } from '#server/ssh/reachability.ts';
-import { openCredential } from '../credentials/credential-secrets.ts';
+import { CREDENTIAL_SECRET_COLUMNS, joinedPassword } from '../credentials/credential-secrets.ts';
 
 export type CheckOutcome = 'checked' | 'not_found' | 'no_host';
 
@@ -62,10 +62,8 @@ export class ServerChecks {
         'server.hostKeyFingerprint',
         'server.checkStatus',
         'server.version',
-        'credential.id as credentialId',
         'credential.kind as credentialKind',
-        'credential.secret as credentialSecret',
-        'credential.sealedForClient as credentialSealedForClient',
+        ...CREDENTIAL_SECRET_COLUMNS,
       ])
       .where('server.id', '=', id)
       .executeTakeFirst();
@@ -77,17 +75,9 @@ export class ServerChecks {
         ? { algorithm: server.hostKeyAlgorithm, fingerprint: server.hostKeyFingerprint }
         : undefined;
     // Only a password can be used yet: the vault holds nothing else so far.
+    const password = joinedPassword(this.#box, server);
     const credential: SshCredential | undefined =
-      server.credentialKind === 'password'
-        ? {
-            kind: 'password',
-            password: openCredential(this.#box, {
-              id: server.credentialId!,
-              secret: server.credentialSecret!,
-              sealedForClient: server.credentialSealedForClient,
-            }),
-          }
-        : undefined;
+      password === null ? undefined : { kind: 'password', password };
     const result = await checkReachability(
       { host: server.host, port: server.port, username: server.username, credential, pinned },
       this.#options,

@@ -8,7 +8,10 @@ import {
 import type { Client } from '#shared/clients.ts';
 import type { Db } from '#server/db/database.ts';
 import type { SecretBox } from '#server/secrets.ts';
-import { openCredential } from '#server/features/credentials/credential-secrets.ts';
+import {
+  CREDENTIAL_SECRET_COLUMNS,
+  joinedPassword,
+} from '#server/features/credentials/credential-secrets.ts';
 import { appendEvents, type NewEvent } from '#server/realtime/event-log.ts';
 import type { ClientRepository } from '#server/features/clients/client-repository.ts';
 
@@ -41,25 +44,20 @@ export async function exportClients(
     let passwordsRead = 0;
     if (options.secrets) {
       // The password of each client's primary server, kept in its credential.
-      const sealed = new Map(
-        (
-          await trx
-            .selectFrom('client')
-            .innerJoin('server', 'server.id', 'client.primaryServerId')
-            .innerJoin('credential', 'credential.id', 'server.credentialId')
-            .select(['client.id', 'credential.id as credentialId', 'secret', 'sealedForClient'])
-            .where('credential.kind', '=', 'password')
-            .execute()
-        ).map(({ id, credentialId, secret, sealedForClient }) => [
-          id,
-          { id: credentialId, secret, sealedForClient },
-        ]),
-      );
+      const passwords = new Map<string, string>();
+      const rows = await trx
+        .selectFrom('client')
+        .innerJoin('server', 'server.id', 'client.primaryServerId')
+        .innerJoin('credential', 'credential.id', 'server.credentialId')
+        .select(['client.id', 'credential.kind as credentialKind', ...CREDENTIAL_SECRET_COLUMNS])
+        .where('credential.kind', '=', 'password')
+        .execute();
+      for (const row of rows) passwords.set(row.id, joinedPassword(box, row) ?? '');
       const at = new Date().toISOString();
       const events: NewEvent[] = [];
       exported = clients.map((client) => {
-        const secret = sealed.get(client.id);
-        if (secret !== undefined) {
+        const password = passwords.get(client.id);
+        if (password !== undefined) {
           events.push({
             kind: 'client.password_read',
             clientId: client.id,
@@ -72,7 +70,7 @@ export async function exportClients(
           ...client,
           server: {
             ...client.server,
-            password: secret === undefined ? '' : openCredential(box, secret),
+            password: password ?? '',
           },
         };
       });
