@@ -26,7 +26,7 @@ const text = (max: number) =>
     .refine(isStorableText, STORABLE_MESSAGE);
 
 /** A field that can reach a copied command: also no control, bidi or zero-width characters. */
-const commandText = (max: number) =>
+export const commandText = (max: number) =>
   text(max).refine((value) => !hasHiddenCharacters(value), HIDDEN_CHARACTER_MESSAGE);
 
 /** A calendar date, `YYYY-MM-DD`. A full ISO timestamp is accepted and cut to its date. */

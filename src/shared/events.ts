@@ -10,8 +10,30 @@ export const CLIENT_EVENT_KINDS = [
   'client.restored',
 ] as const;
 /** Kinds of change to one of a client's servers; such an event names the server too. */
-export const SERVER_EVENT_KINDS = ['server.checked'] as const;
-export const EVENT_KINDS = [...CLIENT_EVENT_KINDS, ...SERVER_EVENT_KINDS] as const;
+export const SERVER_EVENT_KINDS = [
+  'server.created',
+  'server.updated',
+  'server.deleted',
+  'server.made_primary',
+  'server.checked',
+  'server.host_key_accepted',
+] as const;
+/**
+ * Kinds of change to a credential of the vault, and its audited reads. Such an event names the
+ * credential and no client.
+ */
+export const CREDENTIAL_EVENT_KINDS = [
+  'credential.created',
+  'credential.updated',
+  'credential.rotated',
+  'credential.revealed',
+  'credential.deleted',
+] as const;
+export const EVENT_KINDS = [
+  ...CLIENT_EVENT_KINDS,
+  ...SERVER_EVENT_KINDS,
+  ...CREDENTIAL_EVENT_KINDS,
+] as const;
 export const clientEventKindSchema = z.enum(EVENT_KINDS);
 export type ClientEventKind = z.infer<typeof clientEventKindSchema>;
 
@@ -35,9 +57,12 @@ export interface Actor {
 export const clientEventSchema = z.object({
   seq: z.number(),
   kind: clientEventKindSchema,
-  clientId: z.string(),
+  /** The client it is about; null for a `credential.*` event. */
+  clientId: z.string().nullable(),
   /** The server a `server.*` event is about; null for the others. */
   serverId: z.string().nullable(),
+  /** The credential a `credential.*` event is about; null for the others. */
+  credentialId: z.string().nullable(),
   actor: z.object({ id: z.string().nullable(), name: z.string() }),
   at: z.string(),
   fields: z.array(z.string()),

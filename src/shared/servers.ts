@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { clientIdSchema, commandText, serverInputSchema } from './clients.ts';
 
 /** A server's reachability as its last check left it. */
 export const SERVER_STATUSES = [
@@ -36,6 +37,8 @@ export const serverSchema = z.object({
   credential: z.object({ id: z.string(), name: z.string(), kind: credentialKindSchema }).nullable(),
   /** The host key pinned at the first check, as OpenSSH names and prints it. */
   hostKey: z.object({ algorithm: z.string(), fingerprint: z.string() }).nullable(),
+  /** The different key the server offered at the last check ('host key changed'). */
+  offeredHostKey: z.object({ algorithm: z.string(), fingerprint: z.string() }).nullable(),
   status: serverStatusSchema,
   /** Why the last check failed ('connection refused', …); null after a success. */
   reason: z.string().nullable(),
@@ -62,4 +65,44 @@ export const serverListQuerySchema = z.object({
     .optional(),
   status: serverStatusSchema.optional(),
   q: z.string().max(200, 'At most 200 characters').optional(),
+});
+
+export const credentialIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,64}$/, 'Must be a credential id');
+
+/**
+ * A server's fields as a person edits them in the Servers section or a client's panel. The
+ * label names it among its client's servers (`{serverLabel}` in a command) and is unique there.
+ */
+export const serverFieldsSchema = z.object({
+  label: commandText(100)
+    .min(1, 'Enter a label, such as production or staging')
+    .regex(/^(?!-)/, "Must not start with '-'"),
+  host: serverInputSchema.shape.host,
+  port: serverInputSchema.shape.port,
+  username: serverInputSchema.shape.username,
+  uiDir: serverInputSchema.shape.uiDir,
+  private: serverInputSchema.shape.private,
+  /** The vault credential a check (and later a deploy) signs in with; null for none. */
+  credentialId: credentialIdSchema.nullable().default(null),
+});
+export type ServerFields = z.input<typeof serverFieldsSchema>;
+
+/** `POST /api/servers`: a new server of a client; a client's first server becomes its primary. */
+export const serverCreateSchema = serverFieldsSchema.extend({ clientId: clientIdSchema });
+export type ServerCreate = z.input<typeof serverCreateSchema>;
+
+/** `PUT /api/servers/:id`: carries the version it was read at (409 on a stale save). */
+export const serverUpdateSchema = serverFieldsSchema.extend({
+  version: z.number('Must be a number').int().min(1),
+});
+export type ServerUpdate = z.input<typeof serverUpdateSchema>;
+
+/**
+ * `POST /api/servers/:id/host-key`: pins the key the last check was offered. It names the
+ * fingerprint the person was shown, so a key offered after that is not accepted unseen.
+ */
+export const acceptHostKeySchema = z.object({
+  fingerprint: z.string().regex(/^SHA256:[A-Za-z0-9+/]{43}$/, 'Must be a SHA256 fingerprint'),
 });

@@ -6,7 +6,7 @@ import {
   clientEventSchema,
   type ClientEvent,
 } from '#shared/events.ts';
-import { clientKeys } from './query-keys.ts';
+import { clientKeys, credentialKeys, serverKeys } from './query-keys.ts';
 import { meKey } from './session.ts';
 
 type Listener = (event: ClientEvent) => void;
@@ -68,8 +68,21 @@ function connect(queryClient: QueryClient): void {
       }
       const event = parsed.data;
       for (const listener of listeners) listener(event);
-      // Reading a password or checking a server changes nothing shown but the client's history.
-      if (event.kind === 'client.password_read' || event.serverId !== null) {
+      if (event.clientId === null) {
+        // A credential: the vault, and the servers that show its name.
+        void queryClient.invalidateQueries({ queryKey: credentialKeys.all });
+        if (event.kind !== 'credential.revealed') {
+          void queryClient.invalidateQueries({ queryKey: serverKeys.all });
+        }
+        return;
+      }
+      if (event.serverId !== null) {
+        void queryClient.invalidateQueries({ queryKey: serverKeys.all });
+        void queryClient.invalidateQueries({ queryKey: credentialKeys.all });
+      }
+      // Reading a password or checking a server changes nothing shown of the client but its
+      // history; any other change to one of its servers may change its panel and commands.
+      if (event.kind === 'client.password_read' || event.kind === 'server.checked') {
         void queryClient.invalidateQueries({ queryKey: clientKeys.history(event.clientId) });
         return;
       }

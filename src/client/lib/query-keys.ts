@@ -9,3 +9,17 @@ export const clientKeys = {
   commands: (id: string) => ['clients', 'detail', id, 'commands'] as const,
   history: (id: string) => ['clients', 'detail', id, 'history'] as const,
 };
+
+export const serverKeys = {
+  all: ['servers'] as const,
+  list: (filter: { clientId?: string; status?: string; q?: string } = {}) =>
+    ['servers', 'list', filter] as const,
+  detail: (id: string) => ['servers', 'detail', id] as const,
+  history: (id: string) => ['servers', 'detail', id, 'history'] as const,
+};
+
+export const credentialKeys = {
+  all: ['credentials'] as const,
+  list: () => ['credentials', 'list'] as const,
+  detail: (id: string) => ['credentials', 'detail', id] as const,
+};

@@ -167,7 +167,7 @@ describe(`npm run backup / restore (${testDialect()})`, () => {
       expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
       expect(`${events.length} rows`).toBe(snapshot.event!.split(' ').slice(0, 2).join(' '));
       const eventsOf = new Map<string, number>();
-      for (const e of events) eventsOf.set(e.clientId, (eventsOf.get(e.clientId) ?? 0) + 1);
+      for (const e of events) eventsOf.set(e.clientId!, (eventsOf.get(e.clientId!) ?? 0) + 1);
       for (const client of body.clients) {
         const versions = written.get(client.id);
         expect(versions, `client ${client.name}`).toBeDefined();

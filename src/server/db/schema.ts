@@ -52,6 +52,9 @@ export interface ServerTable {
   /** The pinned host key (trust on first use), as OpenSSH names and prints it. */
   hostKeyAlgorithm: string | null;
   hostKeyFingerprint: string | null;
+  /** The different host key the last check was offered; a person may accept it. */
+  offeredHostKeyAlgorithm: string | null;
+  offeredHostKeyFingerprint: string | null;
   checkStatus: Generated<ServerStatus>;
   /** Why the last check failed ('connection refused', …); null after a success. */
   checkReason: string | null;
@@ -77,6 +80,8 @@ export interface CredentialTable {
    * until the next start re-seals it here; null otherwise.
    */
   sealedForClient: string | null;
+  /** A pasted SSH key's passphrase, sealed as the secret is; null when it has none. */
+  passphrase: string | null;
   /** For an SSH key: its OpenSSH public key line and SHA256 fingerprint. */
   publicKey: string | null;
   fingerprint: string | null;
@@ -92,9 +97,12 @@ export interface CredentialTable {
 export interface EventTable {
   seq: Generated<number>;
   kind: string;
-  clientId: string;
+  /** The client it is about; null for a `credential.*` event. */
+  clientId: string | null;
   /** The server a `server.*` event is about; null for the others. */
   serverId: string | null;
+  /** The credential a `credential.*` event is about; null for the others. */
+  credentialId: string | null;
   actorId: string | null;
   actorName: string;
   at: Timestamp;

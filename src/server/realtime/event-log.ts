@@ -41,9 +41,12 @@ export async function appendEvent(
 /** What an event records. The actor's id is null for the command line (no signed-in user). */
 export interface NewEvent {
   kind: ClientEventKind;
-  clientId: string;
+  /** Null only for a `credential.*` event. */
+  clientId: string | null;
   /** For a `server.*` event: the server. */
   serverId?: string;
+  /** For a `credential.*` event: the credential. */
+  credentialId?: string;
   actor: Actor | { id: null; name: string };
   fields: readonly string[];
   at: string;
@@ -67,6 +70,7 @@ export async function appendEvents(
     kind: event.kind,
     clientId: event.clientId,
     serverId: event.serverId ?? null,
+    credentialId: event.credentialId ?? null,
     actorId: event.actor.id,
     actorName: event.actor.name,
     at: event.at,
@@ -99,9 +103,9 @@ export async function appendEvents(
     const values = rows.slice(i, i + EVENTS_PER_INSERT).map((row, j) => {
       const seq = first + i + j;
       seqs.push(seq);
-      return sql`(${seq}, ${row.kind}, ${row.clientId}, ${row.serverId}, ${row.actorId}, ${row.actorName}, ${row.at}, ${row.fields})`;
+      return sql`(${seq}, ${row.kind}, ${row.clientId}, ${row.serverId}, ${row.credentialId}, ${row.actorId}, ${row.actorName}, ${row.at}, ${row.fields})`;
     });
-    await sql`insert into "event" ("seq", "kind", "clientId", "serverId", "actorId", "actorName", "at", "fields")
+    await sql`insert into "event" ("seq", "kind", "clientId", "serverId", "credentialId", "actorId", "actorName", "at", "fields")
       overriding system value
       values ${sql.join(values)}`.execute(trx);
   }
@@ -132,6 +136,7 @@ export function presentEvent(row: Selectable<EventTable>, kind: ClientEventKind)
     kind,
     clientId: row.clientId,
     serverId: row.serverId,
+    credentialId: row.credentialId,
     actor: { id: row.actorId, name: row.actorName },
     at: toIso(row.at),
     fields: toStringList(row.fields),

@@ -209,7 +209,7 @@ describe(`crash safety (${testDialect()})`, () => {
         timings.checking += performance.now() - restarted;
         for (const event of events) {
           expect(['client.created', 'client.updated']).toContain(event.kind);
-          eventsOf.set(event.clientId, (eventsOf.get(event.clientId) ?? 0) + 1);
+          eventsOf.set(event.clientId!, (eventsOf.get(event.clientId!) ?? 0) + 1);
         }
         for (const t of tracked.values()) {
           expect(eventsOf.get(t.id) ?? 0, `events of client ${t.id}`).toBe(t.fields.version);

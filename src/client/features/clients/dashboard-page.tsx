@@ -44,7 +44,8 @@ export function DashboardPage() {
   useEffect(
     () =>
       onClientEvent((event) => {
-        if (event.kind !== 'client.deleted' || wasDeletedHere(event.clientId)) return;
+        if (event.kind !== 'client.deleted' || event.clientId === null) return;
+        if (wasDeletedHere(event.clientId)) return;
         const editing = form?.kind === 'edit' && form.client.id === event.clientId;
         if (event.clientId !== clientId && !editing) return;
         queryClient.removeQueries({ queryKey: clientKeys.detail(event.clientId) });

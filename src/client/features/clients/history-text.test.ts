@@ -7,6 +7,7 @@ const event = (kind: ClientEvent['kind'], fields: string[] = []): ClientEvent =>
   kind,
   clientId: 'c1',
   serverId: kind.startsWith('server.') ? 's1' : null,
+  credentialId: null,
   actor: { id: 'u1', name: 'Ada' },
   at: '2026-11-22T01:09:00.000Z',
   fields,

@@ -52,6 +52,28 @@ export function describeEvent(event: ClientEvent): string {
       const result = status?.slice(CHECK_STATUS_FIELD_PREFIX.length).replaceAll('_', ' ');
       return result ? `checked a server: ${result}` : 'checked a server';
     }
+    case 'server.created':
+      return 'added a server';
+    case 'server.updated':
+      return fields.length === 0
+        ? 'saved a server without changes'
+        : `edited a server's ${listOf(fields.map(fieldLabel))}`;
+    case 'server.deleted':
+      return 'removed a server';
+    case 'server.made_primary':
+      return 'made a server the primary one';
+    case 'server.host_key_accepted':
+      return "accepted a server's new host key";
+    case 'credential.created':
+      return 'added it to the vault';
+    case 'credential.updated':
+      return `edited ${listOf(fields.map(fieldLabel))}`;
+    case 'credential.rotated':
+      return 'replaced its secret';
+    case 'credential.revealed':
+      return 'revealed its secret';
+    case 'credential.deleted':
+      return 'deleted it from the vault';
   }
 }
 

@@ -32,6 +32,10 @@ export function presentServer(row: ServerRow): Server {
       row.hostKeyAlgorithm === null || row.hostKeyFingerprint === null
         ? null
         : { algorithm: row.hostKeyAlgorithm, fingerprint: row.hostKeyFingerprint },
+    offeredHostKey:
+      row.offeredHostKeyAlgorithm === null || row.offeredHostKeyFingerprint === null
+        ? null
+        : { algorithm: row.offeredHostKeyAlgorithm, fingerprint: row.offeredHostKeyFingerprint },
     status: row.checkStatus,
     reason: row.checkReason,
     checkedAt: row.checkedAt === null ? null : toIso(row.checkedAt),

@@ -86,6 +86,9 @@ export async function restoreServers(
         chunk.map((s) => ({
           ...s,
           private: fromBool(s.private, dialect),
+          // Snapshots taken before migration 0009 lack them.
+          offeredHostKeyAlgorithm: s.offeredHostKeyAlgorithm ?? null,
+          offeredHostKeyFingerprint: s.offeredHostKeyFingerprint ?? null,
           credentialId:
             s.credentialId !== null && credentials.has(s.credentialId) ? s.credentialId : null,
           createdBy: person(s.createdBy),
