@@ -219,6 +219,18 @@ describe('POST /api/credentials', () => {
     expect((await reveal(credential.id)).passphrase).toBeNull();
   });
 
+  it('takes an empty passphrase as none, with a generated key or a token', async () => {
+    const generated = await create({
+      name: 'Form key',
+      kind: 'ssh-key',
+      generate: 'ed25519',
+      passphrase: '',
+    });
+    expect(generated.hasPassphrase).toBe(false);
+    const token = await create({ name: 'Form token', kind: 'token', secret: 't', passphrase: '' });
+    expect(await reveal(token.id)).toEqual({ secret: 't', passphrase: null });
+  });
+
   it('refuses a .pub file, garbage and a mixed body, naming the field and quoting nothing', async () => {
     const pub = await refused('POST', '/api/credentials', {
       name: 'Public',
