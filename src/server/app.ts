@@ -21,6 +21,8 @@ import { registerClientBulkRoutes } from './features/clients/client-bulk-routes.
 import { registerServerRoutes } from './features/servers/server-routes.ts';
 import { ServerRepository } from './features/servers/server-repository.ts';
 import { ServerChecks } from './features/servers/server-checks.ts';
+import { registerCredentialRoutes } from './features/credentials/credential-routes.ts';
+import { CredentialRepository } from './features/credentials/credential-repository.ts';
 import type { CheckOptions } from './ssh/reachability.ts';
 import { registerTransferRoutes } from './features/transfer/transfer-routes.ts';
 import { DeployTokens } from './features/account/deploy-tokens.ts';
@@ -173,6 +175,9 @@ export async function buildApp(
   registerServerRoutes(app, {
     servers: new ServerRepository(db.kysely),
     checks: new ServerChecks(db, box, () => void hub.wake(), options.serverChecks),
+  });
+  registerCredentialRoutes(app, {
+    credentials: new CredentialRepository(db, box, () => void hub.wake()),
   });
   registerTransferRoutes(app, { db, box, clients, onCommitted: () => void hub.wake() });
   registerEventsRoute(app, hub);

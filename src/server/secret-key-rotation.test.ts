@@ -1,8 +1,18 @@
 import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Client, ClientCommand } from '#shared/clients.ts';
-import { SecretBox, credentialPlace, deployTokenPlace, type SealedPlace } from './secrets.ts';
+import type { Credential, CredentialSecret } from '#shared/credentials.ts';
+import {
+  SecretBox,
+  credentialPassphrasePlace,
+  credentialPlace,
+  deployTokenPlace,
+  type SealedPlace,
+} from './secrets.ts';
+import { sshKeygen } from './testing/sshd.ts';
 import { rotateSecretKey } from './secret-key-rotation.ts';
 import {
   Session,
@@ -21,6 +31,9 @@ let before: TestServer;
 let email: string;
 let kept: Client;
 let deleted: Client;
+let lockedKey: Credential;
+let lockedKeyText: string;
+const KEY_PASSPHRASE = 'key passphrase 4';
 
 beforeAll(async () => {
   before = await startTestServer({ SECRET_KEY: OLD_KEY });
@@ -43,6 +56,19 @@ beforeAll(async () => {
   expect(
     (await staff.json('PUT', '/api/me/access-token', { accessToken: 'deploy-token-3' })).status,
   ).toBe(200);
+  // A vault key with a passphrase: two sealed values in one credential.
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'cm-rotate-key-'));
+  await sshKeygen(path.join(dir, 'locked'), { passphrase: KEY_PASSPHRASE });
+  lockedKeyText = await readFile(path.join(dir, 'locked'), 'utf8');
+  await rm(dir, { recursive: true, force: true });
+  const made = await staff.json<Credential>('POST', '/api/credentials', {
+    name: 'Locked key',
+    kind: 'ssh-key',
+    privateKey: lockedKeyText,
+    passphrase: KEY_PASSPHRASE,
+  });
+  expect(made.status).toBe(201);
+  lockedKey = made.body;
 });
 afterAll(async () => before.close());
 
@@ -77,6 +103,10 @@ async function sealedSecrets() {
       s: row.s,
       place: credentialPlace(row.id),
     })),
+    // The passphrase of the vault's key.
+    ...(await db.selectFrom('credential').select(['id', 'passphrase as s']).execute()).map(
+      (row) => ({ s: row.s, place: credentialPassphrasePlace(row.id) }),
+    ),
     ...(await db.selectFrom('deployToken').select(['userId', 'token as s']).execute()).map(
       (row) => ({ s: row.s, place: deployTokenPlace(row.userId) }),
     ),
@@ -100,11 +130,12 @@ it('a wrong previous key changes nothing and says which secret it could not open
 
 it('npm run rotate-secret-key re-seals everything; the app reads it with the new key, the old key opens nothing', async () => {
   const { code, out } = await rotateCli({ SECRET_KEY: NEW_KEY, SECRET_KEY_PREVIOUS: OLD_KEY });
-  expect(out).toContain('Re-encrypted 2 credential(s) and 1 deploy token(s)');
+  expect(out).toContain('Re-encrypted 3 credential(s) and 1 deploy token(s)');
   expect(code).toBe(0);
 
   const sealed = await sealedSecrets();
-  expect(sealed).toHaveLength(3);
+  // Three credentials' secrets, the key's passphrase, the deploy token.
+  expect(sealed).toHaveLength(5);
   const oldBox = new SecretBox(OLD_KEY);
   const newBox = new SecretBox(NEW_KEY);
   for (const { s, place } of sealed) {
@@ -115,7 +146,7 @@ it('npm run rotate-secret-key re-seals everything; the app reads it with the new
   // A second run finds everything under the new key already and changes nothing.
   const again = await rotateCli({ SECRET_KEY: NEW_KEY, SECRET_KEY_PREVIOUS: OLD_KEY });
   expect(again.code).toBe(0);
-  expect(again.out).toContain('3 secret(s) were under the new key already.');
+  expect(again.out).toContain('5 secret(s) were under the new key already.');
   expect(await sealedSecrets()).toEqual(sealed);
 
   const after = await startTestServer({
@@ -150,6 +181,12 @@ it('npm run rotate-secret-key re-seals everything; the app reads it with the new
       `/api/clients/${deleted.id}/password`,
     );
     expect(restored.body.password).toBe('deleted-password-2');
+    const revealed = await staff.json<CredentialSecret>(
+      'POST',
+      `/api/credentials/${lockedKey.id}/reveal`,
+      { purpose: 'reveal' },
+    );
+    expect(revealed.body).toEqual({ secret: lockedKeyText, passphrase: KEY_PASSPHRASE });
   } finally {
     await after.close();
   }

@@ -3,6 +3,7 @@ import type { Database } from './db/schema.ts';
 import {
   SecretBox,
   clientPasswordPlace,
+  credentialPassphrasePlace,
   credentialPlace,
   deployTokenPlace,
   type SealedPlace,
@@ -79,7 +80,7 @@ async function resealEach(
   const counts = { credentials: 0, deployTokens: 0 };
   const credentials = await trx
     .selectFrom('credential')
-    .select(['id', 'secret', 'sealedForClient'])
+    .select(['id', 'secret', 'sealedForClient', 'passphrase'])
     .execute();
   for (const row of credentials) {
     const to = credentialPlace(row.id);
@@ -90,10 +91,24 @@ async function resealEach(
       to,
       what: `The secret of credential ${row.id}`,
     });
-    if (sealed === null) continue;
+    // A key's passphrase was always sealed at its own place (keys came after migration 0007).
+    const passphrasePlace = credentialPassphrasePlace(row.id);
+    const passphrase =
+      row.passphrase === null
+        ? null
+        : reseal({
+            sealed: row.passphrase,
+            from: passphrasePlace,
+            to: passphrasePlace,
+            what: `The passphrase of credential ${row.id}`,
+          });
+    if (sealed === null && passphrase === null) continue;
     await trx
       .updateTable('credential')
-      .set({ secret: sealed, sealedForClient: null })
+      .set({
+        ...(sealed === null ? {} : { secret: sealed, sealedForClient: null }),
+        ...(passphrase === null ? {} : { passphrase }),
+      })
       .where('id', '=', row.id)
       .execute();
     counts.credentials += 1;

@@ -42,8 +42,10 @@ type SecretFields = { [K in keyof typeof secretFields]?: z.output<(typeof secret
  */
 export function secretIssues(
   kind: z.infer<typeof credentialKindSchema>,
-  value: SecretFields,
+  given: SecretFields,
 ): { path: string; message: string }[] {
+  // An empty passphrase is none: a form sends its empty field along with any choice.
+  const value = given.passphrase === '' ? { ...given, passphrase: undefined } : given;
   if (kind === 'ssh-key') {
     if (value.secret !== undefined) {
       return [{ path: 'secret', message: 'An SSH key takes a private key, not a secret' }];

@@ -24,6 +24,7 @@ const t = serveThisFile({
 });
 let client: Client;
 let serverId: string;
+let credentialId: string;
 
 beforeAll(async () => {
   client = (await t.staff.member.json<Client>('POST', '/api/clients', { name: 'Guarded' })).body;
@@ -32,6 +33,13 @@ beforeAll(async () => {
     `/api/servers?clientId=${client.id}`,
   );
   serverId = body.servers[0]!.id;
+  credentialId = (
+    await t.staff.member.json<{ id: string }>('POST', '/api/credentials', {
+      name: 'Guarded token',
+      kind: 'token',
+      secret: 'guarded-token',
+    })
+  ).body.id;
   // Disabled while a session still exists: the `user` command deletes the sessions too, but a
   // sign-in that passed its check a moment before the disabling can leave one behind.
   const { id } = (await t.staff.leaver.json<{ id: string }>('GET', '/api/me')).body;
@@ -86,6 +94,8 @@ describe('every registered route', () => {
       'GET /api/clients',
       'PUT /api/clients/:id',
       'GET /api/events',
+      'POST /api/credentials/:id/reveal',
+      'DELETE /api/credentials/:id',
       'POST /api/auth/*',
       'GET /healthz',
       'GET /index.html',
@@ -110,7 +120,12 @@ describe('every registered route', () => {
     const guarded: string[] = [];
     for (const route of routes()) {
       const name = `${route.method} ${route.url}`;
-      const request = requestFor(route, { id: client.id, serverId, version: client.version });
+      const request = requestFor(route, {
+        id: client.id,
+        serverId,
+        credentialId,
+        version: client.version,
+      });
       if (isPublic(route)) {
         const answer = await send(request);
         expect(answer.body, name).not.toEqual({ error: 'Sign in to continue' });
@@ -138,12 +153,19 @@ describe('every registered route', () => {
     expect(
       (await t.staff.member.json<Client>('GET', `/api/clients/${client.id}`)).body.version,
     ).toBe(client.version);
+    expect(
+      await t.server.app.parts.db.kysely
+        .selectFrom('credential')
+        .select(['version', 'revealedAt'])
+        .where('id', '=', credentialId)
+        .executeTakeFirst(),
+    ).toEqual({ version: 1, revealedAt: null });
   });
 
   it('answers the staff member it guards for (the requests above were real ones)', async () => {
     for (const route of routes().filter((r) => !isPublic(r) && r.method === 'GET')) {
       const answer = await send(
-        requestFor(route, { id: client.id, serverId }),
+        requestFor(route, { id: client.id, serverId, credentialId }),
         t.staff.member.cookieHeader,
       );
       expect(answer.status, `${route.method} ${route.url}`).toBe(200);

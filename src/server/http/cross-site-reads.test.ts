@@ -15,8 +15,10 @@ import { refusesCrossSite } from './csrf.ts';
 const t = serveThisFile({ staff: { member: { name: 'Staff' } } });
 let client: Client;
 let serverId: string;
+let credentialId: string;
 const PASSWORD = 'server-password-cross-site';
 const TOKEN = 'access-token-cross-site';
+const VAULT_TOKEN = 'vault-token-cross-site';
 
 beforeAll(async () => {
   client = (
@@ -32,6 +34,13 @@ beforeAll(async () => {
     `/api/servers?clientId=${client.id}`,
   );
   serverId = body.servers[0]!.id;
+  credentialId = (
+    await t.staff.member.json<{ id: string }>('POST', '/api/credentials', {
+      name: 'Vault token',
+      kind: 'token',
+      secret: VAULT_TOKEN,
+    })
+  ).body.id;
 });
 
 async function eventCount(): Promise<number> {
@@ -61,7 +70,7 @@ function getRoutes() {
 const paths = (route: { url: string }) => {
   const path = requestFor(
     { method: 'GET', url: route.url, config: {} },
-    { id: client.id, serverId },
+    { id: client.id, serverId, credentialId },
   ).path;
   // The export reveals only when asked: ask, so an unmarked export would show up here.
   return route.url === '/api/clients/export' ? [path, `${path}?secrets=1`] : [path];
@@ -120,8 +129,37 @@ describe('every other GET route', () => {
         expect(status, path).toBeLessThan(500);
         expect(text, path).not.toContain(PASSWORD);
         expect(text, path).not.toContain(TOKEN);
+        expect(text, path).not.toContain(VAULT_TOKEN);
         expect(await eventCount(), path).toBe(before);
       }
+    }
+  });
+});
+
+describe("the vault's reveal", () => {
+  it('is a POST, so it refuses another site as every write does, and records nothing', async () => {
+    const foreign: Record<string, string>[] = [
+      { 'sec-fetch-site': 'cross-site' },
+      { origin: 'https://evil.example' },
+    ];
+    for (const headers of foreign) {
+      const before = await eventCount();
+      const response = await fetch(
+        new URL(`/api/credentials/${credentialId}/reveal`, t.server.url),
+        {
+          method: 'POST',
+          headers: {
+            cookie: t.staff.member.cookieHeader,
+            'content-type': 'application/json',
+            ...headers,
+          },
+          body: JSON.stringify({ purpose: 'reveal' }),
+        },
+      );
+      const text = await response.text();
+      expect(response.status).toBe(403);
+      expect(text).not.toContain(VAULT_TOKEN);
+      expect(await eventCount()).toBe(before);
     }
   });
 });

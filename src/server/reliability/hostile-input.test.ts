@@ -24,9 +24,10 @@ async function fingerprint() {
   const db = t.server.app.parts.db.kysely;
   const [clients, servers, credentials, events, deleted, tokens] = await Promise.all([
     db.selectFrom('client').selectAll().orderBy('id').execute(),
-    // Every change to a server or credential raises its version.
+    // Every change to a server or credential raises its version; a reveal, which is no
+    // change, leaves its mark on the credential.
     db.selectFrom('server').select(['id', 'version']).orderBy('id').execute(),
-    db.selectFrom('credential').select(['id', 'version']).orderBy('id').execute(),
+    db.selectFrom('credential').select(['id', 'version', 'revealedAt']).orderBy('id').execute(),
     db
       .selectFrom('event')
       .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.max('seq').as('last')])
@@ -45,6 +46,14 @@ beforeAll(async () => {
       tags: 'eu-west-1',
       server: { host: 'example.com', password: 'pw' },
     });
+  }
+  // The vault: one of each kind, their ids among the real ones a path may take.
+  for (const body of [
+    { name: 'Fuzz key', kind: 'ssh-key', generate: 'ed25519' },
+    { name: 'Fuzz password', kind: 'password', secret: 'pw' },
+    { name: 'Fuzz token', kind: 'token', secret: 'tok' },
+  ]) {
+    expect((await t.staff.member.json('POST', '/api/credentials', body)).status).toBe(201);
   }
 });
 afterAll(async () => {
@@ -118,6 +127,9 @@ describe('generated requests to every route', () => {
     async () => {
       const clients = (await t.staff.member.json<{ clients: Client[] }>('GET', '/api/clients')).body
         .clients;
+      const credentials = (
+        await t.staff.member.json<{ credentials: { id: string }[] }>('GET', '/api/credentials')
+      ).body.credentials;
       const routes = distinctRoutes(t.server.app.registeredRoutes).filter(
         // The web build's files: none in this server (it has no web app).
         (r) => r.url.startsWith('/api/') || r.url === '/healthz' || r.url === '/readyz',
@@ -125,7 +137,7 @@ describe('generated requests to every route', () => {
       expect(routes.length).toBeGreaterThan(20);
       const arbitrary = hostileRequests({
         routes,
-        realIds: clients.map((c) => c.id),
+        realIds: [...clients, ...credentials].map((c) => c.id),
         origin: t.server.url,
       });
       const reached = new Map<string, number>();

@@ -145,6 +145,56 @@ const clientBodies: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
   },
 );
 
+/**
+ * Vault bodies: create, rename, rotate and reveal fields together, valid or one hostile. Keys
+ * are generated as Ed25519 only: an RSA 4096 key takes seconds to make.
+ */
+const credentialCommon = {
+  name: fc.constantFrom('Deploy key', 'Ünïcode token', ''),
+  version: fc.constantFrom(1, 1, 2),
+  purpose: fc.constantFrom('reveal', 'copy'),
+};
+const validCredential: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
+  fc.record({
+    ...credentialCommon,
+    kind: fc.constantFrom('password', 'token'),
+    secret: fc.constantFrom('s3cret', ''),
+  }),
+  fc.record({
+    ...credentialCommon,
+    kind: fc.constant('ssh-key'),
+    generate: fc.constant('ed25519'),
+  }),
+  fc.record({
+    ...credentialCommon,
+    kind: fc.constant('ssh-key'),
+    privateKey: fc.constantFrom(
+      '-----BEGIN OPENSSH PRIVATE KEY-----\nAAAA\n-----END OPENSSH PRIVATE KEY-----\n',
+      'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl x',
+    ),
+    passphrase: fc.constantFrom('pass phrase', ''),
+  }),
+);
+const CREDENTIAL_PATHS = [
+  'name',
+  'kind',
+  'generate',
+  'privateKey',
+  'passphrase',
+  'secret',
+  'version',
+  'purpose',
+];
+const credentialBodies: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
+  { weight: 1, arbitrary: validCredential },
+  {
+    weight: 3,
+    arbitrary: fc
+      .tuple(validCredential, fc.constantFrom(...CREDENTIAL_PATHS), fc.oneof(anyJson, poisoned))
+      .map(([body, path, value]) => withValueAt(body, path, value)),
+  },
+);
+
 const accessTokenBodies = fc.oneof(
   fc.record({ accessToken: fc.constantFrom('tok-123', 'a b c', '') }),
   fc.record({ accessToken: fc.oneof(anyJson, poisoned) }),
@@ -153,7 +203,12 @@ const accessTokenBodies = fc.oneof(
 
 /** Bodies as text: JSON of every shape, broken JSON, prototype-pollution keys. */
 function bodies(route: string): fc.Arbitrary<{ text: string; jsonObject: boolean } | undefined> {
-  const object = route === '/api/me/access-token' ? accessTokenBodies : clientBodies;
+  const object =
+    route === '/api/me/access-token'
+      ? accessTokenBodies
+      : route.startsWith('/api/credentials')
+        ? credentialBodies
+        : clientBodies;
   return fc.oneof(
     { weight: 6, arbitrary: object.map((o) => ({ text: JSON.stringify(o), jsonObject: true })) },
     {

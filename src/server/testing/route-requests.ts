@@ -10,24 +10,53 @@ export interface RouteRequest {
 /**
  * Turns a registered route into a request that its handler would answer with success: path
  * parameters filled with real values (an existing client's id, or its server's for a server
- * route), a valid body for writes. A guard
+ * route and its credential's for a vault route: a password or token, which a rotation's body
+ * fits), a valid body for writes. A guard
  * that let it through would show as a 2xx, not as a 404 or 400 that hides the hole.
  */
 export function requestFor(
   route: RegisteredRoute,
-  values: { id: string; serverId?: string; wildcard?: string; version?: number },
+  values: {
+    id: string;
+    serverId?: string;
+    credentialId?: string;
+    wildcard?: string;
+    version?: number;
+    credentialVersion?: number;
+  },
 ): RouteRequest {
-  const id = route.url.startsWith('/api/servers/') ? (values.serverId ?? values.id) : values.id;
+  const vault = route.url.startsWith('/api/credentials');
+  const id = route.url.startsWith('/api/servers/')
+    ? (values.serverId ?? values.id)
+    : vault
+      ? (values.credentialId ?? values.id)
+      : values.id;
   const path = route.url.replace(/:id\b/g, id).replace(/\*$/, values.wildcard ?? 'get-session');
   const writes = route.method === 'POST' || route.method === 'PUT';
   if (!writes) return { method: route.method, path };
-  const body =
-    route.url === '/api/me/access-token'
-      ? { accessToken: 'route-request-token' }
-      : route.method === 'PUT'
-        ? { name: 'Changed by a route request', version: values.version ?? 1 }
-        : { name: 'Made by a route request' };
-  return { method: route.method, path, body };
+  return { method: route.method, path, body: bodyFor(route, values) };
+}
+
+function bodyFor(
+  route: RegisteredRoute,
+  values: { version?: number; credentialVersion?: number },
+): unknown {
+  const credentialVersion = values.credentialVersion ?? 1;
+  switch (route.url) {
+    case '/api/me/access-token':
+      return { accessToken: 'route-request-token' };
+    case '/api/credentials':
+      return { name: 'Made by a route request', kind: 'token', secret: 'route-request-secret' };
+    case '/api/credentials/:id':
+      return { name: 'Changed by a route request', version: credentialVersion };
+    case '/api/credentials/:id/rotate':
+      return { version: credentialVersion, secret: 'route-request-rotated' };
+    case '/api/credentials/:id/reveal':
+      return { purpose: 'reveal' };
+  }
+  return route.method === 'PUT'
+    ? { name: 'Changed by a route request', version: values.version ?? 1 }
+    : { name: 'Made by a route request' };
 }
 
 /** Routes the registry lists, each method once (Fastify adds HEAD beside GET by itself). */
