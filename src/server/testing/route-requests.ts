@@ -11,7 +11,7 @@ export interface RouteRequest {
  * Turns a registered route into a request that its handler would answer with success: path
  * parameters filled with real values (an existing client's id, or its server's for a server
  * route and its credential's for a vault route: a password or token, which a rotation's body
- * fits), a valid body for writes. A guard
+ * fits), a valid body for writes (one a server or vault route takes, for those). A guard
  * that let it through would show as a 2xx, not as a 404 or 400 that hides the hole.
  */
 export function requestFor(
@@ -39,7 +39,7 @@ export function requestFor(
 
 function bodyFor(
   route: RegisteredRoute,
-  values: { version?: number; credentialVersion?: number },
+  values: { id: string; version?: number; credentialVersion?: number },
 ): unknown {
   const credentialVersion = values.credentialVersion ?? 1;
   switch (route.url) {
@@ -53,6 +53,14 @@ function bodyFor(
       return { version: credentialVersion, secret: 'route-request-rotated' };
     case '/api/credentials/:id/reveal':
       return { purpose: 'reveal' };
+    case '/api/servers':
+      return { clientId: values.id, label: 'Made by a route request' };
+    case '/api/servers/:id':
+      // A server's version is its own; a stale one is a 409, which still passed the guard.
+      return { label: 'Changed by a route request', version: 1 };
+    case '/api/servers/:id/host-key':
+      // Accepted only when a check was offered this key: otherwise a 400 past the guard.
+      return { fingerprint: `SHA256:${'A'.repeat(43)}` };
   }
   return route.method === 'PUT'
     ? { name: 'Changed by a route request', version: values.version ?? 1 }

@@ -67,6 +67,9 @@ describe('GET /api/servers', () => {
       serversOf(`?q=${encodeURIComponent(q)}`).then((list) => list.map((s) => s.client.id));
     expect(await found('zurich')).toEqual([client.id]);
     expect(await found('ZH-1 ops')).toEqual([client.id]);
+    // Words in quotes are one term, as in the client list's search box.
+    expect(await found('"zurich hosting"')).toEqual([client.id]);
+    expect(await found('"hosting zurich"')).toEqual([]);
     expect(await found('zurich nothing-like-this')).toEqual([]);
     expect((await serversOf('?status=not_checked')).map((s) => s.client.id)).toContain(client.id);
     expect(await serversOf('?status=reachable')).toEqual([]);
@@ -91,6 +94,30 @@ describe('GET /api/servers', () => {
       200,
     );
     expect(await serversOf(`?clientId=${client.id}`)).toEqual([after]);
+  });
+
+  it('forgets the pinned and the offered host key when the client form moves the server', async () => {
+    const client = await addClient('Moved Keys', { host: 'before.example.com' });
+    const [server] = await serversOf(`?clientId=${client.id}`);
+    await t.server.app.parts.db.kysely
+      .updateTable('server')
+      .set({
+        hostKeyAlgorithm: 'ssh-ed25519',
+        hostKeyFingerprint: `SHA256:${'K'.repeat(43)}`,
+        offeredHostKeyAlgorithm: 'ssh-ed25519',
+        offeredHostKeyFingerprint: `SHA256:${'L'.repeat(43)}`,
+        checkStatus: 'host_key_changed',
+      })
+      .where('id', '=', server!.id)
+      .execute();
+    const edited = await t.staff.member.json<Client>('PUT', `/api/clients/${client.id}`, {
+      name: 'Moved Keys',
+      server: { host: 'after.example.com' },
+      version: client.version,
+    });
+    expect(edited.status).toBe(200);
+    const [after] = await serversOf(`?clientId=${client.id}`);
+    expect(after).toMatchObject({ hostKey: null, offeredHostKey: null, status: 'not_checked' });
   });
 
   it('names the bad parameter', async () => {
