@@ -3,6 +3,7 @@ import type { CredentialKind } from '#shared/servers.ts';
 import type { CredentialTable, Database } from '#server/db/schema.ts';
 import { newRecordId, newRecordStamps, type Author } from '#server/db/record-id.ts';
 import { clientPasswordPlace, credentialPlace, type SecretBox } from '#server/secrets.ts';
+import type { SshCredential } from '#server/ssh/reachability.ts';
 
 /** The name of the credential that the client form's password is kept in. */
 export function clientPasswordName(client: { name: string; code: string }): string {
@@ -46,12 +47,14 @@ function openCredential(
 
 /**
  * What a query joined to `credential` selects beside `credential.kind as credentialKind` so that
- * `joinedPassword` can open the secret. Kept out of the client list's query: it reads no secret.
+ * `joinedPassword` and `joinedSshCredential` can open the secret. Kept out of the client list's
+ * query: it reads no secret.
  */
 export const CREDENTIAL_SECRET_COLUMNS = [
   'credential.id as credentialId',
   'credential.secret as credentialSecret',
   'credential.sealedForClient as credentialSealedForClient',
+  'credential.passphrase as credentialPassphrase',
 ] as const;
 
 /** A row of a query joined to `credential` (all null when nothing was joined). */
@@ -60,17 +63,39 @@ export interface JoinedCredential {
   credentialKind: CredentialKind | null;
   credentialSecret: string | null;
   credentialSealedForClient: string | null;
+  credentialPassphrase: string | null;
 }
 
 /** The joined credential's password in clear; null when it is not a password credential. */
 export function joinedPassword(box: SecretBox, row: JoinedCredential): string | null {
-  if (row.credentialKind !== 'password' || row.credentialId === null) return null;
-  if (row.credentialSecret === null) return null;
-  return openCredential(box, {
-    id: row.credentialId,
-    secret: row.credentialSecret,
-    sealedForClient: row.credentialSealedForClient,
-  });
+  const credential = joinedSshCredential(box, row);
+  return credential?.kind === 'password' ? credential.password : null;
+}
+
+/**
+ * The joined credential as an SSH login can use it: a password, or a private key with its
+ * passphrase (sealed at the credential's place, as the key is). Null when nothing is joined
+ * or it is a token, which no SSH login takes.
+ */
+export function joinedSshCredential(box: SecretBox, row: JoinedCredential): SshCredential | null {
+  const id = row.credentialId;
+  if (id === null || row.credentialSecret === null) return null;
+  const open = (sealed: string) =>
+    openCredential(box, { id, secret: sealed, sealedForClient: row.credentialSealedForClient });
+  switch (row.credentialKind) {
+    case 'password':
+      return { kind: 'password', password: open(row.credentialSecret) };
+    case 'ssh-key':
+      return {
+        kind: 'ssh-key',
+        privateKey: open(row.credentialSecret),
+        ...(row.credentialPassphrase === null
+          ? {}
+          : { passphrase: open(row.credentialPassphrase) }),
+      };
+    default:
+      return null;
+  }
 }
 
 /** Replaces a credential's secret; its version goes up, as any change to it. */
