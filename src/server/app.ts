@@ -21,6 +21,7 @@ import { registerClientBulkRoutes } from './features/clients/client-bulk-routes.
 import { registerServerRoutes } from './features/servers/server-routes.ts';
 import { ServerRepository } from './features/servers/server-repository.ts';
 import { ServerChecks } from './features/servers/server-checks.ts';
+import { CheckSchedule } from './features/servers/check-schedule.ts';
 import type { CheckOptions } from './ssh/reachability.ts';
 import { registerTransferRoutes } from './features/transfer/transfer-routes.ts';
 import { DeployTokens } from './features/account/deploy-tokens.ts';
@@ -46,6 +47,8 @@ export interface AppParts {
   db: Db;
   auth: Auth;
   hub: EventHub;
+  /** The scheduled server checks; undefined when SERVER_CHECK_INTERVAL is 0. */
+  schedule: CheckSchedule | undefined;
 }
 
 declare module 'fastify' {
@@ -66,6 +69,8 @@ export async function buildApp(
     logStream?: { write(line: string): void };
     /** Timeouts and retries of server checks (tests shorten the waits). */
     serverChecks?: CheckOptions;
+    /** Milliseconds between scheduled checks instead of SERVER_CHECK_INTERVAL; 0: none. */
+    checkIntervalMs?: number;
   } = {},
 ): Promise<FastifyInstance> {
   const stream = options.logStream ?? (await terminalLogStream());
@@ -134,7 +139,25 @@ export async function buildApp(
     app.server.once('close', () => clearInterval(reaper));
   });
 
-  app.decorate('parts', { db, auth, hub });
+  const checks = new ServerChecks(db, box, () => void hub.wake(), options.serverChecks);
+  const intervalMs = options.checkIntervalMs ?? config.serverCheckIntervalMinutes * 60_000;
+  const schedule =
+    intervalMs > 0
+      ? new CheckSchedule({
+          db,
+          checks,
+          intervalMs,
+          log: app.log,
+          ...(config.database.kind === 'postgres' ? { lockUrl: config.database.url } : {}),
+        })
+      : undefined;
+  if (schedule) {
+    schedule.start();
+    // Registered after the database's hook, so it runs first (Fastify closes in reverse).
+    app.addHook('onClose', async () => schedule.close());
+  }
+
+  app.decorate('parts', { db, auth, hub, schedule });
 
   registerSecurityHeaders(app, { https: config.publicUrl.startsWith('https:') });
 
@@ -172,7 +195,7 @@ export async function buildApp(
   registerClientBulkRoutes(app, { clients });
   registerServerRoutes(app, {
     servers: new ServerRepository(db.kysely),
-    checks: new ServerChecks(db, box, () => void hub.wake(), options.serverChecks),
+    checks,
   });
   registerTransferRoutes(app, { db, box, clients, onCommitted: () => void hub.wake() });
   registerEventsRoute(app, hub);
