@@ -40,25 +40,19 @@ beforeAll(async () => {
   const setup = await startTestServer(database.env, { dataDir });
   try {
     const staff = await signUpVerified(setup, { name: 'Sam Schedule' });
-    const made = await Promise.all(
-      Array.from({ length: SERVERS + 1 }, async (_, index) => {
-        const server =
-          index === SERVERS
-            ? {}
-            : {
-                host: sshServer.host,
-                port: sshServer.port,
-                username: 'deploy',
-                password: PASSWORD,
-              };
-        const client = await staff.json<Client>('POST', '/api/clients', {
-          name: `Scheduled ${index}`,
-          server,
-        });
-        expect(client.status).toBe(201);
-        return client.body.id;
-      }),
-    );
+    const made: string[] = [];
+    for (let index = 0; index <= SERVERS; index += 1) {
+      const server =
+        index === SERVERS
+          ? {}
+          : { host: sshServer.host, port: sshServer.port, username: 'deploy', password: PASSWORD };
+      const client = await staff.json<Client>('POST', '/api/clients', {
+        name: `Scheduled ${index}`,
+        server,
+      });
+      expect(client.status, JSON.stringify(client.body)).toBe(201);
+      made.push(client.body.id);
+    }
     const rows = await setup.app.parts.db.kysely
       .selectFrom('server')
       .select(['id', 'clientId'])
