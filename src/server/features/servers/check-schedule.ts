@@ -46,7 +46,10 @@ export class CheckSchedule {
       options.lockUrl === undefined ? undefined : new ScheduleLock(options.lockUrl, options.log);
   }
 
-  /** Ticks seen, and rounds started on them: what the tests and the log can tell apart. */
+  /**
+   * Ticks seen, and rounds run on them: a tick runs none while a round runs or while another
+   * instance holds the lock.
+   */
   get ticks(): number {
     return this.#ticks;
   }

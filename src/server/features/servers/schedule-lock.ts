@@ -56,6 +56,8 @@ export class ScheduleLock {
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
       keepAlive: true,
       keepAliveInitialDelayMillis: 10_000,
+      // A connection that went silent fails the tick instead of holding the schedule up.
+      query_timeout: CONNECT_TIMEOUT_MS,
       application_name: 'clients-manager-schedule',
     });
     const lost = (error?: unknown) => {
