@@ -22,6 +22,7 @@ import { registerServerRoutes } from './features/servers/server-routes.ts';
 import { ServerWrites } from './features/servers/server-writes.ts';
 import { ServerRepository } from './features/servers/server-repository.ts';
 import { ServerChecks } from './features/servers/server-checks.ts';
+import { CheckSchedule } from './features/servers/check-schedule.ts';
 import { registerCredentialRoutes } from './features/credentials/credential-routes.ts';
 import { CredentialRepository } from './features/credentials/credential-repository.ts';
 import type { CheckOptions } from './ssh/reachability.ts';
@@ -49,6 +50,8 @@ export interface AppParts {
   db: Db;
   auth: Auth;
   hub: EventHub;
+  /** The scheduled server checks; undefined when SERVER_CHECK_INTERVAL is 0. */
+  schedule: CheckSchedule | undefined;
 }
 
 declare module 'fastify' {
@@ -69,6 +72,8 @@ export async function buildApp(
     logStream?: { write(line: string): void };
     /** Timeouts and retries of server checks (tests shorten the waits). */
     serverChecks?: CheckOptions;
+    /** Milliseconds between scheduled checks instead of SERVER_CHECK_INTERVAL; 0: none. */
+    checkIntervalMs?: number;
   } = {},
 ): Promise<FastifyInstance> {
   const stream = options.logStream ?? (await terminalLogStream());
@@ -137,7 +142,25 @@ export async function buildApp(
     app.server.once('close', () => clearInterval(reaper));
   });
 
-  app.decorate('parts', { db, auth, hub });
+  const checks = new ServerChecks(db, box, () => void hub.wake(), options.serverChecks);
+  const intervalMs = options.checkIntervalMs ?? config.serverCheckIntervalMinutes * 60_000;
+  const schedule =
+    intervalMs > 0
+      ? new CheckSchedule({
+          db,
+          checks,
+          intervalMs,
+          log: app.log,
+          ...(config.database.kind === 'postgres' ? { lockUrl: config.database.url } : {}),
+        })
+      : undefined;
+  if (schedule) {
+    schedule.start();
+    // Registered after the database's hook, so it runs first (Fastify closes in reverse).
+    app.addHook('onClose', async () => schedule.close());
+  }
+
+  app.decorate('parts', { db, auth, hub, schedule });
 
   registerSecurityHeaders(app, { https: config.publicUrl.startsWith('https:') });
 
@@ -177,7 +200,7 @@ export async function buildApp(
   registerClientBulkRoutes(app, { clients });
   registerServerRoutes(app, {
     servers,
-    checks: new ServerChecks(db, box, () => void hub.wake(), options.serverChecks),
+    checks,
     writes: new ServerWrites(db, () => void hub.wake()),
   });
   registerCredentialRoutes(app, {

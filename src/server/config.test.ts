@@ -57,6 +57,12 @@ describe('loadConfig', () => {
     // `true` would trust the header from anyone, so anyone could pick their rate-limit count.
     [{ TRUST_PROXY: 'true' }, /^Invalid setting TRUST_PROXY: must be the addresses/],
     [{ TRUST_PROXY: '10.0.0.1, 10.0.0.0/33, x' }, /^Invalid setting TRUST_PROXY: /],
+    [
+      { SERVER_CHECK_INTERVAL: '1.5' },
+      /^Invalid setting SERVER_CHECK_INTERVAL: must be a whole number of minutes from 0 \(off\) to 10080$/,
+    ],
+    [{ SERVER_CHECK_INTERVAL: '-1' }, /^Invalid setting SERVER_CHECK_INTERVAL: /],
+    [{ SERVER_CHECK_INTERVAL: '10081' }, /^Invalid setting SERVER_CHECK_INTERVAL: /],
   ])('refuses %j with one line naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
     try {
@@ -64,6 +70,12 @@ describe('loadConfig', () => {
     } catch (error) {
       expect((error as Error).message.split('\n')).toHaveLength(1);
     }
+  });
+
+  it('reads SERVER_CHECK_INTERVAL in minutes: 15 unless set, 0 for none', () => {
+    expect(loadConfig({}).serverCheckIntervalMinutes).toBe(15);
+    expect(loadConfig({ SERVER_CHECK_INTERVAL: ' 0 ' }).serverCheckIntervalMinutes).toBe(0);
+    expect(loadConfig({ SERVER_CHECK_INTERVAL: '60' }).serverCheckIntervalMinutes).toBe(60);
   });
 
   it('reads TRUST_PROXY as a list of addresses and ranges', () => {

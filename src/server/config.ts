@@ -133,6 +133,14 @@ const envSchema = z.object({
     .regex(/^[1-9]\d{0,5}$/, 'must be a whole number from 1 to 999999')
     .transform(Number)
     .default(10),
+  // A week at most: a longer wait overflows Node's timers.
+  SERVER_CHECK_INTERVAL: z
+    .string()
+    .trim()
+    .regex(/^\d{1,5}$/, 'must be a whole number of minutes from 0 (off) to 10080')
+    .transform(Number)
+    .refine((n) => n <= 10080, 'must be a whole number of minutes from 0 (off) to 10080')
+    .default(15),
 });
 
 /** An OpenID Connect provider people can sign in with (Google is one, found by discovery). */
@@ -180,6 +188,8 @@ export interface Config {
    * empty: the socket's address is the client's.
    */
   trustedProxies: string[];
+  /** Minutes between scheduled checks of every server (check-schedule.ts); 0: none. */
+  serverCheckIntervalMinutes: number;
 }
 
 export class ConfigError extends Error {
@@ -230,6 +240,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowedEmails: e.ALLOWED_EMAILS,
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
     trustedProxies: e.TRUST_PROXY ?? [],
+    serverCheckIntervalMinutes: e.SERVER_CHECK_INTERVAL,
   };
 }
 

@@ -133,6 +133,33 @@ describe('a reachability check that cannot connect', () => {
       silent.close();
     }
   });
+
+  it('stops when told to, in an attempt or between attempts, and rejects', async () => {
+    const silent = net.createServer(() => undefined);
+    silent.listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+    const { port } = silent.address() as AddressInfo;
+    const target = { host: '127.0.0.1', port, username: 'deploy' };
+    try {
+      const stopped = new Error('the app is closing');
+      // In an attempt: the handshake would wait 60 s.
+      const during = new AbortController();
+      const check = checkReachability(target, { timeoutMs: 60_000, signal: during.signal });
+      setTimeout(() => during.abort(stopped), 50);
+      await expect(check).rejects.toBe(stopped);
+      // Between attempts: the retry would wait 60 s.
+      const between = new AbortController();
+      const retried = checkReachability(target, {
+        timeoutMs: 100,
+        retryDelayMs: 60_000,
+        signal: between.signal,
+      });
+      setTimeout(() => between.abort(stopped), 300);
+      await expect(retried).rejects.toThrow();
+    } finally {
+      silent.close();
+    }
+  }, 10_000);
 });
 
 describe('a reachability check with a password (an ssh2 server in the test)', () => {

@@ -27,6 +27,8 @@ export interface CheckOptions {
   attempts?: number;
   /** The wait before the second attempt; it doubles after each failure. */
   retryDelayMs?: number;
+  /** Stops the check (the app is closing): it then rejects with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 const DEFAULTS = { timeoutMs: 10_000, attempts: 3, retryDelayMs: 2_000 } as const;
@@ -34,7 +36,8 @@ const DEFAULTS = { timeoutMs: 10_000, attempts: 3, retryDelayMs: 2_000 } as cons
 type Attempt =
   | { kind: 'reachable'; hostKey: HostKey; authenticated: boolean }
   | { kind: 'host-key-changed'; hostKey: HostKey; pinned: HostKey }
-  | { kind: 'failed'; reason: string; final: boolean };
+  | { kind: 'failed'; reason: string; final: boolean }
+  | { kind: 'stopped' };
 
 /**
  * Opens an SSH connection, reads the host key and, with a credential, authenticates; then
@@ -47,9 +50,15 @@ export async function checkReachability(
   options: CheckOptions = {},
 ): Promise<CheckResult> {
   const { timeoutMs, attempts, retryDelayMs } = { ...DEFAULTS, ...options };
+  const { signal } = options;
   let wait = retryDelayMs;
   for (let attempt = 1; ; attempt += 1) {
-    const result = await attemptOnce(target, timeoutMs);
+    signal?.throwIfAborted();
+    const result = await attemptOnce(target, timeoutMs, signal);
+    if (result.kind === 'stopped') {
+      signal?.throwIfAborted();
+      throw new Error('the check was stopped');
+    }
     if (result.kind === 'reachable')
       return { status: 'reachable', ...withoutKind(result), attempts: attempt };
     if (result.kind === 'host-key-changed') {
@@ -58,7 +67,7 @@ export async function checkReachability(
     if (result.final || attempt >= attempts) {
       return { status: 'unreachable', reason: result.reason, attempts: attempt };
     }
-    await delay(wait);
+    await delay(wait, undefined, { signal });
     wait *= 2;
   }
 }
@@ -68,7 +77,11 @@ function withoutKind<T extends { kind: string }>({ kind, ...rest }: T): Omit<T, 
   return rest;
 }
 
-function attemptOnce(target: CheckTarget, timeoutMs: number): Promise<Attempt> {
+function attemptOnce(
+  target: CheckTarget,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+): Promise<Attempt> {
   return new Promise((resolve) => {
     const client = new Client();
     let seen: HostKey | undefined;
@@ -76,12 +89,14 @@ function attemptOnce(target: CheckTarget, timeoutMs: number): Promise<Attempt> {
     const settle = (attempt: Attempt) => {
       if (settled) return;
       settled = true;
+      signal?.removeEventListener('abort', stop);
       client.removeAllListeners();
       // A late error from the socket being torn down must not become an unhandled event.
       client.on('error', () => undefined);
       client.end();
       resolve(attempt);
     };
+    const stop = () => settle({ kind: 'stopped' });
     const config: ConnectConfig = {
       host: target.host,
       port: target.port,
@@ -113,6 +128,7 @@ function attemptOnce(target: CheckTarget, timeoutMs: number): Promise<Attempt> {
     client.on('close', () =>
       settle({ kind: 'failed', reason: 'the server closed the connection', final: false }),
     );
+    signal?.addEventListener('abort', stop, { once: true });
     try {
       client.connect(config);
     } catch (error) {

@@ -13,6 +13,15 @@ export interface PasswordSshServer {
   hostKey: HostKey;
   /** Every password offered to it, in order. */
   passwordsTried: string[];
+  /**
+   * Logins under way: connected and not yet answered. Each lies within one check on the
+   * client's side, so the most at once is a floor of the checks run side by side (reset it to
+   * watch afresh).
+   */
+  readonly loginsUnderWay: number;
+  maxLoginsUnderWay: number;
+  /** How long it thinks before answering a password (may be changed while it runs). */
+  answerAfterMs: number | undefined;
   close(): void;
 }
 
@@ -24,30 +33,51 @@ export interface PasswordSshServer {
 export async function startPasswordSshServer(account: {
   username: string;
   password: string;
+  answerAfterMs?: number;
 }): Promise<PasswordSshServer> {
   const key = utils.generateKeyPairSync('ed25519');
   const parsed = utils.parseKey(key.public);
   if (parsed instanceof Error) throw parsed;
   const passwordsTried: string[] = [];
+  let underWay = 0;
   const server = new Server({ hostKeys: [key.private] }, (connection) => {
+    underWay += 1;
+    result.maxLoginsUnderWay = Math.max(result.maxLoginsUnderWay, underWay);
+    let answered = false;
+    const settle = () => {
+      if (answered) return;
+      answered = true;
+      underWay -= 1;
+    };
     connection.on('error', () => undefined);
+    connection.on('close', settle);
     connection.on('authentication', (context) => {
       if (context.method !== 'password') return context.reject(['password']);
       passwordsTried.push(context.password);
-      if (context.username === account.username && context.password === account.password) {
-        context.accept();
-      } else {
-        context.reject(['password']);
-      }
+      const right = context.username === account.username && context.password === account.password;
+      const answer = () => {
+        if (answered) return;
+        settle();
+        if (right) context.accept();
+        else context.reject(['password']);
+      };
+      if (result.answerAfterMs === undefined) answer();
+      else setTimeout(answer, result.answerAfterMs);
     });
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
-  return {
+  const result: PasswordSshServer = {
     host: '127.0.0.1',
     port: (server.address() as AddressInfo).port,
     hostKey: hostKeyOf(parsed.getPublicSSH()),
     passwordsTried,
+    get loginsUnderWay() {
+      return underWay;
+    },
+    maxLoginsUnderWay: 0,
+    answerAfterMs: account.answerAfterMs,
     close: () => server.close(),
   };
+  return result;
 }

@@ -46,6 +46,8 @@ export async function startTestServer(
     dataDir?: string;
     /** Timeouts and retries of server checks. */
     serverChecks?: CheckOptions;
+    /** Milliseconds between scheduled checks; unset: no schedule, whatever `env` says. */
+    checkIntervalMs?: number;
   } = {},
 ): Promise<TestServer> {
   const own =
@@ -70,6 +72,8 @@ export async function startTestServer(
     clientDir: options.clientDir ?? path.join(dataDir, 'no-web-app'),
     ...(options.logStream ? { logStream: options.logStream } : {}),
     ...(options.serverChecks ? { serverChecks: options.serverChecks } : {}),
+    // A test's servers are checked only when it asks: a schedule must not disturb the others.
+    checkIntervalMs: options.checkIntervalMs ?? 0,
   });
   await app.listen({ port, host: '127.0.0.1' });
   return {

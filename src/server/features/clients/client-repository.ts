@@ -272,12 +272,19 @@ export class ClientRepository {
       const copyId = newRecordId();
       const name = `${source.name}${CLONE_SUFFIX}`;
       const copies = servers.map((server) => {
-        const { credentialKind, credentialSecret, credentialSealedForClient, ...row } = server;
+        const {
+          credentialKind,
+          credentialSecret,
+          credentialSealedForClient,
+          credentialPassphrase,
+          ...row
+        } = server;
         const plain = joinedPassword(this.#box, {
           credentialId: row.credentialId,
           credentialKind,
           credentialSecret,
           credentialSealedForClient,
+          credentialPassphrase,
         });
         const password =
           plain === null

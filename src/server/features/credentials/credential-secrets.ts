@@ -9,6 +9,7 @@ import {
   credentialPlace,
   type SecretBox,
 } from '#server/secrets.ts';
+import type { SshCredential } from '#server/ssh/reachability.ts';
 
 /** The name of the credential that the client form's password is kept in. */
 export function clientPasswordName(client: { name: string; code: string }): string {
@@ -89,12 +90,14 @@ function openCredential(
 
 /**
  * What a query joined to `credential` selects beside `credential.kind as credentialKind` so that
- * `joinedPassword` can open the secret. Kept out of the client list's query: it reads no secret.
+ * `joinedPassword` and `joinedSshCredential` can open the secret. Kept out of the client list's
+ * query: it reads no secret.
  */
 export const CREDENTIAL_SECRET_COLUMNS = [
   'credential.id as credentialId',
   'credential.secret as credentialSecret',
   'credential.sealedForClient as credentialSealedForClient',
+  'credential.passphrase as credentialPassphrase',
 ] as const;
 
 /** A row of a query joined to `credential` (all null when nothing was joined). */
@@ -103,17 +106,31 @@ export interface JoinedCredential {
   credentialKind: CredentialKind | null;
   credentialSecret: string | null;
   credentialSealedForClient: string | null;
+  credentialPassphrase: string | null;
 }
 
 /** The joined credential's password in clear; null when it is not a password credential. */
 export function joinedPassword(box: SecretBox, row: JoinedCredential): string | null {
-  if (row.credentialKind !== 'password' || row.credentialId === null) return null;
-  if (row.credentialSecret === null) return null;
-  return openCredential(box, {
-    id: row.credentialId,
+  const credential = joinedSshCredential(box, row);
+  return credential?.kind === 'password' ? credential.password : null;
+}
+
+/**
+ * The joined credential as an SSH login can use it: a password, or a private key with its
+ * passphrase. Null when nothing is joined or it is a token, which no SSH login takes.
+ */
+export function joinedSshCredential(box: SecretBox, row: JoinedCredential): SshCredential | null {
+  const id = row.credentialId;
+  if (id === null || row.credentialSecret === null) return null;
+  if (row.credentialKind !== 'password' && row.credentialKind !== 'ssh-key') return null;
+  const { secret, passphrase } = openCredentialSecret(box, {
+    id,
     secret: row.credentialSecret,
     sealedForClient: row.credentialSealedForClient,
+    passphrase: row.credentialPassphrase,
   });
+  if (row.credentialKind === 'password') return { kind: 'password', password: secret };
+  return { kind: 'ssh-key', privateKey: secret, ...(passphrase === null ? {} : { passphrase }) };
 }
 
 /** A credential's secret and passphrase in clear, as a reveal hands them out. */

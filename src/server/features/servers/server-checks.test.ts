@@ -1,10 +1,16 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '#shared/clients.ts';
 import type { ClientHistory } from '#shared/events.ts';
 import type { Server, ServerList } from '#shared/servers.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
 import { freePort } from '#server/testing/free-port.ts';
-import { startSshd, type Sshd } from '#server/testing/sshd.ts';
+import { sshKeygen, startSshd, type Sshd } from '#server/testing/sshd.ts';
+import { resolveSecretKey, SecretBox } from '#server/secrets.ts';
+import { newCredential } from '../credentials/credential-secrets.ts';
+import type { CredentialKind } from '#shared/servers.ts';
 import {
   startPasswordSshServer,
   type PasswordSshServer,
@@ -20,17 +26,74 @@ const t = serveThisFile({
 });
 
 const PASSWORD = 'correct horse battery';
+const PASSPHRASE = 'pass';
 let sshd: Sshd;
 let passwordServer: PasswordSshServer;
+let keyDir: string;
+/** Private keys written by ssh-keygen: two that sshd lets in, one it does not know. */
+const keys = { plain: '', withPassphrase: '', unknown: '' };
 
 beforeAll(async () => {
-  sshd = await startSshd([]);
+  keyDir = await mkdtemp(path.join(os.tmpdir(), 'cm-check-keys-'));
+  const make = async (name: string, passphrase?: string) => {
+    const file = path.join(keyDir, name);
+    await sshKeygen(file, { passphrase, comment: name });
+    return {
+      privateKey: await readFile(file, 'utf8'),
+      publicKey: (await readFile(`${file}.pub`, 'utf8')).trim(),
+    };
+  };
+  const plain = await make('plain');
+  const withPassphrase = await make('with-passphrase', PASSPHRASE);
+  const unknown = await make('unknown');
+  keys.plain = plain.privateKey;
+  keys.withPassphrase = withPassphrase.privateKey;
+  keys.unknown = unknown.privateKey;
+  sshd = await startSshd([plain.publicKey, withPassphrase.publicKey]);
   passwordServer = await startPasswordSshServer({ username: 'deploy', password: PASSWORD });
 });
 afterAll(async () => {
   passwordServer?.close();
   await sshd?.close();
+  if (keyDir) await rm(keyDir, { recursive: true, force: true });
 });
+
+/**
+ * Puts a credential in the vault as the vault's routes would, sealed by the app's own box,
+ * and lets the server use it.
+ */
+async function attachCredential(
+  serverId: string,
+  kind: CredentialKind,
+  secret: string,
+  passphrase?: string,
+): Promise<void> {
+  const { db } = t.server.app.parts;
+  const { config } = t.server;
+  const box = new SecretBox(resolveSecretKey(config.secretKey, config.dataDir));
+  const credential = newCredential(
+    box,
+    { name: `${kind} for ${serverId}`, kind },
+    { secret, passphrase: passphrase ?? null, publicKey: null, fingerprint: null },
+    { id: null },
+    new Date().toISOString(),
+  );
+  await db.kysely.insertInto('credential').values(credential).execute();
+  await db.kysely
+    .updateTable('server')
+    .set({ credentialId: credential.id })
+    .where('id', '=', serverId)
+    .execute();
+}
+
+/** Pins a host key as an accepted one would be (the acceptance route is not this file's). */
+async function pin(serverId: string, hostKey: { algorithm: string; fingerprint: string }) {
+  await t.server.app.parts.db.kysely
+    .updateTable('server')
+    .set({ hostKeyAlgorithm: hostKey.algorithm, hostKeyFingerprint: hostKey.fingerprint })
+    .where('id', '=', serverId)
+    .execute();
+}
 
 /** A client whose form made its primary server; returns that server's id. */
 async function serverFor(name: string, server: Record<string, unknown>): Promise<string> {
@@ -110,7 +173,11 @@ describe('POST /api/servers/:id/check', () => {
     await sshd.changeHostKey();
     const changed = await sshd.hostKey();
     const { body } = await check(id);
-    expect(body).toMatchObject({ status: 'host_key_changed', hostKey: original });
+    expect(body).toMatchObject({
+      status: 'host_key_changed',
+      hostKey: original,
+      offeredHostKey: changed,
+    });
     expect(body.reason).toBe(
       `host key changed: the server offered ${changed.fingerprint} (${changed.algorithm}), not the pinned ${original.fingerprint}`,
     );
@@ -119,6 +186,110 @@ describe('POST /api/servers/:id/check', () => {
       ['status:host_key_changed'],
       ['status:reachable', 'hostKey'],
     ]);
+  });
+
+  it('logs in to OpenSSH with an Ed25519 key from the vault', async () => {
+    const id = await serverFor('Key Check', {
+      host: sshd.host,
+      port: sshd.port,
+      username: sshd.username,
+    });
+    await attachCredential(id, 'ssh-key', keys.plain);
+    const { body } = await check(id);
+    expect(body).toMatchObject({
+      status: 'reachable',
+      reason: null,
+      hostKey: await sshd.hostKey(),
+      offeredHostKey: null,
+    });
+    const events = await historyOf(body);
+    expect(events).toMatchObject([
+      { kind: 'server.checked', fields: ['status:reachable', 'hostKey'] },
+    ]);
+    expect(JSON.stringify({ body, events })).not.toContain('PRIVATE KEY');
+  });
+
+  it('logs in with a key protected by a passphrase, opening both with the box', async () => {
+    const id = await serverFor('Passphrase Key Check', {
+      host: sshd.host,
+      port: sshd.port,
+      username: sshd.username,
+    });
+    await attachCredential(id, 'ssh-key', keys.withPassphrase, PASSPHRASE);
+    const { body } = await check(id);
+    expect(body).toMatchObject({ status: 'reachable', reason: null });
+    expect(JSON.stringify(body)).not.toContain(PASSPHRASE);
+  });
+
+  it('says authentication failed for a key the server does not know', async () => {
+    const id = await serverFor('Unknown Key Check', {
+      host: sshd.host,
+      port: sshd.port,
+      username: sshd.username,
+    });
+    await attachCredential(id, 'ssh-key', keys.unknown);
+    const { body } = await check(id);
+    expect(body).toMatchObject({ status: 'unreachable', reason: 'authentication failed' });
+  });
+
+  it('only reads the host key with a token, which is no SSH login', async () => {
+    const id = await serverFor('Token Check', {
+      host: passwordServer.host,
+      port: passwordServer.port,
+      username: 'deploy',
+    });
+    await attachCredential(id, 'token', 'api-token-not-for-ssh');
+    passwordServer.passwordsTried.length = 0;
+    const { body } = await check(id);
+    expect(body).toMatchObject({
+      status: 'reachable',
+      reason: null,
+      hostKey: passwordServer.hostKey,
+    });
+    expect(passwordServer.passwordsTried).toEqual([]);
+  });
+
+  it('keeps the key offered instead of the pinned one until a check sees the pinned key', async () => {
+    const id = await serverFor('Offered Key', {
+      host: passwordServer.host,
+      port: passwordServer.port,
+      username: 'deploy',
+      password: PASSWORD,
+    });
+    const other = { algorithm: 'ssh-ed25519', fingerprint: `SHA256:${'A'.repeat(43)}` };
+    await pin(id, other);
+    const changed = (await check(id)).body;
+    expect(changed).toMatchObject({
+      status: 'host_key_changed',
+      hostKey: other,
+      offeredHostKey: passwordServer.hostKey,
+    });
+
+    // Unreachable says nothing about the key: what was offered stays to be accepted.
+    await t.server.app.parts.db.kysely
+      .updateTable('server')
+      .set({ port: await freePort() })
+      .where('id', '=', id)
+      .execute();
+    const refused = (await check(id)).body;
+    expect(refused).toMatchObject({
+      status: 'unreachable',
+      hostKey: other,
+      offeredHostKey: passwordServer.hostKey,
+    });
+
+    await t.server.app.parts.db.kysely
+      .updateTable('server')
+      .set({ port: passwordServer.port })
+      .where('id', '=', id)
+      .execute();
+    await pin(id, passwordServer.hostKey);
+    const reachable = (await check(id)).body;
+    expect(reachable).toMatchObject({
+      status: 'reachable',
+      hostKey: passwordServer.hostKey,
+      offeredHostKey: null,
+    });
   });
 
   it('says connection refused for a closed port, after its retries', async () => {

@@ -7,9 +7,11 @@ import {
   checkReachability,
   type CheckOptions,
   type CheckResult,
-  type SshCredential,
 } from '#server/ssh/reachability.ts';
-import { CREDENTIAL_SECRET_COLUMNS, joinedPassword } from '../credentials/credential-secrets.ts';
+import {
+  CREDENTIAL_SECRET_COLUMNS,
+  joinedSshCredential,
+} from '../credentials/credential-secrets.ts';
 
 export type CheckOutcome = 'checked' | 'not_found' | 'no_host';
 
@@ -25,6 +27,25 @@ function statusOf(result: CheckResult): { status: ServerStatus; reason: string |
         status: 'host_key_changed',
         reason: `host key changed: the server offered ${result.hostKey.fingerprint} (${result.hostKey.algorithm}), not the pinned ${result.pinned.fingerprint}`,
       };
+  }
+}
+
+/**
+ * The different key a server offered, kept for a person to accept exactly that one; a server
+ * that shows its pinned key again has nothing to accept. A check never replaces the pinned key.
+ * An unreachable server showed no key: what was offered before stays.
+ */
+function offeredKeyOf(result: CheckResult) {
+  switch (result.status) {
+    case 'host-key-changed':
+      return {
+        offeredHostKeyAlgorithm: result.hostKey.algorithm,
+        offeredHostKeyFingerprint: result.hostKey.fingerprint,
+      };
+    case 'reachable':
+      return { offeredHostKeyAlgorithm: null, offeredHostKeyFingerprint: null };
+    case 'unreachable':
+      return {};
   }
 }
 
@@ -48,7 +69,18 @@ export class ServerChecks {
     this.#options = options;
   }
 
-  async check(id: string, actor: NewEvent['actor']): Promise<CheckOutcome> {
+  /**
+   * `signal` stops the check (the app is closing): it then rejects and records nothing.
+   * `eventOnlyOnChange`: the schedule's checks leave an event only when the status changes or a
+   * key is pinned (a server checked every 15 minutes would otherwise add 96 events a day that
+   * say nothing); the row's check time is written either way. 'Check now' always leaves one.
+   */
+  async check(
+    id: string,
+    actor: NewEvent['actor'],
+    options: { signal?: AbortSignal; eventOnlyOnChange?: boolean } = {},
+  ): Promise<CheckOutcome> {
+    const { signal, eventOnlyOnChange = false } = options;
     const server = await this.#db.kysely
       .selectFrom('server')
       .leftJoin('credential', 'credential.id', 'server.credentialId')
@@ -74,13 +106,12 @@ export class ServerChecks {
       server.hostKeyAlgorithm !== null && server.hostKeyFingerprint !== null
         ? { algorithm: server.hostKeyAlgorithm, fingerprint: server.hostKeyFingerprint }
         : undefined;
-    // Only a password can be used yet: the vault holds nothing else so far.
-    const password = joinedPassword(this.#box, server);
-    const credential: SshCredential | undefined =
-      password === null ? undefined : { kind: 'password', password };
+    // A password or a key logs in. A token is for an API, not for SSH: with one (or none) the
+    // check only reads the host key, and a server that shows one is reachable.
+    const credential = joinedSshCredential(this.#box, server) ?? undefined;
     const result = await checkReachability(
       { host: server.host, port: server.port, username: server.username, credential, pinned },
-      this.#options,
+      { ...this.#options, ...(signal ? { signal } : {}) },
     );
 
     const { status, reason } = statusOf(result);
@@ -101,11 +132,13 @@ export class ServerChecks {
                 hostKeyFingerprint: result.hostKey.fingerprint,
               }
             : {}),
+          ...offeredKeyOf(result),
         })
         .where('id', '=', id)
         .where('version', '=', server.version)
         .executeTakeFirst();
       if (Number(updated.numUpdatedRows) === 0) return false;
+      if (eventOnlyOnChange && status === server.checkStatus && !pinNow) return false;
       const fields = [`${CHECK_STATUS_FIELD_PREFIX}${status}`, ...(pinNow ? ['hostKey'] : [])];
       await appendEvents(trx, this.#db.dialect, [
         { kind: 'server.checked', clientId: server.clientId, serverId: id, actor, at, fields },

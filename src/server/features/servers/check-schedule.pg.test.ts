@@ -1,0 +1,138 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Client } from '#shared/clients.ts';
+import { createTestPostgresDatabase } from '#server/testing/test-database.ts';
+import { signUpVerified, startTestServer, type TestServer } from '#server/testing/test-server.ts';
+import {
+  startPasswordSshServer,
+  type PasswordSshServer,
+} from '#server/testing/ssh-password-server.ts';
+import type { CheckSchedule } from './check-schedule.ts';
+import { CHECK_SCHEDULE_LOCK } from './schedule-lock.ts';
+
+// Two instances on one PostgreSQL database, as behind a load balancer, both with a schedule:
+// one of them runs it, and the other takes over when that one stops.
+const PASSWORD = 'correct horse battery';
+const INTERVAL_MS = 100;
+
+let database: Awaited<ReturnType<typeof createTestPostgresDatabase>>;
+let sshServer: PasswordSshServer;
+let a: TestServer;
+let b: TestServer;
+const closed = new Set<TestServer>();
+
+beforeAll(async () => {
+  sshServer = await startPasswordSshServer({ username: 'deploy', password: PASSWORD });
+  database = await createTestPostgresDatabase();
+  const env = { DATABASE_URL: database.url, SECRET_KEY: 'check-schedule-test-key-'.repeat(3) };
+  const options = { serverChecks: { timeoutMs: 5_000, retryDelayMs: 10 } };
+  a = await startTestServer(env, { ...options, checkIntervalMs: INTERVAL_MS });
+  b = await startTestServer(env, { ...options, checkIntervalMs: INTERVAL_MS });
+  const staff = await signUpVerified(a, { name: 'Lena Lock' });
+  const client = await staff.json<Client>('POST', '/api/clients', {
+    name: 'Locked Schedule',
+    server: { host: sshServer.host, port: sshServer.port, username: 'deploy', password: PASSWORD },
+  });
+  expect(client.status).toBe(201);
+});
+afterAll(async () => {
+  for (const instance of [a, b]) if (instance && !closed.has(instance)) await instance.close();
+  sshServer?.close();
+  await database?.drop();
+});
+
+const scheduleOf = (instance: TestServer): CheckSchedule => {
+  const { schedule } = instance.app.parts;
+  if (!schedule) throw new Error('the schedule did not start');
+  return schedule;
+};
+
+/**
+ * When a server was last checked, by any instance (ms since the epoch; 0 before any check). Not
+ * the events: a scheduled check that finds nothing new leaves none.
+ */
+async function scheduledChecks(instance: TestServer): Promise<number> {
+  const row = await instance.app.parts.db.kysely
+    .selectFrom('server')
+    .select((eb) => eb.fn.max('checkedAt').as('last'))
+    .executeTakeFirst();
+  return row?.last ? new Date(row.last).getTime() : 0;
+}
+
+/** The sessions holding the schedule's lock in this database, by application name. */
+async function lockHolders(instance: TestServer): Promise<string[]> {
+  // A bigint advisory key is shown split in two: its high half as classid, its low as objid.
+  const high = Math.floor(CHECK_SCHEDULE_LOCK / 2 ** 32);
+  const low = CHECK_SCHEDULE_LOCK % 2 ** 32;
+  const { rows } = await sql<{ name: string }>`
+    select a.application_name as name
+    from pg_locks l join pg_stat_activity a on a.pid = l.pid
+    where l.locktype = 'advisory' and l.granted and l.objsubid = 1
+      and l.classid = ${high} and l.objid = ${low}
+      and l.database = (select oid from pg_database where datname = current_database())`.execute(
+    instance.app.parts.db.kysely,
+  );
+  return rows.map((row) => row.name);
+}
+
+const leaderAndOther = () => {
+  const leader = scheduleOf(a).leading ? a : b;
+  return { leader, other: leader === a ? b : a };
+};
+
+describe('the schedule with several instances on PostgreSQL', () => {
+  it('runs on exactly one instance, and moves to another when that one stops', async () => {
+    // Whichever took the lock first runs its rounds, which check the server.
+    await vi.waitFor(
+      async () => {
+        expect([a, b].filter((instance) => scheduleOf(instance).rounds >= 1)).toHaveLength(1);
+        expect(await scheduledChecks(a)).toBeGreaterThan(0);
+      },
+      { timeout: 15_000, interval: 20 },
+    );
+    const first = leaderAndOther();
+    expect(scheduleOf(first.leader).rounds).toBeGreaterThanOrEqual(1);
+    // The other keeps ticking and runs no round while the lock is held.
+    const ticks = scheduleOf(first.other).ticks;
+    await vi.waitFor(
+      () => expect(scheduleOf(first.other).ticks).toBeGreaterThanOrEqual(ticks + 3),
+      { timeout: 15_000, interval: 20 },
+    );
+    expect(scheduleOf(first.other).rounds).toBe(0);
+    expect(scheduleOf(first.other).leading).toBe(false);
+    // PostgreSQL's own view: one session holds the schedule's lock.
+    expect(await lockHolders(a)).toEqual(['clients-manager-schedule']);
+
+    // The lock's connection drops (the database ends that session): the lock is free, and at
+    // a next tick an instance takes it again, the same one or the other.
+    await sql`select pg_terminate_backend(pid) from pg_stat_activity
+      where application_name = 'clients-manager-schedule' and datname = current_database()`.execute(
+      a.app.parts.db.kysely,
+    );
+    const afterDrop = await scheduledChecks(a);
+    await vi.waitFor(
+      async () => {
+        expect(await lockHolders(a)).toEqual(['clients-manager-schedule']);
+        expect([a, b].filter((instance) => scheduleOf(instance).leading)).toHaveLength(1);
+        expect(await scheduledChecks(a)).toBeGreaterThan(afterDrop);
+      },
+      { timeout: 15_000, interval: 20 },
+    );
+
+    // Closing waits for the leader's round, so every check after it is the other's.
+    const { leader, other } = leaderAndOther();
+    const rounds = scheduleOf(other).rounds;
+    await leader.close();
+    closed.add(leader);
+    const beforeTakeOver = await scheduledChecks(other);
+    await vi.waitFor(
+      async () => {
+        expect(scheduleOf(other).leading).toBe(true);
+        expect(await scheduledChecks(other)).toBeGreaterThan(beforeTakeOver);
+      },
+      { timeout: 15_000, interval: 20 },
+    );
+    expect(scheduleOf(other).rounds).toBeGreaterThan(rounds);
+    expect(await lockHolders(other)).toEqual(['clients-manager-schedule']);
+  });
+});
