@@ -23,7 +23,7 @@ describe('a reachability check against OpenSSH', () => {
   let keyDir: string;
 
   beforeAll(async () => {
-    allowed = generateKeyPair('ed25519', 'clients-manager test');
+    allowed = await generateKeyPair('ed25519', 'clients-manager test');
     // An older kind of key as people paste it: RSA in PEM, protected by a passphrase.
     keyDir = await mkdtemp(path.join(os.tmpdir(), 'cm-keys-'));
     const pemFile = path.join(keyDir, 'id_rsa');
@@ -75,7 +75,7 @@ describe('a reachability check against OpenSSH', () => {
   });
 
   it('says authentication failed for a key the server does not know, and does not retry', async () => {
-    const stranger = generateKeyPair('ed25519', 'stranger');
+    const stranger = await generateKeyPair('ed25519', 'stranger');
     const result = await checkReachability(
       { ...target(), credential: { kind: 'ssh-key', privateKey: stranger.privateKey } },
       FAST,

@@ -30,7 +30,7 @@ describe('SSH keys', () => {
   }
 
   it('generates an Ed25519 key whose public half and fingerprint OpenSSH agrees with', async () => {
-    const pair = generateKeyPair('ed25519', 'deploy@clients-manager');
+    const pair = await generateKeyPair('ed25519', 'deploy@clients-manager');
     const file = path.join(dir, 'generated');
     await writeFile(file, pair.privateKey, { mode: 0o600 });
     const expected = await openssh(file);
@@ -41,10 +41,10 @@ describe('SSH keys', () => {
     });
   });
 
-  it('gives out only keys that read back: ssh2 writes some Ed25519 keys malformed', () => {
+  it('gives out only keys that read back: ssh2 writes some Ed25519 keys malformed', async () => {
     // At about one bad key in 170, 600 keys meet one with a chance of 97%.
     for (let i = 0; i < 600; i += 1) {
-      const pair = generateKeyPair('ed25519', '');
+      const pair = await generateKeyPair('ed25519', '');
       expect(describePrivateKey(pair.privateKey).publicKey).toBe(pair.publicKey);
     }
   });
@@ -79,7 +79,7 @@ describe('SSH keys', () => {
     expect(() => describePrivateKey('hello, I am not a key')).toThrow(
       new KeyRefused('This is not a private key in OpenSSH or PEM format'),
     );
-    const pair = generateKeyPair('ed25519', '');
+    const pair = await generateKeyPair('ed25519', '');
     expect(() => describePrivateKey(pair.publicKey)).toThrow(
       new KeyRefused('This is not a private key: paste the private key, not the .pub file'),
     );

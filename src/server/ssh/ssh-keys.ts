@@ -24,13 +24,18 @@ export class KeyRefused extends Error {}
  */
 const GENERATION_ATTEMPTS = 10;
 
-/** A new key pair, made here: Ed25519, or RSA 4096 where a server cannot take Ed25519. */
-export function generateKeyPair(type: GeneratedKeyType, comment: string): KeyPair {
+/**
+ * A new key pair, made here: Ed25519, or RSA 4096 where a server cannot take Ed25519. Made on
+ * Node's thread pool: RSA 4096 takes about a second of CPU, which would stall every request.
+ */
+export async function generateKeyPair(type: GeneratedKeyType, comment: string): Promise<KeyPair> {
   for (let attempt = 1; ; attempt += 1) {
-    const pair =
-      type === 'rsa'
-        ? utils.generateKeyPairSync('rsa', { bits: 4096, comment })
-        : utils.generateKeyPairSync('ed25519', { comment });
+    const pair = await new Promise<{ private: string }>((resolve, reject) => {
+      const done = (error: Error | null, keys: { private: string }) =>
+        error ? reject(error) : resolve(keys);
+      if (type === 'rsa') utils.generateKeyPair('rsa', { bits: 4096, comment }, done);
+      else utils.generateKeyPair('ed25519', { comment }, done);
+    });
     try {
       return describePrivateKey(pair.private, undefined, comment);
     } catch (error) {

@@ -74,16 +74,16 @@ function pastedKey(text: string, passphrase: string | undefined): CredentialMate
  * What a credential of `kind` stores for `input`: a generated or pasted SSH key with its public
  * half, or the password or token. A pasted key that does not read is a 400 naming the field.
  */
-export function materialOf(
+export async function materialOf(
   kind: CredentialKind,
   input: SecretInput,
   name: string,
-): CredentialMaterial {
+): Promise<CredentialMaterial> {
   if (kind !== 'ssh-key') {
     return { secret: input.secret ?? '', passphrase: null, publicKey: null, fingerprint: null };
   }
   if (input.generate !== undefined) {
-    const pair = generateKeyPair(input.generate, keyComment(name));
+    const pair = await generateKeyPair(input.generate, keyComment(name));
     return {
       secret: pair.privateKey,
       passphrase: null,

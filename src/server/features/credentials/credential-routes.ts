@@ -58,7 +58,7 @@ export function registerCredentialRoutes(
   app.post('/api/credentials', async (request, reply) => {
     const actor = actorOf(requireUser(request));
     const { name, kind, ...secret } = parseInput(credentialCreateSchema, request.body);
-    const material = materialOf(kind, secret, name);
+    const material = await materialOf(kind, secret, name);
     return reply.status(201).send(await credentials.create({ name, kind }, material, actor));
   });
 
@@ -83,7 +83,7 @@ export function registerCredentialRoutes(
       throw new HttpError(400, `Invalid body: ${named}`, { fields });
     }
     // Read or made before the write: RSA generation takes seconds, and no lock is held for it.
-    const material = materialOf(current.kind, secret, current.name);
+    const material = await materialOf(current.kind, secret, current.name);
     return written(await credentials.rotate(id, material, version, actor));
   });
 
