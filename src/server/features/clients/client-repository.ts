@@ -13,7 +13,7 @@ import {
   joinedPassword,
   newPasswordCredential,
 } from '../credentials/credential-secrets.ts';
-import { newPrimaryServer, updatePrimaryServer } from './primary-server.ts';
+import { formPasswordEvent, newPrimaryServer, updatePrimaryServer } from './primary-server.ts';
 import type { Actor } from '#shared/events.ts';
 import { appendEvents, type NewEvent } from '#server/realtime/event-log.ts';
 import { changedFields } from './changed-fields.ts';
@@ -189,7 +189,7 @@ export class ClientRepository {
     values: ClientValues,
     actor: NewEvent['actor'],
     at: string,
-  ): Promise<boolean> {
+  ): Promise<NewEvent[] | null> {
     const result = await trx
       .updateTable('client')
       .set({
@@ -201,10 +201,9 @@ export class ClientRepository {
       .where('id', '=', before.id)
       .where('version', '=', before.version)
       .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0) return false;
+    if (Number(result.numUpdatedRows) === 0) return null;
     const context = { trx, dialect: this.#dialect, box: this.#box, actor, at };
-    await updatePrimaryServer(context, { ...before, ...values }, values.server);
-    return true;
+    return updatePrimaryServer(context, { ...before, ...values }, values.server);
   }
 
   /** Writes that arrive together share one transaction and one flush to disk. */
@@ -220,6 +219,9 @@ export class ClientRepository {
       await trx.insertInto('client').values(rows.client).execute();
       await trx.insertInto('server').values(rows.server).execute();
       record({ kind: 'client.created', clientId: id, actor, at, fields: [] });
+      if (rows.credential) {
+        record(formPasswordEvent('credential.created', rows.credential.id, actor, at));
+      }
       return (await this.get(id, trx))!;
     });
   }
@@ -239,11 +241,13 @@ export class ClientRepository {
       }
       const fields = changedFields(before, values);
       // A writer on another instance may have won between the read and this update.
-      if (!(await this.#change(trx, before, values, actor, at))) {
+      const vault = await this.#change(trx, before, values, actor, at);
+      if (vault === null) {
         const current = await this.get(id, trx);
         return current ? { status: 'conflict', current } : { status: 'not_found' };
       }
       record({ kind: 'client.updated', clientId: id, actor, at, fields });
+      for (const event of vault) record(event);
       return { status: 'updated', client: (await this.get(id, trx))! };
     });
   }
@@ -325,6 +329,9 @@ export class ClientRepository {
           .execute();
       }
       record({ kind: 'client.duplicated', clientId: copyId, actor, at, fields: [`from:${id}`] });
+      for (const { id: credentialId } of passwords) {
+        record(formPasswordEvent('credential.created', credentialId, actor, at));
+      }
       return (await this.get(copyId, trx))!;
     });
   }
@@ -469,6 +476,8 @@ export class ClientRepository {
     }
     for (const { index, before, values, fields } of writes.updates) {
       const primaryServerId = found.primaries.get(before.id) ?? null;
+      // An import is recorded by its clients' events alone, one each: the passwords it writes
+      // are named there (`password` among the fields), not again as vault events.
       await this.#change(trx, { ...before, primaryServerId }, values, actor, at);
       events.push({
         index,
