@@ -256,7 +256,7 @@ function bodies(
         ? credentialBodies
         : route.startsWith('/api/servers')
           ? serverBodies(clientIds)
-        : clientBodies;
+          : clientBodies;
   return fc.oneof(
     { weight: 6, arbitrary: object.map((o) => ({ text: JSON.stringify(o), jsonObject: true })) },
     {

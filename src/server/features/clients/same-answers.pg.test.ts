@@ -37,9 +37,12 @@ function normalise(text: string, known: Map<string, string>): string {
       ISO_TIME.test(value) ? `"${name('time', value)}"` : match,
     )
     .replace(/[\w.+-]+@example\.test/g, (value) => name('email', value))
-    .replace(/"(id|clientId|credentialId|actorId|userId)":"([^"]+)"/g, (_, key: string, value: string) => {
-      return `"${key}":"${name('id', value)}"`;
-    })
+    .replace(
+      /"(id|clientId|credentialId|actorId|userId)":"([^"]+)"/g,
+      (_, key: string, value: string) => {
+        return `"${key}":"${name('id', value)}"`;
+      },
+    )
     .replace(/"from:([\w-]+)"/g, (_, id: string) => `"from:${name('id', id)}"`)
     .replace(/\/api\/clients\/([\w-]{10,})/g, (_, id: string) => `/api/clients/${name('id', id)}`);
 }
