@@ -96,7 +96,9 @@ describe('import', () => {
       created: 0,
       updated: 0,
       unchanged: file.clients.length,
+      credentialsCreated: 0,
       invalid: [],
+      warnings: [],
     });
     expect(await count('event')).toBe(events);
 
