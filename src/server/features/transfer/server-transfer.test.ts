@@ -360,6 +360,11 @@ describe('import of version 2', () => {
     });
     const target = await openSide();
     try {
+      const dry = await importClients(target.clients, file, { ...apply, dryRun: true });
+      expect(dry.report).toMatchObject({ applied: false, created: 2, credentialsCreated: 4 });
+      for (const table of ['client', 'server', 'credential', 'event'] as const) {
+        expect(await count(target, table)).toBe(0);
+      }
       const first = await importClients(target.clients, file, apply);
       expect(first).toMatchObject({
         status: 'applied',
