@@ -14,14 +14,16 @@ import { runCommand } from './run-command.ts';
 
 const USAGE = `Usage: npm run clients -- <command> [options]
 
-  export [--secrets] [--out FILE]   every client as JSON, to FILE or standard output; with
-                                    --secrets the server passwords are in it (in clear), and
-                                    each read is recorded in the clients' history
+  export [--secrets] [--out FILE]   every client with all its servers as JSON, and the vault
+                                    credentials they use, to FILE or standard output; with
+                                    --secrets the server passwords and the credentials' secrets
+                                    are in it (in clear), and each read is recorded in history
   import FILE [--dry-run] [--skip-invalid]
                                     our own export, or a Firestore export of the original
                                     tool's clients collection (see docs/operations.md). Prints
                                     what it would do (--dry-run) or did: new clients, updated
-                                    ones (same id), invalid documents with index and reason.
+                                    ones (same id), credentials added, invalid documents and
+                                    warnings with index and reason.
                                     One transaction: with any invalid document nothing is
                                     written, unless --skip-invalid
 
@@ -42,17 +44,26 @@ function commandLineActor() {
 /** How many invalid documents are listed one by one; the rest are counted. */
 const INVALID_LISTED = 20;
 
-function printReport(report: ImportReport): void {
-  const { total, created, updated, unchanged, invalid } = report;
-  console.log(
-    `${total} document(s): ${created} new, ${updated} updated, ${unchanged} unchanged, ${invalid.length} invalid.`,
-  );
-  for (const problem of invalid.slice(0, INVALID_LISTED)) {
+function printProblems(problems: ImportReport['invalid'], what: string): void {
+  for (const problem of problems.slice(0, INVALID_LISTED)) {
     const id = problem.id === undefined ? '' : ` (id ${problem.id})`;
     console.log(`  document ${problem.index}${id}: ${problem.reason}`);
   }
-  if (invalid.length > INVALID_LISTED) {
-    console.log(`  … and ${invalid.length - INVALID_LISTED} more invalid document(s).`);
+  if (problems.length > INVALID_LISTED) {
+    console.log(`  … and ${problems.length - INVALID_LISTED} more ${what}.`);
+  }
+}
+
+function printReport(report: ImportReport): void {
+  const { total, created, updated, unchanged, invalid, credentialsCreated, warnings } = report;
+  console.log(
+    `${total} document(s): ${created} new, ${updated} updated, ${unchanged} unchanged, ${invalid.length} invalid.`,
+  );
+  printProblems(invalid, 'invalid document(s)');
+  if (credentialsCreated > 0) console.log(`${credentialsCreated} new credential(s) in the vault.`);
+  if (warnings.length > 0) {
+    console.log(`${warnings.length} warning(s):`);
+    printProblems(warnings, 'warning(s)');
   }
 }
 
@@ -102,7 +113,7 @@ async function main(): Promise<number> {
       }
       if (secrets) {
         console.error(
-          'Warning: the export holds the server passwords in clear. Keep it safe and delete it when done.',
+          'Warning: the export holds the server passwords in clear, and the secrets of the credentials its servers use. Keep it safe and delete it when done.',
         );
       }
       return 0;

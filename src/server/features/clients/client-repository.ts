@@ -1,8 +1,8 @@
-import { type Kysely, type Transaction } from 'kysely';
+import { type Insertable, type Kysely, type Transaction } from 'kysely';
 import { CLONE_SUFFIX, type Client, type ClientValues } from '#shared/clients.ts';
 import { IMPORT_EVENT_FIELD } from '#shared/client-transfer.ts';
 import type { ClientEvent } from '#shared/events.ts';
-import type { Database } from '#server/db/schema.ts';
+import type { ClientTable, CredentialTable, Database, ServerTable } from '#server/db/schema.ts';
 import type { Db, Dialect } from '#server/db/database.ts';
 import { newRecordId, newRecordStamps } from '#server/db/record-id.ts';
 import { presentClient } from './client-presenter.ts';
@@ -12,8 +12,18 @@ import {
   clientPasswordName,
   joinedPassword,
   newPasswordCredential,
+  sealedColumns,
+  type CredentialMaterial,
 } from '../credentials/credential-secrets.ts';
+import type { CredentialKind } from '#shared/servers.ts';
 import { formPasswordEvent, newPrimaryServer, updatePrimaryServer } from './primary-server.ts';
+import {
+  newListedServer,
+  readServerLists,
+  replaceServerList,
+  type ListedServer,
+  type StoredServer,
+} from '../servers/server-list-writes.ts';
 import type { Actor } from '#shared/events.ts';
 import { appendEvents, type NewEvent } from '#server/realtime/event-log.ts';
 import { changedFields } from './changed-fields.ts';
@@ -39,24 +49,45 @@ export type UpdateResult =
 export type RestoreResult =
   { status: 'restored'; client: Client } | { status: 'not_found' } | { status: 'not_deleted' };
 
-/** A stored client as an import compares it: as presented, and its password in clear. */
+/**
+ * A stored client as an import compares it: as presented, its password in clear, and all its
+ * servers.
+ */
 export interface StoredClient {
   /** Without who created and changed it: an import's plan does not look at them. */
   client: Client;
   /** '' when it has none. */
   password: string;
+  servers: StoredServer[];
 }
 
-/** What an import writes, each with the position of its document in the file. */
+/**
+ * What an import writes, each with the position of its document in the file. A client with
+ * `servers` gets exactly those (see replaceServerList); one without has `values.server` stored
+ * over its primary server, as the client form does.
+ */
 export interface ClientImportWrites {
+  /** New vault credentials, under the ids the file gives them. */
+  credentials: readonly {
+    id: string;
+    name: string;
+    kind: CredentialKind;
+    material: CredentialMaterial;
+  }[];
   /** New clients; those without an id get a new one. */
-  creates: readonly { index: number; id: string | undefined; values: ClientValues }[];
+  creates: readonly {
+    index: number;
+    id: string | undefined;
+    values: ClientValues;
+    servers?: readonly ListedServer[];
+  }[];
   /** Stored clients as the import found them, the values to store and the fields that change. */
   updates: readonly {
     index: number;
     before: Client;
     values: ClientValues;
     fields: readonly string[];
+    servers?: readonly ListedServer[];
   }[];
 }
 
@@ -66,6 +97,13 @@ export interface ImportWriteOptions {
   actor: NewEvent['actor'];
   /** Called as the writes go on; `total` counts the clients to write. */
   onProgress?: (done: number, total: number) => void;
+}
+
+/** A created client's rows: its credential (a form password) first, then client, servers. */
+interface ImportedRows {
+  client: Insertable<ClientTable>;
+  servers: Insertable<ServerTable>[];
+  credential: Insertable<CredentialTable> | null;
 }
 
 /** Rows per insert statement: well under the bound-parameter limits of both databases. */
@@ -189,6 +227,8 @@ export class ClientRepository {
     values: ClientValues,
     actor: NewEvent['actor'],
     at: string,
+    /** All its servers, replacing the stored ones (an import): then `values.server` is not read. */
+    servers?: { stored: readonly StoredServer[]; wanted: readonly ListedServer[] },
   ): Promise<NewEvent[] | null> {
     const result = await trx
       .updateTable('client')
@@ -203,7 +243,9 @@ export class ClientRepository {
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) return null;
     const context = { trx, dialect: this.#dialect, box: this.#box, actor, at };
-    return updatePrimaryServer(context, { ...before, ...values }, values.server);
+    if (!servers) return updatePrimaryServer(context, { ...before, ...values }, values.server);
+    await replaceServerList(context, before.id, servers.stored, servers.wanted);
+    return [];
   }
 
   /** Writes that arrive together share one transaction and one flush to disk. */
@@ -383,21 +425,33 @@ export class ClientRepository {
 
   /**
    * An import, in ONE transaction of its own: all of it is written, or nothing. `plan` is
-   * given the stored clients under `ids` and says what to write; their rows stay locked on
-   * PostgreSQL until the end, as another instance could edit one in between. Rows are written
-   * as `create` and `update` write them. A created id that a deleted client had replaces its
-   * snapshot, so that client can no longer be restored over the new one. The events come last,
-   * as every write takes the event lock last (see appendEvent), in file order.
+   * given the stored clients under `ids` and which of `credentialIds` the vault has, and says
+   * what to write; the client rows stay locked on PostgreSQL until the end, as another
+   * instance could edit one in between. Rows are written as `create` and `update` write them.
+   * A created id that a deleted client had replaces its snapshot, so that client can no longer
+   * be restored over the new one. The events come last, as every write takes the event lock
+   * last (see appendEvent): new credentials first, then the clients in file order.
    */
   async importClients<W extends ClientImportWrites>(
     ids: readonly string[],
-    plan: (stored: ReadonlyMap<string, StoredClient>) => W,
+    credentialIds: readonly string[],
+    plan: (stored: ReadonlyMap<string, StoredClient>, vault: ReadonlySet<string>) => W,
     options: ImportWriteOptions,
   ): Promise<W> {
     const writes = await this.#db.transaction().execute(async (trx) => {
       const { stored, primaries, deleted } = await this.#importLookup(trx, ids);
-      const planned = plan(stored);
-      if (options.write) await this.#writeImport(trx, planned, { primaries, deleted }, options);
+      const vault = new Set<string>();
+      for (const chunk of chunks(credentialIds, IDS_PER_LOOKUP)) {
+        let query = trx.selectFrom('credential').select('id').where('id', 'in', chunk);
+        // Kept until the end: a vault delete on another instance waits, so the servers written
+        // here never point at a credential that went meanwhile.
+        if (this.#dialect === 'postgres') query = query.forUpdate();
+        for (const { id } of await query.execute()) vault.add(id);
+      }
+      const planned = plan(stored, vault);
+      if (options.write) {
+        await this.#writeImport(trx, planned, { stored, primaries, deleted }, options);
+      }
       return planned;
     });
     if (options.write) this.#onCommitted();
@@ -416,10 +470,15 @@ export class ClientRepository {
       // Locks the client rows until the import ends (only theirs: PostgreSQL locks no row of an
       // outer join's nullable side).
       if (this.#dialect === 'postgres') query = query.forUpdate('client');
-      for (const row of await query.execute()) {
+      const rows = await query.execute();
+      const servers = await readServerLists(
+        trx,
+        rows.map((row) => row.id),
+      );
+      for (const row of rows) {
         const password = joinedPassword(this.#box, row) ?? '';
         const client = presentClient({ ...row, createdByEmail: null, updatedByEmail: null });
-        stored.set(row.id, { client, password });
+        stored.set(row.id, { client, password, servers: servers.get(row.id) ?? [] });
         primaries.set(row.id, row.primaryServerId);
       }
       const snapshots = await trx
@@ -436,6 +495,7 @@ export class ClientRepository {
     trx: Transaction<Database>,
     writes: ClientImportWrites,
     found: {
+      stored: ReadonlyMap<string, StoredClient>;
       primaries: ReadonlyMap<string, string | null>;
       deleted: ReadonlySet<string>;
     },
@@ -448,25 +508,83 @@ export class ClientRepository {
     const total = creates.length + writes.updates.length;
     let done = 0;
     const events: (NewEvent & { index: number })[] = [];
+    const context = { dialect: this.#dialect, box: this.#box, actor, at };
+
+    for (const chunk of chunks(writes.credentials, ROWS_PER_INSERT)) {
+      await trx
+        .insertInto('credential')
+        .values(
+          chunk.map(({ id, name, kind, material }) => ({
+            id,
+            name,
+            kind,
+            ...sealedColumns(this.#box, id, material),
+            revealedAt: null,
+            revealedBy: null,
+            ...newRecordStamps(actor, at),
+          })),
+        )
+        .execute();
+    }
+    for (const { id, material } of writes.credentials) {
+      const fields = [
+        'name',
+        'kind',
+        'secret',
+        ...(material.passphrase === null ? [] : ['passphrase']),
+        ...(material.publicKey === null ? [] : ['publicKey', 'fingerprint']),
+        IMPORT_EVENT_FIELD,
+      ];
+      // Before every client's event: the clients' servers use them.
+      events.push({
+        index: -1,
+        kind: 'credential.created',
+        clientId: null,
+        credentialId: id,
+        actor,
+        at,
+        fields,
+      });
+    }
 
     const replaced = creates.flatMap(({ id }) => (found.deleted.has(id) ? [id] : []));
     for (const chunk of chunks(replaced, IDS_PER_LOOKUP)) {
       await trx.deleteFrom('deletedClient').where('id', 'in', chunk).execute();
     }
     for (const chunk of chunks(creates, ROWS_PER_INSERT)) {
-      const rows = chunk.map(({ id, values }) =>
-        this.#newRows(id, values, actor, at, defaultStartDate),
-      );
+      const rows = chunk.map(({ id, values, servers }): ImportedRows => {
+        if (servers === undefined) {
+          const { client, server, credential } = this.#newRows(
+            id,
+            values,
+            actor,
+            at,
+            defaultStartDate,
+          );
+          return { client, servers: [server], credential };
+        }
+        const listed = servers.map((server, position) =>
+          newListedServer(context, id, position, server),
+        );
+        const primary = listed.find((_row, position) => servers[position]!.primary);
+        const client = {
+          id,
+          ...clientColumns(values, defaultStartDate),
+          primaryServerId: primary?.id ?? null,
+          ...newRecordStamps(actor, at),
+        };
+        return { client, servers: listed, credential: null };
+      });
       const credentials = rows.flatMap(({ credential }) => (credential ? [credential] : []));
       if (credentials.length > 0) await trx.insertInto('credential').values(credentials).execute();
       await trx
         .insertInto('client')
         .values(rows.map(({ client }) => client))
         .execute();
-      await trx
-        .insertInto('server')
-        .values(rows.map(({ server }) => server))
-        .execute();
+      const servers = rows.flatMap((row) => row.servers);
+      for (const part of chunks(servers, ROWS_PER_INSERT)) {
+        await trx.insertInto('server').values(part).execute();
+      }
       for (const { index, id } of chunk) {
         const fields = [IMPORT_EVENT_FIELD];
         events.push({ index, kind: 'client.created', clientId: id, actor, at, fields });
@@ -474,11 +592,13 @@ export class ClientRepository {
       done += chunk.length;
       onProgress?.(done, total);
     }
-    for (const { index, before, values, fields } of writes.updates) {
+    for (const { index, before, values, fields, servers } of writes.updates) {
       const primaryServerId = found.primaries.get(before.id) ?? null;
-      // An import is recorded by its clients' events alone, one each: the passwords it writes
-      // are named there (`password` among the fields), not again as vault events.
-      await this.#change(trx, { ...before, primaryServerId }, values, actor, at);
+      const stored = found.stored.get(before.id)?.servers ?? [];
+      const list = servers === undefined ? undefined : { stored, wanted: servers };
+      // The form's password a version 1 file brings is recorded by its client's event alone
+      // (`password` among the fields), not again as a vault event: one event per client.
+      await this.#change(trx, { ...before, primaryServerId }, values, actor, at, list);
       events.push({
         index,
         kind: 'client.updated',

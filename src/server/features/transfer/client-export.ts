@@ -4,13 +4,20 @@ import {
   EXPORT_VERSION,
   type ClientExport,
   type ExportedClient,
+  type ExportedCredential,
+  type ExportedServer,
 } from '#shared/client-transfer.ts';
 import type { Client } from '#shared/clients.ts';
+import type { Transaction } from 'kysely';
 import type { Db } from '#server/db/database.ts';
+import type { Database } from '#server/db/schema.ts';
 import type { SecretBox } from '#server/secrets.ts';
+import { toBool } from '#server/db/codec.ts';
+import { chunks } from '#server/db/chunks.ts';
 import {
   CREDENTIAL_SECRET_COLUMNS,
   joinedPassword,
+  openCredentialSecret,
 } from '#server/features/credentials/credential-secrets.ts';
 import { appendEvents, type NewEvent } from '#server/realtime/event-log.ts';
 import type { ClientRepository } from '#server/features/clients/client-repository.ts';
@@ -25,23 +32,128 @@ export class ClientsNotFoundError extends Error {
   }
 }
 
+const IDS_PER_LOOKUP = 500;
+
+/** Each client's servers in their order, and the ids of the primary password credentials. */
+async function serversOf(trx: Transaction<Database>, clients: readonly Client[]) {
+  const wanted = new Set(clients.map((client) => client.id));
+  const rows = await trx
+    .selectFrom('server')
+    .innerJoin('client', 'client.id', 'server.clientId')
+    .leftJoin('credential', 'credential.id', 'server.credentialId')
+    .select([
+      'server.id',
+      'server.clientId',
+      'server.label',
+      'server.host',
+      'server.port',
+      'server.username',
+      'server.uiDir',
+      'server.private',
+      'server.credentialId',
+      'server.hostKeyAlgorithm',
+      'server.hostKeyFingerprint',
+      'client.primaryServerId',
+      'credential.kind as credentialKind',
+    ])
+    .orderBy('server.clientId')
+    .orderBy('server.position')
+    .execute();
+  const byClient = new Map<string, ExportedServer[]>();
+  const primaryPasswords = new Set<string>();
+  for (const row of rows) {
+    if (!wanted.has(row.clientId)) continue;
+    const primary = row.id === row.primaryServerId;
+    if (primary && row.credentialKind === 'password') primaryPasswords.add(row.credentialId!);
+    const list = byClient.get(row.clientId) ?? [];
+    list.push({
+      label: row.label,
+      host: row.host,
+      port: row.port,
+      username: row.username,
+      uiDir: row.uiDir,
+      private: toBool(row.private),
+      primary,
+      credentialId: row.credentialId,
+      hostKey:
+        row.hostKeyAlgorithm === null || row.hostKeyFingerprint === null
+          ? null
+          : { algorithm: row.hostKeyAlgorithm, fingerprint: row.hostKeyFingerprint },
+    });
+    byClient.set(row.clientId, list);
+  }
+  return { byClient, primaryPasswords };
+}
+
+/** The credentials under `ids`, by name; with `secrets`, their secrets opened. */
+async function credentialsOf(
+  trx: Transaction<Database>,
+  box: SecretBox,
+  ids: readonly string[],
+  secrets: boolean,
+): Promise<ExportedCredential[]> {
+  const out: ExportedCredential[] = [];
+  for (const chunk of chunks(ids, IDS_PER_LOOKUP)) {
+    const rows = await trx
+      .selectFrom('credential')
+      .select([
+        'id',
+        'name',
+        'kind',
+        'publicKey',
+        'fingerprint',
+        'secret',
+        'sealedForClient',
+        'passphrase',
+      ])
+      .where('id', 'in', chunk)
+      .execute();
+    for (const row of rows) {
+      const fields = {
+        id: row.id,
+        name: row.name,
+        kind: row.kind,
+        publicKey: row.publicKey,
+        fingerprint: row.fingerprint,
+      };
+      out.push(secrets ? { ...fields, ...openCredentialSecret(box, row) } : fields);
+    }
+  }
+  const exact = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  return out.sort((a, b) => exact(a.name, b.name) || exact(a.id, b.id));
+}
+
 /**
  * Every client (or, with `ids`, those clients: all of them or, when one is missing, a
- * ClientsNotFoundError), as the API presents it, in the export format. With `secrets`, each
- * stored password is opened and put in the file, and each read is recorded in the event log as
- * a password read by `actor`, in the same transaction as the read: a file with passwords never
- * leaves without its trace.
+ * ClientsNotFoundError), as the API presents it, with all its servers, and the vault
+ * credentials they use, in the export format. With `secrets`, each stored password and each
+ * credential's secret is opened and put in the file, and each read is recorded in the event
+ * log by `actor` in the same transaction as the read: a file with secrets never leaves without
+ * its trace. A client's password (its primary server's password credential) is recorded as a
+ * password read of that client; any other credential as revealed for an export.
  */
 export async function exportClients(
   db: Db,
   box: SecretBox,
   repository: ClientRepository,
   options: { secrets: boolean; actor: NewEvent['actor']; ids?: readonly string[] },
-): Promise<{ file: ClientExport; passwordsRead: number }> {
+): Promise<{ file: ClientExport; secretsRead: number }> {
   return db.kysely.transaction().execute(async (trx) => {
     const clients = selected(await repository.list(trx), options.ids);
-    let exported: ExportedClient[] = clients;
-    let passwordsRead = 0;
+    const { byClient, primaryPasswords } = await serversOf(trx, clients);
+    const used = [
+      ...new Set(
+        [...byClient.values()].flatMap((servers) =>
+          servers.flatMap((server) => (server.credentialId === null ? [] : [server.credentialId])),
+        ),
+      ),
+    ];
+    const credentials = await credentialsOf(trx, box, used, options.secrets);
+    let exported: ExportedClient[] = clients.map((client) => ({
+      ...client,
+      servers: byClient.get(client.id) ?? [],
+    }));
+    let secretsRead = 0;
     if (options.secrets) {
       // The password of each client's primary server, kept in its credential.
       const passwords = new Map<string, string>();
@@ -55,7 +167,7 @@ export async function exportClients(
       for (const row of rows) passwords.set(row.id, joinedPassword(box, row) ?? '');
       const at = new Date().toISOString();
       const events: NewEvent[] = [];
-      exported = clients.map((client) => {
+      exported = exported.map((client) => {
         const password = passwords.get(client.id);
         if (password !== undefined) {
           events.push({
@@ -74,8 +186,30 @@ export async function exportClients(
           },
         };
       });
+      const revealed = credentials.filter((credential) => !primaryPasswords.has(credential.id));
+      for (const credential of revealed) {
+        events.push({
+          kind: 'credential.revealed',
+          clientId: null,
+          credentialId: credential.id,
+          actor: options.actor,
+          at,
+          fields: [EXPORT_EVENT_FIELD],
+        });
+      }
+      // As a reveal from the vault does: the credential shows who last read its secret.
+      for (const chunk of chunks(
+        revealed.map((credential) => credential.id),
+        IDS_PER_LOOKUP,
+      )) {
+        await trx
+          .updateTable('credential')
+          .set({ revealedAt: at, revealedBy: options.actor.id })
+          .where('id', 'in', chunk)
+          .execute();
+      }
       await appendEvents(trx, db.dialect, events);
-      passwordsRead = events.length;
+      secretsRead = events.length;
     }
     return {
       file: {
@@ -84,8 +218,9 @@ export async function exportClients(
         exportedAt: new Date().toISOString(),
         includesSecrets: options.secrets,
         clients: exported,
+        credentials,
       },
-      passwordsRead,
+      secretsRead,
     };
   });
 }

@@ -1,5 +1,5 @@
 import type { ClientValues } from '#shared/clients.ts';
-import type { ImportReport } from '#shared/client-transfer.ts';
+import type { ImportProblem, ImportReport } from '#shared/client-transfer.ts';
 import type {
   ClientImportWrites,
   ClientRepository,
@@ -7,7 +7,13 @@ import type {
 } from '#server/features/clients/client-repository.ts';
 import type { NewEvent } from '#server/realtime/event-log.ts';
 import { changedFields } from '#server/features/clients/changed-fields.ts';
+import {
+  serverListChanged,
+  withKeptHostKeys,
+  type ListedServer,
+} from '#server/features/servers/server-list-writes.ts';
 import { mapImportFile, type ImportCandidate } from './import-mapping.ts';
+import type { FileCredential } from './import-servers.ts';
 
 export interface ImportOptions {
   /** Only report what would happen. */
@@ -26,9 +32,11 @@ export type ImportOutcome =
   | { status: 'refused'; report: ImportReport };
 
 interface Plan {
+  credentials: ClientImportWrites['credentials'][number][];
   creates: ClientImportWrites['creates'][number][];
   updates: ClientImportWrites['updates'][number][];
   unchanged: number;
+  warnings: ImportProblem[];
 }
 
 /**
@@ -41,14 +49,72 @@ function withoutSamePassword(values: ClientValues, storedPassword: string): Clie
   return { ...values, server };
 }
 
-/** Sorts candidates into new, changed and unchanged clients, by id, as the database has them. */
+/**
+ * A server list's credentials as they will be: one the vault has under the file's id is used
+ * as it is (an import never changes a stored credential); one it lacks is created from the
+ * file when the file carries its secret, and otherwise the server gets none, with a warning.
+ */
+function resolveCredentials(
+  index: number,
+  id: string | undefined,
+  servers: readonly ListedServer[],
+  file: ReadonlyMap<string, FileCredential>,
+  vault: ReadonlySet<string>,
+): { servers: ListedServer[]; created: string[]; warnings: ImportProblem[] } {
+  const created: string[] = [];
+  const warnings: ImportProblem[] = [];
+  const resolved = servers.map((server, n) => {
+    const credentialId = server.credentialId;
+    if (credentialId === null || vault.has(credentialId)) return server;
+    const credential = file.get(credentialId)!;
+    if (credential.material !== null) {
+      created.push(credentialId);
+      return server;
+    }
+    warnings.push({
+      index,
+      ...(id === undefined ? {} : { id }),
+      reason: `servers.${n}.credentialId: The file has no secret for credential "${credential.name}" and the vault has no credential with this id, so the server is imported without one`,
+    });
+    return { ...server, credentialId: null };
+  });
+  return { servers: resolved, created, warnings };
+}
+
+/**
+ * Sorts candidates into new, changed and unchanged clients, by id, as the database has them,
+ * and the credentials of the file that the written clients need and the vault lacks.
+ */
 function plan(
   candidates: readonly ImportCandidate[],
+  file: ReadonlyMap<string, FileCredential>,
   stored: ReadonlyMap<string, StoredClient>,
+  vault: ReadonlySet<string>,
 ): Plan {
-  const result: Plan = { creates: [], updates: [], unchanged: 0 };
-  for (const { index, id, values: given } of candidates) {
+  const result: Plan = { credentials: [], creates: [], updates: [], unchanged: 0, warnings: [] };
+  const needed = new Set<string>();
+  for (const { index, id, values: given, servers: listed } of candidates) {
     const found = id === undefined ? undefined : stored.get(id);
+    if (listed !== undefined) {
+      const { servers, created, warnings } = resolveCredentials(index, id, listed, file, vault);
+      result.warnings.push(...warnings);
+      if (!found) {
+        result.creates.push({ index, id, values: given, servers });
+        for (const credentialId of created) needed.add(credentialId);
+        continue;
+      }
+      const wanted = withKeptHostKeys(found.servers, servers);
+      // The primary's fields are in the server list's comparison, under one name.
+      const fields = changedFields(found.client, given).filter((f) => !f.startsWith('server.'));
+      if (serverListChanged(found.servers, wanted)) fields.push('servers');
+      if (fields.length === 0) {
+        result.unchanged += 1;
+        continue;
+      }
+      result.updates.push({ index, before: found.client, values: given, fields, servers: wanted });
+      for (const credentialId of created) needed.add(credentialId);
+      continue;
+    }
     if (!found) {
       result.creates.push({ index, id, values: given });
       continue;
@@ -57,6 +123,10 @@ function plan(
     const fields = changedFields(found.client, values);
     if (fields.length === 0) result.unchanged += 1;
     else result.updates.push({ index, before: found.client, values, fields });
+  }
+  for (const credentialId of needed) {
+    const { id, name, kind, material } = file.get(credentialId)!;
+    result.credentials.push({ id, name, kind, material: material! });
   }
   return result;
 }
@@ -76,18 +146,21 @@ export async function importClients(
   const refuse = !options.dryRun && mapped.invalid.length > 0 && !options.skipInvalid;
   const write = !options.dryRun && !refuse;
   const ids = mapped.candidates.flatMap((c) => (c.id === undefined ? [] : [c.id]));
-  const p = await clients.importClients(ids, (stored) => plan(mapped.candidates, stored), {
-    write,
-    actor: options.actor,
-    onProgress: options.onProgress,
-  });
+  const p = await clients.importClients(
+    ids,
+    [...mapped.credentials.keys()],
+    (stored, vault) => plan(mapped.candidates, mapped.credentials, stored, vault),
+    { write, actor: options.actor, onProgress: options.onProgress },
+  );
   const report: ImportReport = {
     applied: write,
     total: mapped.total,
     created: p.creates.length,
     updated: p.updates.length,
     unchanged: p.unchanged,
+    credentialsCreated: p.credentials.length,
     invalid: mapped.invalid,
+    warnings: p.warnings,
   };
   return { status: options.dryRun ? 'dry_run' : refuse ? 'refused' : 'applied', report };
 }

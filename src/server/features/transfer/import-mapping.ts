@@ -1,10 +1,15 @@
 import { clientIdSchema, clientInputSchema, type ClientValues } from '#shared/clients.ts';
-import { EXPORT_FORMAT, EXPORT_VERSION, type ImportProblem } from '#shared/client-transfer.ts';
+import { EXPORT_FORMAT, IMPORTABLE_VERSIONS, type ImportProblem } from '#shared/client-transfer.ts';
+import {
+  mapFileCredentials,
+  mapServers,
+  type FileCredential,
+  type ImportedServer,
+} from './import-servers.ts';
 
-/** The file as a whole is not something we can import: nothing in it was looked at further. */
-export class ImportFileError extends Error {
-  override name = 'ImportFileError';
-}
+import { ImportFileError } from './import-errors.ts';
+
+export { ImportFileError };
 
 /** A document that passed validation: what to write, and the id to write it under. */
 export interface ImportCandidate {
@@ -13,12 +18,27 @@ export interface ImportCandidate {
   /** A valid client id from the document; undefined: the client gets a new id. */
   id: string | undefined;
   values: ClientValues;
+  /**
+   * From a version 2 export: all the client's servers, which replace the stored ones (`values`
+   * then holds the primary's fields, without a password). Undefined: `values.server` is
+   * stored over the primary server, as the client form does.
+   */
+  servers?: ImportedServer[];
 }
 
 export interface MappedImport {
   total: number;
   candidates: ImportCandidate[];
   invalid: ImportProblem[];
+  /** The vault credentials a version 2 export lists, by id. */
+  credentials: ReadonlyMap<string, FileCredential>;
+}
+
+/** The client documents of a file and, for a version 2 export, its credentials. */
+export interface ImportDocuments {
+  documents: RawDocument[];
+  /** Only in our own export of version 2: its servers lists and credentials are read. */
+  credentials?: ReadonlyMap<string, FileCredential>;
 }
 
 interface RawDocument {
@@ -38,24 +58,33 @@ const SHAPES_HINT =
 
 /**
  * Finds the client documents in a parsed file. Accepted: our own export
- * (`{ format: "clients-manager-export", version: 1, clients }`); a list of documents;
- * `{ clients: [...] }` or `{ clients: { <id>: {...} } }`; an object keyed by document id; and
- * node-firestore-import-export's `{ __collections__: { clients: { <id>: {...} } } }`.
+ * (`{ format: "clients-manager-export", version: 1 or 2, clients }`, version 2 with its
+ * `credentials`); a list of documents; `{ clients: [...] }` or `{ clients: { <id>: {...} } }`;
+ * an object keyed by document id; and node-firestore-import-export's
+ * `{ __collections__: { clients: { <id>: {...} } } }`.
  */
-export function readImportDocuments(data: unknown): RawDocument[] {
-  if (Array.isArray(data)) return data.map((doc) => ({ doc }));
-  if (!isPlain(data))
-    throw new ImportFileError(`The file holds no client documents. ${SHAPES_HINT}`);
-  if (data.format === EXPORT_FORMAT) {
-    if (data.version !== EXPORT_VERSION) {
+export function readImportFile(data: unknown): ImportDocuments {
+  if (isPlain(data) && data.format === EXPORT_FORMAT) {
+    if (typeof data.version !== 'number' || !IMPORTABLE_VERSIONS.includes(data.version)) {
       throw new ImportFileError(
-        `This export is of version ${String(data.version)}; this server reads version ${EXPORT_VERSION}.`,
+        `This export is of version ${String(data.version)}; this server reads versions ${IMPORTABLE_VERSIONS.join(' and ')}.`,
       );
     }
     if (!Array.isArray(data.clients))
       throw new ImportFileError('The export has no "clients" list.');
-    return data.clients.map((doc) => ({ doc }));
+    const documents = data.clients.map((doc) => ({ doc }));
+    if (data.version < 2) return { documents };
+    return { documents, credentials: mapFileCredentials(data.credentials) };
   }
+  return { documents: readImportDocuments(data) };
+}
+
+/** The client documents of a file in any shape readImportFile accepts. */
+export function readImportDocuments(data: unknown): RawDocument[] {
+  if (Array.isArray(data)) return data.map((doc) => ({ doc }));
+  if (!isPlain(data))
+    throw new ImportFileError(`The file holds no client documents. ${SHAPES_HINT}`);
+  if (data.format === EXPORT_FORMAT) return readImportFile(data).documents;
   const collections = data.__collections__;
   if (isPlain(collections) && 'clients' in collections) {
     return readImportDocuments({ clients: collections.clients });
@@ -142,15 +171,23 @@ function documentId(doc: Plain, key: string | undefined): string | undefined {
 /** Ids that are also route names (`GET /api/clients/export`): such a client gets a new id. */
 const RESERVED_IDS = new Set(['export', 'import']);
 
-type Mapped = { id: string | undefined; values: ClientValues } | { id?: string; reason: string };
+type Mapped =
+  | { id: string | undefined; values: ClientValues; servers?: ImportedServer[] }
+  | { id?: string; reason: string };
 
 /**
  * One document (ours or a Firestore one, SPEC.md section 3) as the Add Client form would send
  * it, validated by the same schema. Fields we do not keep (`command`, our `createdAt`,
  * `version`…) are ignored. An id that is not a valid client id is not an error: the client
- * gets a new one.
+ * gets a new one. With `credentials` (a version 2 export), a document's `servers` list is read
+ * instead of its `server`, which repeats the primary for older readers: one place for each
+ * value, so the primary's password is the one of its credential in the file's `credentials`.
  */
-export function mapDocument(doc: unknown, key?: string): Mapped {
+export function mapDocument(
+  doc: unknown,
+  key?: string,
+  credentials?: ReadonlyMap<string, FileCredential>,
+): Mapped {
   if (!isPlain(doc)) return { reason: 'Not an object: a client document is a JSON object' };
   const sourceId = documentId(doc, key);
   const id =
@@ -160,7 +197,15 @@ export function mapDocument(doc: unknown, key?: string): Mapped {
   const named = sourceId === undefined ? {} : { id: sourceId };
   const start = readStartDate(doc.startDate);
   if ('problem' in start) return { ...named, reason: start.problem };
-  const server = doc.server;
+  let servers: ImportedServer[] | undefined;
+  let server = doc.server;
+  if (credentials !== undefined && doc.servers !== undefined) {
+    const mapped = mapServers(doc.servers, credentials);
+    if ('reason' in mapped) return { ...named, reason: mapped.reason };
+    servers = mapped.servers;
+    const primary = servers.find((s) => s.primary);
+    server = primary === undefined ? undefined : { ...primary, password: undefined };
+  }
   const input = {
     name: text(doc.name),
     code: text(doc.code),
@@ -183,7 +228,7 @@ export function mapDocument(doc: unknown, key?: string): Mapped {
     domains: domains(doc.domains),
   };
   const result = clientInputSchema.safeParse(input);
-  if (result.success) return { id, values: result.data };
+  if (result.success) return { id, values: result.data, ...(servers ? { servers } : {}) };
   const reasons = new Map<string, string>();
   for (const issue of result.error.issues) {
     const field = issue.path.map(String).join('.') || 'document';
@@ -197,12 +242,12 @@ export function mapDocument(doc: unknown, key?: string): Mapped {
  * index and reason. An id used by two documents makes the later one invalid.
  */
 export function mapImportFile(data: unknown): MappedImport {
-  const documents = readImportDocuments(data);
+  const { documents, credentials } = readImportFile(data);
   const candidates: ImportCandidate[] = [];
   const invalid: ImportProblem[] = [];
   const seen = new Map<string, number>();
   documents.forEach(({ key, doc }, index) => {
-    const mapped = mapDocument(doc, key);
+    const mapped = mapDocument(doc, key, credentials);
     if ('reason' in mapped) {
       invalid.push({
         index,
@@ -223,7 +268,13 @@ export function mapImportFile(data: unknown): MappedImport {
       }
       seen.set(mapped.id, index);
     }
-    candidates.push({ index, id: mapped.id, values: mapped.values });
+    const servers = 'servers' in mapped ? mapped.servers : undefined;
+    candidates.push({
+      index,
+      id: mapped.id,
+      values: mapped.values,
+      ...(servers ? { servers } : {}),
+    });
   });
-  return { total: documents.length, candidates, invalid };
+  return { total: documents.length, candidates, invalid, credentials: credentials ?? new Map() };
 }

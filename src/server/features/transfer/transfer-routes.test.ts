@@ -47,7 +47,7 @@ describe('export', () => {
     expect(response.headers.get('cache-control')).toBe('no-store');
     expect(file).toMatchObject({
       format: 'clients-manager-export',
-      version: 1,
+      version: 2,
       includesSecrets: false,
     });
     const exported = file.clients.find((c) => c.id === client.id);
@@ -96,7 +96,9 @@ describe('import', () => {
       created: 0,
       updated: 0,
       unchanged: file.clients.length,
+      credentialsCreated: 0,
       invalid: [],
+      warnings: [],
     });
     expect(await count('event')).toBe(events);
 

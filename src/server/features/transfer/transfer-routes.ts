@@ -59,13 +59,13 @@ export function registerTransferRoutes(
     }
   });
 
-  /** The file as a download; wakes the live feed when password reads were recorded. */
+  /** The file as a download; wakes the live feed when secret reads were recorded. */
   function sendExport(
     reply: FastifyReply,
-    { file, passwordsRead }: { file: ClientExport; passwordsRead: number },
+    { file, secretsRead }: { file: ClientExport; secretsRead: number },
     secrets: boolean,
   ) {
-    if (passwordsRead > 0) onCommitted();
+    if (secretsRead > 0) onCommitted();
     const day = file.exportedAt.slice(0, 10);
     const name = `clients-${day}${secrets ? '-with-passwords' : ''}.json`;
     return reply
