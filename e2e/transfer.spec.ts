@@ -138,3 +138,68 @@ test('a browser on the dashboard takes a 2,000-client import in a few list refet
   // Each event used to trigger its own refetch of the whole list: 2,000 of them.
   expect(listFetches).toBeLessThan(20);
 });
+
+test('a version 2 file without secrets: servers whose key the vault lacks are a warning', async ({
+  page,
+  staff,
+}) => {
+  void staff;
+  const run = Date.now().toString(36);
+  const at = new Date().toISOString();
+  const server = (label: string, primary: boolean, credentialId: string | null) => ({
+    label,
+    host: `${label}.v2-${run}.example.com`,
+    port: 22,
+    username: 'deploy',
+    uiDir: '/srv/ui',
+    private: true,
+    primary,
+    credentialId,
+    hostKey: null,
+  });
+  const file: ClientExport = {
+    format: 'clients-manager-export',
+    version: 2,
+    exportedAt: at,
+    includesSecrets: false,
+    clients: [
+      {
+        id: `v2${run}`,
+        name: `Two servers ${run}`,
+        code: 'TWO',
+        description: '',
+        tags: [],
+        startDate: '2026-01-05',
+        server: {
+          host: `main.v2-${run}.example.com`,
+          port: 22,
+          username: 'deploy',
+          private: true,
+          uiDir: '/srv/ui',
+          hasPassword: false,
+        },
+        servers: [server('main', true, null), server('staging', false, `key${run}`)],
+        domains: [],
+        createdAt: at,
+        createdBy: null,
+        updatedAt: at,
+        updatedBy: null,
+        version: 1,
+      },
+    ],
+    credentials: [
+      { id: `key${run}`, name: 'Deploy key', kind: 'ssh-key', publicKey: null, fingerprint: null },
+    ],
+  };
+  await page.goto('/settings');
+  await chooseFile(page, 'v2-export.json', file);
+
+  const dialog = page.getByRole('dialog', { name: 'Import v2-export.json' });
+  const summary = dialog.getByRole('table', { name: 'Import summary' });
+  await expect(summary.getByRole('row', { name: 'New clients' })).toContainText('1');
+  const warnings = dialog.getByRole('table', { name: 'Import warnings' });
+  await expect(warnings.getByRole('row').nth(1)).toContainText(`0v2${run}servers.1.credentialId`);
+  await page.screenshot({ path: test.info().outputPath('import-warnings.png') });
+  await dialog.getByRole('button', { name: 'Import 1 client' }).click();
+  await expect(page.getByText('Import done: 1 new, 0 updated.')).toBeVisible();
+});
