@@ -34,7 +34,7 @@ const test = base.extend<object, { server: TestServer; seeded: Session }>({
       const context = {
         dialect: db.dialect,
         box: new SecretBox('large list'),
-        actor: { id: null, name: 'large-list seed' },
+        actor: { id: null },
         at,
       };
       const rows = Array.from({ length: CLIENTS }, (_, i) => {

@@ -176,11 +176,10 @@ describe('generated requests to every route', () => {
           if (response.statusCode >= 300) {
             expect(after, `${request.method} ${request.url} was refused but wrote`).toEqual(before);
           } else {
-            // An accepted write is one whole change: one client at most for each client it names
-            // (one, or each of a bulk write's ids), and two events at most: the client's, and
-            // the vault's when the client form's password was created, replaced or removed.
+            // An accepted write is one whole change: one event and one client at most for each
+            // client it names (one, or each of a bulk write's ids).
             const named = clientsNamed(request);
-            expect(after.events.count - before.events.count).toBeLessThanOrEqual(2 * named);
+            expect(after.events.count - before.events.count).toBeLessThanOrEqual(named);
             expect(Math.abs(after.clients.length - before.clients.length)).toBeLessThanOrEqual(
               named,
             );

@@ -16,7 +16,7 @@ import {
   type CredentialMaterial,
 } from '../credentials/credential-secrets.ts';
 import type { CredentialKind } from '#shared/servers.ts';
-import { formPasswordEvent, newPrimaryServer, updatePrimaryServer } from './primary-server.ts';
+import { newPrimaryServer, updatePrimaryServer } from './primary-server.ts';
 import {
   newListedServer,
   readServerLists,
@@ -229,7 +229,7 @@ export class ClientRepository {
     at: string,
     /** All its servers, replacing the stored ones (an import): then `values.server` is not read. */
     servers?: { stored: readonly StoredServer[]; wanted: readonly ListedServer[] },
-  ): Promise<NewEvent[] | null> {
+  ): Promise<boolean> {
     const result = await trx
       .updateTable('client')
       .set({
@@ -241,11 +241,11 @@ export class ClientRepository {
       .where('id', '=', before.id)
       .where('version', '=', before.version)
       .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0) return null;
+    if (Number(result.numUpdatedRows) === 0) return false;
     const context = { trx, dialect: this.#dialect, box: this.#box, actor, at };
-    if (!servers) return updatePrimaryServer(context, { ...before, ...values }, values.server);
-    await replaceServerList(context, before.id, servers.stored, servers.wanted);
-    return [];
+    if (servers) await replaceServerList(context, before.id, servers.stored, servers.wanted);
+    else await updatePrimaryServer(context, { ...before, ...values }, values.server);
+    return true;
   }
 
   /** Writes that arrive together share one transaction and one flush to disk. */
@@ -261,9 +261,6 @@ export class ClientRepository {
       await trx.insertInto('client').values(rows.client).execute();
       await trx.insertInto('server').values(rows.server).execute();
       record({ kind: 'client.created', clientId: id, actor, at, fields: [] });
-      if (rows.credential) {
-        record(formPasswordEvent('credential.created', rows.credential.id, actor, at));
-      }
       return (await this.get(id, trx))!;
     });
   }
@@ -283,13 +280,11 @@ export class ClientRepository {
       }
       const fields = changedFields(before, values);
       // A writer on another instance may have won between the read and this update.
-      const vault = await this.#change(trx, before, values, actor, at);
-      if (vault === null) {
+      if (!(await this.#change(trx, before, values, actor, at))) {
         const current = await this.get(id, trx);
         return current ? { status: 'conflict', current } : { status: 'not_found' };
       }
       record({ kind: 'client.updated', clientId: id, actor, at, fields });
-      for (const event of vault) record(event);
       return { status: 'updated', client: (await this.get(id, trx))! };
     });
   }
@@ -371,9 +366,6 @@ export class ClientRepository {
           .execute();
       }
       record({ kind: 'client.duplicated', clientId: copyId, actor, at, fields: [`from:${id}`] });
-      for (const { id: credentialId } of passwords) {
-        record(formPasswordEvent('credential.created', credentialId, actor, at));
-      }
       return (await this.get(copyId, trx))!;
     });
   }
@@ -596,8 +588,6 @@ export class ClientRepository {
       const primaryServerId = found.primaries.get(before.id) ?? null;
       const stored = found.stored.get(before.id)?.servers ?? [];
       const list = servers === undefined ? undefined : { stored, wanted: servers };
-      // The form's password a version 1 file brings is recorded by its client's event alone
-      // (`password` among the fields), not again as a vault event: one event per client.
       await this.#change(trx, { ...before, primaryServerId }, values, actor, at, list);
       events.push({
         index,

@@ -3,8 +3,7 @@ import type { ClientValues } from '#shared/clients.ts';
 import type { Database } from '#server/db/schema.ts';
 import type { Dialect } from '#server/db/database.ts';
 import { fromBool, toBool } from '#server/db/codec.ts';
-import { newRecordId, newRecordStamps } from '#server/db/record-id.ts';
-import type { NewEvent } from '#server/realtime/event-log.ts';
+import { newRecordId, newRecordStamps, type Author } from '#server/db/record-id.ts';
 import type { SecretBox } from '#server/secrets.ts';
 import {
   clientPasswordName,
@@ -22,22 +21,8 @@ export interface ServerWriteContext {
   trx: Transaction<Database>;
   dialect: Dialect;
   box: SecretBox;
-  actor: NewEvent['actor'];
+  actor: Author;
   at: string;
-}
-
-/**
- * The vault's record of a password the client form wrote: the form's password is a credential
- * like any other, and the vault's list and history follow it.
- */
-export function formPasswordEvent(
-  kind: 'credential.created' | 'credential.rotated' | 'credential.deleted',
-  credentialId: string,
-  actor: NewEvent['actor'],
-  at: string,
-): NewEvent {
-  const fields = kind === 'credential.deleted' ? [] : ['secret'];
-  return { kind, clientId: null, credentialId, actor, at, fields };
 }
 
 function serverColumns(values: ServerValues, dialect: Dialect) {
@@ -91,7 +76,7 @@ export async function updatePrimaryServer(
   context: ServerWriteContext,
   client: { id: string; name: string; code: string; primaryServerId: string | null },
   values: ServerValues,
-): Promise<NewEvent[]> {
+): Promise<void> {
   const { trx, dialect, box, actor, at } = context;
   const current =
     client.primaryServerId === null
@@ -122,7 +107,7 @@ export async function updatePrimaryServer(
       .set({ primaryServerId: server.id })
       .where('id', '=', client.id)
       .execute();
-    return credential ? [formPasswordEvent('credential.created', credential.id, actor, at)] : [];
+    return;
   }
 
   const password = values.password;
@@ -136,8 +121,7 @@ export async function updatePrimaryServer(
     (password !== undefined && (password !== '' || hasPasswordCredential));
   // Its version counts changes: a save that changes nothing here must not refuse an edit of
   // the server made meanwhile.
-  if (!changed) return [];
-  const events: NewEvent[] = [];
+  if (!changed) return;
   let credentialId = current.credentialId;
   let dropped: string | null = null;
   if (password === '' && hasPasswordCredential) {
@@ -146,11 +130,9 @@ export async function updatePrimaryServer(
   } else if (password && hasPasswordCredential) {
     const credential = { id: credentialId!, version: current.credentialVersion! };
     await resealCredential(trx, box, credential, password, actor, at);
-    events.push(formPasswordEvent('credential.rotated', credential.id, actor, at));
   } else if (password) {
     const credential = newPasswordCredential(box, clientPasswordName(client), password, actor, at);
     await trx.insertInto('credential').values(credential).execute();
-    events.push(formPasswordEvent('credential.created', credential.id, actor, at));
     credentialId = credential.id;
   }
 
@@ -176,20 +158,15 @@ export async function updatePrimaryServer(
     })
     .where('id', '=', current.id)
     .execute();
-  if (dropped !== null && (await deleteIfUnused(trx, dropped))) {
-    events.push(formPasswordEvent('credential.deleted', dropped, actor, at));
-  }
-  return events;
+  if (dropped !== null) await deleteIfUnused(trx, dropped);
 }
 
-/** Removes a credential no server uses any more (a password the form removed); true if so. */
-async function deleteIfUnused(trx: Transaction<Database>, credentialId: string): Promise<boolean> {
+/** Removes a credential no server uses any more (a password the form removed). */
+async function deleteIfUnused(trx: Transaction<Database>, credentialId: string): Promise<void> {
   const user = await trx
     .selectFrom('server')
     .select('id')
     .where('credentialId', '=', credentialId)
     .executeTakeFirst();
-  if (user) return false;
-  await trx.deleteFrom('credential').where('id', '=', credentialId).execute();
-  return true;
+  if (!user) await trx.deleteFrom('credential').where('id', '=', credentialId).execute();
 }
