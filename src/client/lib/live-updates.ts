@@ -110,6 +110,10 @@ function flush(queryClient: QueryClient): void {
   const batch = changed;
   changed = new Map();
   void queryClient.invalidateQueries({ queryKey: clientKeys.list() });
+  // A client's form writes its password credential and its primary server, which the vault and
+  // the Servers section show; those changes are recorded by the client's own event.
+  void queryClient.invalidateQueries({ queryKey: credentialKeys.all });
+  void queryClient.invalidateQueries({ queryKey: serverKeys.all });
   // One pass over the cache for the whole batch, not one per client: a bulk action or an
   // import changes thousands at once, and each pass looks at every query held.
   const changedHere = (query: Query, deleted: boolean) => {

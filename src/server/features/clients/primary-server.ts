@@ -4,6 +4,7 @@ import type { Database } from '#server/db/schema.ts';
 import type { Dialect } from '#server/db/database.ts';
 import { fromBool, toBool } from '#server/db/codec.ts';
 import { newRecordId, newRecordStamps, type Author } from '#server/db/record-id.ts';
+import { movedServerColumns } from '../servers/server-rows.ts';
 import type { SecretBox } from '#server/secrets.ts';
 import {
   clientPasswordName,
@@ -141,17 +142,7 @@ export async function updatePrimaryServer(
     .set({
       ...serverColumns(values, dialect),
       credentialId,
-      ...(moved
-        ? {
-            hostKeyAlgorithm: null,
-            hostKeyFingerprint: null,
-            offeredHostKeyAlgorithm: null,
-            offeredHostKeyFingerprint: null,
-            checkStatus: 'not_checked' as const,
-            checkReason: null,
-            statusSince: at,
-          }
-        : {}),
+      ...(moved ? movedServerColumns(at) : {}),
       updatedAt: at,
       updatedBy: actor.id,
       version: current.version + 1,

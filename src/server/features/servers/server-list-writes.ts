@@ -1,9 +1,10 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '#server/db/schema.ts';
-import { fromBool, toBool } from '#server/db/codec.ts';
+import { fromBool } from '#server/db/codec.ts';
 import { chunks } from '#server/db/chunks.ts';
 import { newRecordId, newRecordStamps } from '#server/db/record-id.ts';
 import type { ServerWriteContext } from '../clients/primary-server.ts';
+import { exportedServerOf, movedServerColumns } from './server-rows.ts';
 
 const IDS_PER_STATEMENT = 500;
 
@@ -55,18 +56,7 @@ export async function readServerLists(
         id: row.id,
         position: row.position,
         version: row.version,
-        label: row.label,
-        host: row.host,
-        port: row.port,
-        username: row.username,
-        uiDir: row.uiDir,
-        private: toBool(row.private),
-        primary: row.id === row.primaryServerId,
-        credentialId: row.credentialId,
-        hostKey:
-          row.hostKeyAlgorithm === null || row.hostKeyFingerprint === null
-            ? null
-            : { algorithm: row.hostKeyAlgorithm, fingerprint: row.hostKeyFingerprint },
+        ...exportedServerOf(row),
       });
       byClient.set(row.clientId, list);
     }
@@ -191,16 +181,9 @@ export async function replaceServerList(
       .updateTable('server')
       .set({
         position,
+        // Moved: the file's pinned key (if any) replaces the forgotten one.
+        ...(moved ? movedServerColumns(at) : {}),
         ...listedColumns(server, context),
-        ...(moved
-          ? {
-              offeredHostKeyAlgorithm: null,
-              offeredHostKeyFingerprint: null,
-              checkStatus: 'not_checked' as const,
-              checkReason: null,
-              statusSince: at,
-            }
-          : {}),
         updatedAt: at,
         updatedBy: actor.id,
         version: found.version + 1,

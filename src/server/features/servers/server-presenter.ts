@@ -3,6 +3,7 @@ import type { Server } from '#shared/servers.ts';
 import type { CredentialKind } from '#shared/servers.ts';
 import type { ServerTable } from '#server/db/schema.ts';
 import { toBool, toIso } from '#server/db/codec.ts';
+import { hostKeyOf } from './server-rows.ts';
 
 /** A server's row with its client and the name and kind of its credential. */
 export type ServerRow = Selectable<ServerTable> & {
@@ -28,14 +29,8 @@ export function presentServer(row: ServerRow): Server {
       row.credentialId === null || row.credentialKind === null
         ? null
         : { id: row.credentialId, name: row.credentialName ?? '', kind: row.credentialKind },
-    hostKey:
-      row.hostKeyAlgorithm === null || row.hostKeyFingerprint === null
-        ? null
-        : { algorithm: row.hostKeyAlgorithm, fingerprint: row.hostKeyFingerprint },
-    offeredHostKey:
-      row.offeredHostKeyAlgorithm === null || row.offeredHostKeyFingerprint === null
-        ? null
-        : { algorithm: row.offeredHostKeyAlgorithm, fingerprint: row.offeredHostKeyFingerprint },
+    hostKey: hostKeyOf(row.hostKeyAlgorithm, row.hostKeyFingerprint),
+    offeredHostKey: hostKeyOf(row.offeredHostKeyAlgorithm, row.offeredHostKeyFingerprint),
     status: row.checkStatus,
     reason: row.checkReason,
     checkedAt: row.checkedAt === null ? null : toIso(row.checkedAt),

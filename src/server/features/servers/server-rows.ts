@@ -3,6 +3,7 @@ import type { Database, ServerTable } from '#server/db/schema.ts';
 import type { Dialect } from '#server/db/database.ts';
 import { fromBool, toBool, toIso } from '#server/db/codec.ts';
 import { chunks } from '#server/db/chunks.ts';
+import type { ExportedServer } from '#shared/client-transfer.ts';
 
 /** Ids per `in (…)` list and rows per multi-row insert: well under both databases' limits. */
 const IDS_PER_STATEMENT = 500;
@@ -102,4 +103,57 @@ export async function restoreServers(
 export function parseSnapshots(json: string): ServerSnapshot[] {
   const parsed: unknown = JSON.parse(json);
   return Array.isArray(parsed) ? (parsed as ServerSnapshot[]) : [];
+}
+
+/**
+ * What a server forgets when its host or port changes: the host keys belong to the machine that
+ * answered there, and its status to the last check of it.
+ */
+export function movedServerColumns(at: string) {
+  return {
+    hostKeyAlgorithm: null,
+    hostKeyFingerprint: null,
+    offeredHostKeyAlgorithm: null,
+    offeredHostKeyFingerprint: null,
+    checkStatus: 'not_checked' as const,
+    checkReason: null,
+    statusSince: at,
+  };
+}
+
+/** A host key as the API shows it, from its two columns; null when none is kept. */
+export function hostKeyOf(
+  algorithm: string | null,
+  fingerprint: string | null,
+): { algorithm: string; fingerprint: string } | null {
+  return algorithm === null || fingerprint === null ? null : { algorithm, fingerprint };
+}
+
+/** A server as an export lists it (and an import compares it): its fields, not its state. */
+export function exportedServerOf(
+  row: Pick<
+    Selectable<ServerTable>,
+    | 'id'
+    | 'label'
+    | 'host'
+    | 'port'
+    | 'username'
+    | 'uiDir'
+    | 'private'
+    | 'credentialId'
+    | 'hostKeyAlgorithm'
+    | 'hostKeyFingerprint'
+  > & { primaryServerId: string | null },
+): ExportedServer {
+  return {
+    label: row.label,
+    host: row.host,
+    port: row.port,
+    username: row.username,
+    uiDir: row.uiDir,
+    private: toBool(row.private),
+    primary: row.id === row.primaryServerId,
+    credentialId: row.credentialId,
+    hostKey: hostKeyOf(row.hostKeyAlgorithm, row.hostKeyFingerprint),
+  };
 }

@@ -8,6 +8,7 @@ import { fromBool, toBool } from '#server/db/codec.ts';
 import { newRecordId, newRecordStamps } from '#server/db/record-id.ts';
 import { appendEvents, type NewEvent } from '#server/realtime/event-log.ts';
 import { changedServerFields, createdServerFields } from './server-fields.ts';
+import { movedServerColumns } from './server-rows.ts';
 
 export type ServerValues = z.output<typeof serverFieldsSchema>;
 export type ServerCreateValues = z.output<typeof serverCreateSchema>;
@@ -224,17 +225,7 @@ export class ServerWrites {
         .updateTable('server')
         .set({
           ...this.#columns(values),
-          ...(moved
-            ? {
-                hostKeyAlgorithm: null,
-                hostKeyFingerprint: null,
-                offeredHostKeyAlgorithm: null,
-                offeredHostKeyFingerprint: null,
-                checkStatus: 'not_checked' as const,
-                checkReason: null,
-                statusSince: at,
-              }
-            : {}),
+          ...(moved ? movedServerColumns(at) : {}),
           updatedAt: at,
           updatedBy: actor.id,
           version: before.version + 1,

@@ -1,3 +1,4 @@
+import { exportedServerOf } from '../servers/server-rows.ts';
 import {
   EXPORT_EVENT_FIELD,
   EXPORT_FORMAT,
@@ -12,7 +13,6 @@ import type { Transaction } from 'kysely';
 import type { Db } from '#server/db/database.ts';
 import type { Database } from '#server/db/schema.ts';
 import type { SecretBox } from '#server/secrets.ts';
-import { toBool } from '#server/db/codec.ts';
 import { chunks } from '#server/db/chunks.ts';
 import {
   CREDENTIAL_SECRET_COLUMNS,
@@ -63,23 +63,12 @@ async function serversOf(trx: Transaction<Database>, clients: readonly Client[])
   const primaryPasswords = new Set<string>();
   for (const row of rows) {
     if (!wanted.has(row.clientId)) continue;
-    const primary = row.id === row.primaryServerId;
-    if (primary && row.credentialKind === 'password') primaryPasswords.add(row.credentialId!);
+    const server = exportedServerOf(row);
+    if (server.primary && row.credentialKind === 'password') {
+      primaryPasswords.add(row.credentialId!);
+    }
     const list = byClient.get(row.clientId) ?? [];
-    list.push({
-      label: row.label,
-      host: row.host,
-      port: row.port,
-      username: row.username,
-      uiDir: row.uiDir,
-      private: toBool(row.private),
-      primary,
-      credentialId: row.credentialId,
-      hostKey:
-        row.hostKeyAlgorithm === null || row.hostKeyFingerprint === null
-          ? null
-          : { algorithm: row.hostKeyAlgorithm, fingerprint: row.hostKeyFingerprint },
-    });
+    list.push(server);
     byClient.set(row.clientId, list);
   }
   return { byClient, primaryPasswords };
