@@ -19,8 +19,11 @@ import { ClientRepository } from './features/clients/client-repository.ts';
 import { registerClientRoutes } from './features/clients/client-routes.ts';
 import { registerClientBulkRoutes } from './features/clients/client-bulk-routes.ts';
 import { registerServerRoutes } from './features/servers/server-routes.ts';
+import { ServerWrites } from './features/servers/server-writes.ts';
 import { ServerRepository } from './features/servers/server-repository.ts';
 import { ServerChecks } from './features/servers/server-checks.ts';
+import { registerCredentialRoutes } from './features/credentials/credential-routes.ts';
+import { CredentialRepository } from './features/credentials/credential-repository.ts';
 import type { CheckOptions } from './ssh/reachability.ts';
 import { registerTransferRoutes } from './features/transfer/transfer-routes.ts';
 import { DeployTokens } from './features/account/deploy-tokens.ts';
@@ -159,6 +162,7 @@ export async function buildApp(
   registerAuthRoutes(app, auth, config.publicUrl);
   const tokens = new DeployTokens(db.kysely, box);
   const clients = new ClientRepository(db, box, () => void hub.wake());
+  const servers = new ServerRepository(db.kysely);
   registerAccountRoutes(app, {
     tokens,
     publicConfig: { providers: config.providers.map(({ id, name }) => ({ id, name })) },
@@ -166,13 +170,18 @@ export async function buildApp(
   registerSessionRoutes(app, { db, auth });
   registerClientRoutes(app, {
     clients,
+    servers,
     tokens,
     deployCommandTemplate: config.deployCommandTemplate,
   });
   registerClientBulkRoutes(app, { clients });
   registerServerRoutes(app, {
-    servers: new ServerRepository(db.kysely),
+    servers,
     checks: new ServerChecks(db, box, () => void hub.wake(), options.serverChecks),
+    writes: new ServerWrites(db, () => void hub.wake()),
+  });
+  registerCredentialRoutes(app, {
+    credentials: new CredentialRepository(db, box, () => void hub.wake()),
   });
   registerTransferRoutes(app, { db, box, clients, onCommitted: () => void hub.wake() });
   registerEventsRoute(app, hub);

@@ -20,7 +20,7 @@ const TAG_BYTES = 16;
  */
 export interface SealedPlace {
   table: 'client' | 'credential' | 'deployToken';
-  column: 'serverPassword' | 'secret' | 'token';
+  column: 'serverPassword' | 'secret' | 'passphrase' | 'token';
   row: string;
 }
 
@@ -37,6 +37,13 @@ export const clientPasswordPlace = (clientId: string): SealedPlace => ({
 export const credentialPlace = (credentialId: string): SealedPlace => ({
   table: 'credential',
   column: 'secret',
+  row: credentialId,
+});
+
+/** A pasted SSH key's passphrase, beside its key: a sealed key does not open as a passphrase. */
+export const credentialPassphrasePlace = (credentialId: string): SealedPlace => ({
+  table: 'credential',
+  column: 'passphrase',
   row: credentialId,
 });
 

@@ -6,6 +6,7 @@ export const TEMPLATE_PLACEHOLDERS = [
   'port',
   'username',
   'uiDir',
+  'serverLabel',
   'code',
 ] as const;
 export type Placeholder = (typeof TEMPLATE_PLACEHOLDERS)[number];

@@ -11,15 +11,33 @@ export const HISTORY_LIMIT = 500;
  * deleted client (it has no foreign key), so this answers for those too. Events carry field
  * names only, never values, so nothing secret can come out of here.
  */
-export async function readClientHistory(
+export function readClientHistory(
   db: Kysely<Database>,
   clientId: string,
   limit = HISTORY_LIMIT,
 ): Promise<ClientEvent[]> {
+  return readHistory(db, 'clientId', clientId, limit);
+}
+
+/** One server's events (`event.serverId`), newest first, as readClientHistory reads a client's. */
+export function readServerHistory(
+  db: Kysely<Database>,
+  serverId: string,
+  limit = HISTORY_LIMIT,
+): Promise<ClientEvent[]> {
+  return readHistory(db, 'serverId', serverId, limit);
+}
+
+async function readHistory(
+  db: Kysely<Database>,
+  column: 'clientId' | 'serverId',
+  id: string,
+  limit: number,
+): Promise<ClientEvent[]> {
   const rows = await db
     .selectFrom('event')
     .selectAll()
-    .where('clientId', '=', clientId)
+    .where(column, '=', id)
     .orderBy('seq', 'desc')
     .limit(limit)
     .execute();

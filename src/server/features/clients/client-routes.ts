@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { serverIdSchema } from '#shared/servers.ts';
 import {
   clientIdSchema,
   clientInputSchema,
@@ -15,9 +17,10 @@ import { HttpError, parseInput } from '#server/http/http-error.ts';
 import { REFUSE_CROSS_SITE } from '#server/http/csrf.ts';
 import { actorOf, requireUser } from '#server/auth/session-guard.ts';
 import type { ClientRepository } from './client-repository.ts';
-import { buildCommands } from './deploy-command.ts';
+import { buildCommands, type CommandContext } from './deploy-command.ts';
 import { ClientListCache, etagMatches, gzippedBody } from './client-list-cache.ts';
 import type { DeployTokens } from '#server/features/account/deploy-tokens.ts';
+import type { ServerRepository } from '#server/features/servers/server-repository.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -31,9 +34,14 @@ function notFound(): HttpError {
 
 export function registerClientRoutes(
   app: FastifyInstance,
-  deps: { clients: ClientRepository; tokens: DeployTokens; deployCommandTemplate: string },
+  deps: {
+    clients: ClientRepository;
+    servers: ServerRepository;
+    tokens: DeployTokens;
+    deployCommandTemplate: string;
+  },
 ): void {
-  const { clients, tokens, deployCommandTemplate } = deps;
+  const { clients, servers, tokens, deployCommandTemplate } = deps;
 
   const listCache = new ClientListCache(app.parts.db, () => clients.list());
 
@@ -137,16 +145,43 @@ export function registerClientRoutes(
     return { events };
   });
 
+  // The commands for the client's primary server, or for `?serverId=`, one of its others.
   app.get('/api/clients/:id/commands', { config: REFUSE_CROSS_SITE }, async (request, reply) => {
     const user = requireUser(request);
-    const client = await clients.get(clientId(request.params));
+    const id = clientId(request.params);
+    const { serverId } = parseInput(commandsQuerySchema, request.query, 'query');
+    const client = await clients.get(id);
     if (!client) throw notFound();
+    const server = await commandServer(servers, client, serverId);
     const commands = buildCommands(deployCommandTemplate, {
       accessToken: await tokens.read(user.id),
       tags: client.tags,
-      server: client.server,
+      server,
       code: client.code,
     });
     return reply.header('cache-control', 'no-store').send({ commands });
   });
+}
+
+const commandsQuerySchema = z.object({ serverId: serverIdSchema.optional() });
+
+/**
+ * The server a command is for: the one asked for, which must be one of the client's, or its
+ * primary (the client form's server details, with no label when the client has no server).
+ */
+async function commandServer(
+  servers: ServerRepository,
+  client: Client,
+  serverId: string | undefined,
+): Promise<CommandContext['server']> {
+  if (serverId === undefined) {
+    const primary = (await servers.list({ clientId: client.id })).find((s) => s.primary);
+    return { ...client.server, label: primary?.label ?? '' };
+  }
+  const server = await servers.get(serverId);
+  if (!server || server.client.id !== client.id) {
+    const message = 'Not a server of this client';
+    throw new HttpError(400, `serverId: ${message}`, { fields: { serverId: message } });
+  }
+  return server;
 }

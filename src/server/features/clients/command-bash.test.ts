@@ -94,7 +94,7 @@ function contextOf(v: Record<Placeholder, string>): CommandContext {
   return {
     accessToken: v.accessToken,
     tags: [v.serverTag],
-    server: { host: v.host, port: 22, username: v.username, uiDir: v.uiDir },
+    server: { label: v.serverLabel, host: v.host, port: 22, username: v.username, uiDir: v.uiDir },
     code: v.code,
   };
 }
@@ -131,6 +131,7 @@ describe('copied commands through a real bash', () => {
             '22',
             v.username,
             v.uiDir,
+            v.serverLabel,
             v.code,
           ].map((s) => Buffer.from(s, 'utf8'));
           expect(argumentsOf(command)).toEqual(expected);
@@ -166,7 +167,7 @@ describe('copied commands through a real bash', () => {
     const [, ssh] = buildCommands(EVERY_PLACEHOLDER, {
       accessToken: 't',
       tags: ['eu'],
-      server: { host: 'example.com', port: 22, username: 'de\u0015ploy', uiDir: '' },
+      server: { label: 'main', host: 'example.com', port: 22, username: 'de\u0015ploy', uiDir: '' },
       code: 'C',
     });
     expect(ssh!.command).toBeNull();
@@ -180,7 +181,7 @@ describe('copied commands through a real bash', () => {
     const [deploy] = buildCommands('pro-deploy run --token {accessToken} --server {serverTag}', {
       accessToken: 'abc',
       tags: [tag],
-      server: { host: 'h', port: 22, username: 'u', uiDir: '' },
+      server: { label: 'main', host: 'h', port: 22, username: 'u', uiDir: '' },
       code: 'C',
     });
     expect(deploy!.command).toBeNull();

@@ -6,7 +6,13 @@ import { buildCommands } from './deploy-command.ts';
 import { DEFAULT_DEPLOY_COMMAND_TEMPLATE } from '#server/config.ts';
 import { SHELL_RUNS_TIMEOUT_MS, SHELL_SPECIALS, wordsOf } from '#server/testing/shell-words.ts';
 
-const server = { host: 'web1.example.com', port: 22, username: 'deploy', uiDir: '/srv/ui' };
+const server = {
+  label: 'production',
+  host: 'web1.example.com',
+  port: 22,
+  username: 'deploy',
+  uiDir: '/srv/ui',
+};
 
 describe('deploy command', () => {
   it('fills the default template with the token and first tag', () => {
@@ -40,13 +46,13 @@ describe('deploy command', () => {
   });
 
   it('quotes every substituted value', () => {
-    const [deploy] = buildCommands('deploy {code} {uiDir}', {
+    const [deploy] = buildCommands('deploy {code} {uiDir} {serverLabel}', {
       accessToken: null,
       tags: [],
-      server: { ...server, uiDir: '/a b/$(x)' },
+      server: { ...server, uiDir: '/a b/$(x)', label: "prod 'eu'" },
       code: 'A;B',
     });
-    expect(deploy!.command).toBe("deploy 'A;B' '/a b/$(x)'");
+    expect(deploy!.command).toBe("deploy 'A;B' '/a b/$(x)' 'prod '\\''eu'\\'''");
   });
 
   it('validates templates', () => {

@@ -6,7 +6,8 @@ import { shellQuote } from './shell-quote.ts';
 export interface CommandContext {
   accessToken: string | null;
   tags: readonly string[];
-  server: { host: string; port: number; username: string; uiDir: string };
+  /** The server the commands are for; `label` fills `{serverLabel}`. */
+  server: { label: string; host: string; port: number; username: string; uiDir: string };
   code: string;
 }
 
@@ -38,6 +39,7 @@ const FIELD_NAMES: Record<Placeholder, string> = {
   port: 'the server port',
   username: 'the server username',
   uiDir: 'the UI directory',
+  serverLabel: 'the server label',
   code: 'the client code',
 };
 
@@ -68,6 +70,7 @@ export function buildCommands(template: string, ctx: CommandContext): ClientComm
     port: String(ctx.server.port),
     username: ctx.server.username,
     uiDir: ctx.server.uiDir,
+    serverLabel: ctx.server.label,
     code: ctx.code,
   };
   const usedInTemplate = [...template.matchAll(PLACEHOLDER)].map(([, name]) => name as Placeholder);

@@ -145,6 +145,8 @@ export async function updatePrimaryServer(
         ? {
             hostKeyAlgorithm: null,
             hostKeyFingerprint: null,
+            offeredHostKeyAlgorithm: null,
+            offeredHostKeyFingerprint: null,
             checkStatus: 'not_checked' as const,
             checkReason: null,
             statusSince: at,

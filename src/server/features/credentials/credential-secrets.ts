@@ -2,11 +2,66 @@ import type { Selectable, Transaction } from 'kysely';
 import type { CredentialKind } from '#shared/servers.ts';
 import type { CredentialTable, Database } from '#server/db/schema.ts';
 import { newRecordId, newRecordStamps, type Author } from '#server/db/record-id.ts';
-import { clientPasswordPlace, credentialPlace, type SecretBox } from '#server/secrets.ts';
+import type { CredentialSecret } from '#shared/credentials.ts';
+import {
+  clientPasswordPlace,
+  credentialPassphrasePlace,
+  credentialPlace,
+  type SecretBox,
+} from '#server/secrets.ts';
 
 /** The name of the credential that the client form's password is kept in. */
 export function clientPasswordName(client: { name: string; code: string }): string {
   return `Password of ${client.name} (${client.code})`;
+}
+
+/** What a credential holds, in clear: for a password or token only `secret`. */
+export interface CredentialMaterial {
+  /** The private key (OpenSSH or PEM text), the password or the token. */
+  secret: string;
+  /** A pasted key's passphrase; null when it has none. */
+  passphrase: string | null;
+  /** For an SSH key: its `authorized_keys` line and `SHA256:…` fingerprint. */
+  publicKey: string | null;
+  fingerprint: string | null;
+}
+
+export function passwordMaterial(password: string): CredentialMaterial {
+  return { secret: password, passphrase: null, publicKey: null, fingerprint: null };
+}
+
+/** The columns that hold `material`: the secret and the passphrase sealed at their places. */
+export function sealedColumns(box: SecretBox, id: string, material: CredentialMaterial) {
+  return {
+    secret: box.seal(material.secret, credentialPlace(id)),
+    sealedForClient: null,
+    passphrase:
+      material.passphrase === null
+        ? null
+        : box.seal(material.passphrase, credentialPassphrasePlace(id)),
+    publicKey: material.publicKey,
+    fingerprint: material.fingerprint,
+  };
+}
+
+/** A new credential's row, its secrets sealed at its own places. */
+export function newCredential(
+  box: SecretBox,
+  fields: { name: string; kind: CredentialKind },
+  material: CredentialMaterial,
+  actor: Author,
+  at: string,
+) {
+  const id = newRecordId();
+  return {
+    id,
+    name: fields.name,
+    kind: fields.kind,
+    ...sealedColumns(box, id, material),
+    revealedAt: null,
+    revealedBy: null,
+    ...newRecordStamps(actor, at),
+  };
 }
 
 /** A new `password` credential's row, its secret sealed at its own place. */
@@ -17,19 +72,7 @@ export function newPasswordCredential(
   actor: Author,
   at: string,
 ) {
-  const id = newRecordId();
-  return {
-    id,
-    name,
-    kind: 'password' as const,
-    secret: box.seal(password, credentialPlace(id)),
-    sealedForClient: null,
-    publicKey: null,
-    fingerprint: null,
-    revealedAt: null,
-    revealedBy: null,
-    ...newRecordStamps(actor, at),
-  };
+  return newCredential(box, { name, kind: 'password' }, passwordMaterial(password), actor, at);
 }
 
 /** A credential's secret in clear (one migration 0007 moved opens at its client's place). */
@@ -73,20 +116,35 @@ export function joinedPassword(box: SecretBox, row: JoinedCredential): string | 
   });
 }
 
-/** Replaces a credential's secret; its version goes up, as any change to it. */
+/** A credential's secret and passphrase in clear, as a reveal hands them out. */
+export function openCredentialSecret(
+  box: SecretBox,
+  row: Pick<Selectable<CredentialTable>, 'id' | 'secret' | 'sealedForClient' | 'passphrase'>,
+): CredentialSecret {
+  return {
+    secret: openCredential(box, row),
+    passphrase:
+      row.passphrase === null ? null : box.open(row.passphrase, credentialPassphrasePlace(row.id)),
+  };
+}
+
+/**
+ * Replaces a credential's secret (a password, or all of `material`); its version goes up, as
+ * any change to it.
+ */
 export async function resealCredential(
   trx: Transaction<Database>,
   box: SecretBox,
   credential: Pick<Selectable<CredentialTable>, 'id' | 'version'>,
-  plain: string,
+  plain: string | CredentialMaterial,
   actor: Author,
   at: string,
 ): Promise<void> {
+  const material = typeof plain === 'string' ? passwordMaterial(plain) : plain;
   await trx
     .updateTable('credential')
     .set({
-      secret: box.seal(plain, credentialPlace(credential.id)),
-      sealedForClient: null,
+      ...sealedColumns(box, credential.id, material),
       updatedAt: at,
       updatedBy: actor.id,
       version: credential.version + 1,

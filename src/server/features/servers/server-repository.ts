@@ -1,13 +1,18 @@
 import type { Kysely } from 'kysely';
 import type { Server, ServerStatus } from '#shared/servers.ts';
-import { foldForSearch } from '#shared/client-search.ts';
+import type { ClientEvent } from '#shared/events.ts';
+import { foldForSearch, parseSearch } from '#shared/client-search.ts';
 import type { Database } from '#server/db/schema.ts';
+import { readServerHistory } from '../clients/client-history.ts';
 import { presentServer } from './server-presenter.ts';
 
 export interface ServerFilter {
   clientId?: string;
   status?: ServerStatus;
-  /** Every word must be found in the label, host, user or client name or code. */
+  /**
+   * Every word (or "quoted words") must be found in the label, host, user or client name or
+   * code, as the client list's search reads its box; a `tag:` word is read as a plain word.
+   */
   q?: string;
 }
 
@@ -45,9 +50,7 @@ export class ServerRepository {
       .orderBy('server.position')
       .execute();
     const servers = rows.map(presentServer);
-    const words = foldForSearch(filter.q ?? '')
-      .split(/\s+/)
-      .filter((word) => word !== '');
+    const words = parseSearch(filter.q ?? '').map((term) => term.value);
     if (words.length === 0) return servers;
     return servers.filter((server) => {
       const text = foldForSearch(
@@ -57,6 +60,13 @@ export class ServerRepository {
       );
       return words.every((word) => text.includes(word));
     });
+  }
+
+  /** The server's events, newest first; undefined when neither it nor any event exists. */
+  async history(id: string): Promise<ClientEvent[] | undefined> {
+    const events = await readServerHistory(this.#db, id);
+    if (events.length > 0) return events;
+    return (await this.get(id)) ? [] : undefined;
   }
 
   async get(id: string): Promise<Server | undefined> {

@@ -67,6 +67,9 @@ describe('GET /api/servers', () => {
       serversOf(`?q=${encodeURIComponent(q)}`).then((list) => list.map((s) => s.client.id));
     expect(await found('zurich')).toEqual([client.id]);
     expect(await found('ZH-1 ops')).toEqual([client.id]);
+    // Words in quotes are one term, as in the client list's search box.
+    expect(await found('"zurich hosting"')).toEqual([client.id]);
+    expect(await found('"hosting zurich"')).toEqual([]);
     expect(await found('zurich nothing-like-this')).toEqual([]);
     expect((await serversOf('?status=not_checked')).map((s) => s.client.id)).toContain(client.id);
     expect(await serversOf('?status=reachable')).toEqual([]);
