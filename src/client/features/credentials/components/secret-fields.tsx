@@ -17,7 +17,9 @@ export function SecretFields({ kind, form }: { kind: CredentialKind; form: Secre
   if (kind !== 'ssh-key') {
     return (
       <PasswordField
-        label={kind === 'password' ? 'Password' : 'Token'}
+        // Not "Password": the kind's choice already answers to that name.
+        label="Secret"
+        description={kind === 'password' ? 'The password.' : 'The token.'}
         autoComplete="new-password"
         {...form.getInputProps('secret')}
       />
