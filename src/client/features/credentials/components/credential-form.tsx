@@ -151,6 +151,8 @@ export function RotateCredentialForm({
 }) {
   const rotate = useRotateCredential();
   const formId = useId();
+  // The version it was opened at, not the one a live update brings in meanwhile.
+  const [openedVersion] = useState(credential.version);
   const [problem, setProblem] = useState<string | null>(null);
   const form = useForm<CredentialFormValues>({
     initialValues: { name: credential.name, kind: credential.kind, ...emptySecretValues },
@@ -163,7 +165,7 @@ export function RotateCredentialForm({
     try {
       const saved = await rotate.mutateAsync({
         id: credential.id,
-        input: { version: credential.version, ...secretInput(credential.kind, values) },
+        input: { version: openedVersion, ...secretInput(credential.kind, values) },
       });
       notifications.show({ color: 'green', message: 'Secret replaced.' });
       onSaved(saved);

@@ -19,6 +19,8 @@ export function RenameCredentialForm({
 }) {
   const rename = useRenameCredential();
   const [problem, setProblem] = useState<string | null>(null);
+  // The version it was opened at, not the one a live update brings in meanwhile.
+  const [openedVersion] = useState(credential.version);
   const form = useForm({
     initialValues: { name: credential.name },
     validate: { name: (name) => (name.trim() === '' ? 'Enter a name' : null) },
@@ -27,7 +29,7 @@ export function RenameCredentialForm({
   const submit = form.onSubmit(async ({ name }) => {
     setProblem(null);
     try {
-      await rename.mutateAsync({ id: credential.id, name, version: credential.version });
+      await rename.mutateAsync({ id: credential.id, name, version: openedVersion });
       notifications.show({ color: 'green', message: 'Credential renamed.' });
       onSaved();
     } catch (error) {

@@ -88,6 +88,9 @@ function ServerForm({
 }) {
   const save = useSaveServer();
   const formId = useId();
+  // The version the form was opened at: a live update refreshes `server` while the form is open,
+  // and saving at the new version would overwrite a colleague's change unseen.
+  const [openedVersion] = useState(server?.version);
   const [problem, setProblem] = useState<string | null>(null);
   const form = useForm<ServerFormValues>({
     initialValues: server ? serverToFormValues(server) : emptyServerFormValues(client?.id),
@@ -113,7 +116,12 @@ function ServerForm({
     try {
       const saved = await save.mutateAsync(
         server
-          ? { kind: 'update', id: server.id, version: server.version, input: fields }
+          ? {
+              kind: 'update',
+              id: server.id,
+              version: openedVersion ?? server.version,
+              input: fields,
+            }
           : { kind: 'create', input: { clientId, ...fields } },
       );
       notifications.show({ color: 'green', message: 'Server saved.' });
