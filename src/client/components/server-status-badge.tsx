@@ -15,7 +15,11 @@ export function ServerStatusBadge({
     <Badge
       color={look.color}
       variant={look.color === 'gray' ? 'light' : 'filled'}
-      style={{ textTransform: 'none', whiteSpace: 'normal', height: 'auto', minHeight: 20 }}
+      // Mantine cuts a badge's words short with an ellipsis; a status is read in full.
+      styles={{
+        root: { textTransform: 'none', height: 'auto', minHeight: 20, maxWidth: '100%' },
+        label: { overflow: 'visible', whiteSpace: 'normal', textOverflow: 'clip' },
+      }}
     >
       {look.label}
     </Badge>

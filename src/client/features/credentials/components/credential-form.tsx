@@ -1,5 +1,14 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { Button, Group, Modal, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import {
+  Button,
+  Group,
+  Input,
+  Modal,
+  SegmentedControl,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
@@ -112,9 +121,7 @@ export function NewCredentialForm({
         />
         <TextInput label="Name" ref={nameRef} autoComplete="off" {...form.getInputProps('name')} />
         <Stack gap={4}>
-          <Text size="sm" fw={500} id={`${formId}-kind`}>
-            Kind
-          </Text>
+          <Input.Label id={`${formId}-kind`}>Kind</Input.Label>
           <SegmentedControl
             aria-labelledby={`${formId}-kind`}
             data={CREDENTIAL_KINDS.map((kind) => ({ value: kind, label: KIND_LABELS[kind] }))}

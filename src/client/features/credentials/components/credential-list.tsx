@@ -27,7 +27,12 @@ function lastRevealed(credential: Credential): string {
 
 export function KindBadge({ kind }: { kind: Credential['kind'] }) {
   return (
-    <Badge variant="light" color="gray" style={{ textTransform: 'none' }}>
+    <Badge
+      variant="light"
+      color="gray"
+      style={{ flexShrink: 0 }}
+      styles={{ root: { textTransform: 'none', maxWidth: 'none' }, label: { overflow: 'visible' } }}
+    >
       {KIND_LABELS[kind]}
     </Badge>
   );

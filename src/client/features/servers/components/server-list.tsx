@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { Anchor, Card, Group, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Card, Stack, Table, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import type { Server } from '#shared/servers.ts';
 import { formatDateTime } from '#client/lib/history-text.ts';
@@ -84,13 +84,11 @@ function ServerCards({ servers }: { servers: readonly Server[] }) {
       {servers.map((server) => (
         <Card key={server.id} withBorder radius="md" padding="sm" component="li">
           <Stack gap={4}>
-            <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
-              <Anchor component={Link} to={serverPath(server.id)} fw={600} style={wrap}>
-                {server.label}
-                {server.primary ? ' (primary)' : ''}
-              </Anchor>
-              <ServerStatusBadge server={server} />
-            </Group>
+            <Anchor component={Link} to={serverPath(server.id)} fw={600} style={wrap}>
+              {server.label}
+              {server.primary ? ' (primary)' : ''}
+            </Anchor>
+            <ServerStatusBadge server={server} />
             <Text size="sm" style={wrap}>
               {clientLabel(server.client)}
             </Text>
