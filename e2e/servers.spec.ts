@@ -48,6 +48,18 @@ test('add a server to a client with a vault key, find it everywhere, then remove
   await expect(row).toContainText('Srv deploy key');
   await expect(row).toContainText('Not checked');
   await expect(table.getByRole('row')).toHaveCount(2);
+  // The status filter, and both kept in the address.
+  await page.getByRole('combobox', { name: 'Status' }).click();
+  await page.getByRole('option', { name: 'Reachable', exact: true }).click();
+  await expect(page.getByText('No server matches.')).toBeVisible();
+  await expect(page).toHaveURL(/[?&]status=reachable/);
+  await expect(page).toHaveURL(/[?&]q=staging\.srv/);
+  await page.getByRole('combobox', { name: 'Status' }).click();
+  await page.getByRole('option', { name: 'Not checked', exact: true }).click();
+  await expect(row).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel('Search servers')).toHaveValue('staging.srv');
+  await expect(table.getByRole('row')).toHaveCount(2);
 
   // In the client's panel: the primary stays the Server JSON, the new one is listed below it,
   // and the commands can be for either.

@@ -78,14 +78,16 @@ function CredentialDetails({ credential }: { credential: Credential }) {
       ),
       labels: { confirm: 'Delete', cancel: 'Cancel' },
       confirmProps: { color: 'red' },
+      // Awaited rather than per-call callbacks: the live feed's echo of the delete can unmount
+      // this page before the answer, and the move must happen.
       onConfirm: () =>
-        remove.mutate(credential.id, {
-          onSuccess: () => {
+        void remove.mutateAsync(credential.id).then(
+          () => {
             notifications.show({ color: 'green', message: 'Credential deleted.' });
             void navigate('/credentials');
           },
-          onError: (error) => setDeleteProblem(errorMessage(error)),
-        }),
+          (error: unknown) => setDeleteProblem(errorMessage(error)),
+        ),
     });
   }
 

@@ -208,14 +208,16 @@ function ServerActions({ server, onEdit }: { server: Server; onEdit: () => void 
       ),
       labels: { confirm: 'Remove', cancel: 'Cancel' },
       confirmProps: { color: 'red' },
+      // Awaited rather than per-call callbacks: the live feed's echo of the delete can make this
+      // page "not found" (and unmount these buttons) before the answer, and the move must happen.
       onConfirm: () =>
-        remove.mutate(server, {
-          onSuccess: () => {
+        void remove.mutateAsync(server).then(
+          () => {
             notifications.show({ color: 'green', message: 'Server removed.' });
             void navigate('/servers');
           },
-          onError: (error) => notifyFailure('Could not remove the server', error),
-        }),
+          (error: unknown) => notifyFailure('Could not remove the server', error),
+        ),
     });
   }
 

@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import {
   Button,
   Group,
@@ -22,10 +23,26 @@ import { STATUS_FILTERS } from '#client/lib/server-status.ts';
 
 /** The Servers section: every server of every client, searched and filtered by the API. */
 export function ServersPage() {
-  const [search, setSearch] = useState('');
+  // Search and filter live in the URL (`?q=`, `?status=`), so a link or Back keeps them.
+  const [params, setParams] = useSearchParams();
+  const [search, setSearch] = useState(() => params.get('q') ?? '');
   const [q] = useDebouncedValue(search.trim(), 250);
-  const [status, setStatus] = useState('');
-  const parsedStatus = serverStatusSchema.safeParse(status);
+  const parsedStatus = serverStatusSchema.safeParse(params.get('status'));
+  const status = parsedStatus.success ? parsedStatus.data : '';
+  const setParam = (name: string, value: string) =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (value) next.set(name, value);
+        else next.delete(name);
+        return next;
+      },
+      { replace: true },
+    );
+  useEffect(() => {
+    if ((params.get('q') ?? '') !== q) setParam('q', q);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a settled search is written
+  }, [q]);
   const servers = useQuery({
     ...serversQuery({
       ...(q ? { q } : {}),
@@ -60,7 +77,7 @@ export function ServersPage() {
           label="Status"
           data={STATUS_FILTERS.map((option) => ({ ...option }))}
           value={status}
-          onChange={(value) => setStatus(value ?? '')}
+          onChange={(value) => setParam('status', value ?? '')}
           allowDeselect={false}
           w={200}
         />

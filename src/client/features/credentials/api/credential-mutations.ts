@@ -10,8 +10,8 @@ import { credentialKeys, serverKeys } from '#client/lib/query-keys.ts';
 import { credentialPath } from './credential-queries.ts';
 
 /** After a write: the vault, and the servers that show a credential's name. */
-async function refreshAfter(queryClient: QueryClient, credential: Credential | null) {
-  if (credential) queryClient.setQueryData(credentialKeys.detail(credential.id), credential);
+async function refreshAfter(queryClient: QueryClient, credential: Credential) {
+  queryClient.setQueryData(credentialKeys.detail(credential.id), credential);
   await Promise.all([
     queryClient.invalidateQueries({ queryKey: credentialKeys.all }),
     queryClient.invalidateQueries({ queryKey: serverKeys.all }),
@@ -52,7 +52,7 @@ export function useDeleteCredential() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => apiSend(credentialPath(id), { method: 'DELETE' }),
-    // Its own entry is left to expire: asked again it would only be a 404.
-    onSuccess: () => refreshAfter(queryClient, null),
+    // The list, not its own entry, which is left to expire: asked again it would be a 404.
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: credentialKeys.list() }),
   });
 }

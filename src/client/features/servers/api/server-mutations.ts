@@ -46,9 +46,9 @@ export function useDeleteServer() {
   return useMutation({
     mutationFn: (server: Server) => apiSend(serverPath(server.id), { method: 'DELETE' }),
     onSuccess: async (_, server) => {
-      // Its own entry is left to expire: asked again it would only be a 404.
+      // Every list, not its own entry, which is left to expire: asked again it would be a 404.
       await Promise.all([
-        queryClient.invalidateQueries({ queryKey: serverKeys.all }),
+        queryClient.invalidateQueries({ queryKey: serverKeys.list() }),
         queryClient.invalidateQueries({ queryKey: clientKeys.detail(server.client.id) }),
         queryClient.invalidateQueries({ queryKey: credentialKeys.all }),
       ]);
