@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiErrorSchema } from '#shared/api-error.ts';
 import type { Client } from '#shared/clients.ts';
+import type { ServerList } from '#shared/servers.ts';
 import { distinctRoutes } from '#server/testing/route-requests.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
 import { hostileRequests, type HostileRequest } from './hostile-requests.ts';
@@ -40,11 +41,15 @@ async function fingerprint() {
 
 beforeAll(async () => {
   for (const name of ['Alpha', 'Beta', 'Gamma']) {
-    await t.staff.member.json<Client>('POST', '/api/clients', {
+    const { body } = await t.staff.member.json<Client>('POST', '/api/clients', {
       name,
       tags: 'eu-west-1',
       server: { host: 'example.com', password: 'pw' },
     });
+    // More servers than clients: the generated deletes take some away.
+    for (const label of ['second', 'third']) {
+      await t.staff.member.json('POST', '/api/servers', { clientId: body.id, label });
+    }
   }
 });
 afterAll(async () => {
@@ -123,9 +128,11 @@ describe('generated requests to every route', () => {
         (r) => r.url.startsWith('/api/') || r.url === '/healthz' || r.url === '/readyz',
       );
       expect(routes.length).toBeGreaterThan(20);
+      const servers = (await t.staff.member.json<ServerList>('GET', '/api/servers')).body.servers;
       const arbitrary = hostileRequests({
         routes,
         realIds: clients.map((c) => c.id),
+        realServerIds: servers.map((s) => s.id),
         origin: t.server.url,
       });
       const reached = new Map<string, number>();

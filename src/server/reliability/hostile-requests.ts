@@ -151,9 +151,60 @@ const accessTokenBodies = fc.oneof(
   fc.dictionary(anyString, anyJson, { maxKeys: 3 }),
 );
 
+/** Valid values of each server field, with real client ids (and a fingerprint to accept). */
+function validServer(clientIds: readonly string[]) {
+  return fc.record({
+    clientId: fc.constantFrom(...clientIds, 'noSuchClient'),
+    label: fc.constantFrom('production', 'staging', 'qa', 'MAIN', ''),
+    host: fc.constantFrom('example.com', '10.0.0.1', ''),
+    port: fc.constantFrom(22, 2222),
+    username: fc.constantFrom('deploy', ''),
+    private: fc.boolean(),
+    uiDir: fc.constantFrom('/srv/ui', ''),
+    credentialId: fc.constantFrom(null, null, 'noSuchCredential'),
+    fingerprint: fc.constantFrom(`SHA256:${'A'.repeat(43)}`, 'SHA256:short'),
+    version: fc.constantFrom(1, 1, 2, 3),
+  });
+}
+
+const SERVER_PATHS = [
+  'clientId',
+  'label',
+  'host',
+  'port',
+  'username',
+  'private',
+  'uiDir',
+  'credentialId',
+  'fingerprint',
+  'version',
+];
+
+/** Server bodies: valid, or one field hostile. */
+function serverBodies(clientIds: readonly string[]): fc.Arbitrary<Record<string, unknown>> {
+  const valid = validServer(clientIds);
+  return fc.oneof(
+    { weight: 2, arbitrary: valid },
+    {
+      weight: 3,
+      arbitrary: fc
+        .tuple(valid, fc.constantFrom(...SERVER_PATHS), fc.oneof(anyJson, poisoned))
+        .map(([body, path, value]) => withValueAt(body, path, value)),
+    },
+  );
+}
+
 /** Bodies as text: JSON of every shape, broken JSON, prototype-pollution keys. */
-function bodies(route: string): fc.Arbitrary<{ text: string; jsonObject: boolean } | undefined> {
-  const object = route === '/api/me/access-token' ? accessTokenBodies : clientBodies;
+function bodies(
+  route: string,
+  clientIds: readonly string[],
+): fc.Arbitrary<{ text: string; jsonObject: boolean } | undefined> {
+  const object =
+    route === '/api/me/access-token'
+      ? accessTokenBodies
+      : route.startsWith('/api/servers')
+        ? serverBodies(clientIds)
+        : clientBodies;
   return fc.oneof(
     { weight: 6, arbitrary: object.map((o) => ({ text: JSON.stringify(o), jsonObject: true })) },
     {
@@ -260,8 +311,19 @@ const headerValue = fc.oneof(
 
 export interface HostileSetup {
   routes: readonly RegisteredRoute[];
+  /** Ids of real clients, for the client routes' `:id` and a server's `clientId`. */
   realIds: readonly string[];
+  /** Ids of real servers, for the server routes' `:id`. */
+  realServerIds: readonly string[];
   origin: string;
+}
+
+/**
+ * 'Check now' gets no real server: it would open SSH connections to the generated hosts and
+ * wait out their retries. Its refusals (a bad or unknown id) are what is fuzzed there.
+ */
+function takesServerId(route: string): boolean {
+  return route.startsWith('/api/servers/:id') && route !== '/api/servers/:id/check';
 }
 
 /**
@@ -280,7 +342,7 @@ export function hostileRequests(setup: HostileSetup): fc.Arbitrary<HostileReques
   return route.chain((route) =>
     fc
       .record({
-        id: ids(setup.realIds),
+        id: ids(takesServerId(route.url) ? setup.realServerIds : setup.realIds),
         wildcard: fc.oneof(
           fc.constantFrom(
             'sign-in/email',
@@ -298,7 +360,7 @@ export function hostileRequests(setup: HostileSetup): fc.Arbitrary<HostileReques
           anyString.map((s) => encodeURIComponent(s.slice(0, 500).toWellFormed())),
         ),
         query: queries,
-        body: bodies(route.url),
+        body: bodies(route.url, setup.realIds),
         contentType: fc.option(fc.constantFrom(...CONTENT_TYPES), { nil: undefined, freq: 2 }),
         lastEventId: headerValue,
         extra: fc.dictionary(

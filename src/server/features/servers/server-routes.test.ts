@@ -96,6 +96,30 @@ describe('GET /api/servers', () => {
     expect(await serversOf(`?clientId=${client.id}`)).toEqual([after]);
   });
 
+  it('forgets the pinned and the offered host key when the client form moves the server', async () => {
+    const client = await addClient('Moved Keys', { host: 'before.example.com' });
+    const [server] = await serversOf(`?clientId=${client.id}`);
+    await t.server.app.parts.db.kysely
+      .updateTable('server')
+      .set({
+        hostKeyAlgorithm: 'ssh-ed25519',
+        hostKeyFingerprint: `SHA256:${'K'.repeat(43)}`,
+        offeredHostKeyAlgorithm: 'ssh-ed25519',
+        offeredHostKeyFingerprint: `SHA256:${'L'.repeat(43)}`,
+        checkStatus: 'host_key_changed',
+      })
+      .where('id', '=', server!.id)
+      .execute();
+    const edited = await t.staff.member.json<Client>('PUT', `/api/clients/${client.id}`, {
+      name: 'Moved Keys',
+      server: { host: 'after.example.com' },
+      version: client.version,
+    });
+    expect(edited.status).toBe(200);
+    const [after] = await serversOf(`?clientId=${client.id}`);
+    expect(after).toMatchObject({ hostKey: null, offeredHostKey: null, status: 'not_checked' });
+  });
+
   it('names the bad parameter', async () => {
     const status = await t.staff.member.json<{ error: string }>('GET', '/api/servers?status=fine');
     expect(status.status).toBe(400);

@@ -77,6 +77,8 @@ describe('POST /api/servers', () => {
     const [event, ...older] = await eventRows(body.id);
     expect(older).toEqual([]);
     expect(event).toMatchObject({ kind: 'server.created', clientId: client.id });
+    // Written by the same transaction, at the same moment as the row.
+    expect(new Date(event!.at).toISOString()).toBe(body.createdAt);
     expect(JSON.parse(event!.fields)).toEqual(['label', 'host', 'port', 'username', 'credential']);
     expect(JSON.stringify(event)).not.toContain('staging.example.com');
   });
@@ -92,6 +94,24 @@ describe('POST /api/servers', () => {
     const now = await send<Client>('GET', `/api/clients/${client.id}`);
     expect(now.body.version).toBe(after.body.version + 1);
     expect(now.body.server.host).toBe('new.example.com');
+  });
+
+  it('gives servers added at once distinct positions and one primary', async () => {
+    const { client, main } = await addClient('Racing Servers');
+    await send('DELETE', `/api/servers/${main.id}`);
+    const labels = ['one', 'two', 'three', 'four', 'five', 'six'];
+    const added = await Promise.all(labels.map((label) => addServer(client.id, { label })));
+    expect(added.map((a) => a.status)).toEqual(labels.map(() => 201));
+    const rows = await t.server.app.parts.db.kysely
+      .selectFrom('server')
+      .select(['id', 'position'])
+      .where('clientId', '=', client.id)
+      .orderBy('position')
+      .execute();
+    expect(rows.map((row) => row.position)).toEqual([0, 1, 2, 3, 4, 5]);
+    const list = (await send<ServerList>('GET', `/api/servers?clientId=${client.id}`)).body;
+    expect(list.servers.filter((s) => s.primary)).toHaveLength(1);
+    expect(added.filter((a) => a.body.primary)).toHaveLength(1);
   });
 
   it('refuses a bad body naming the field, and writes nothing', async () => {
