@@ -168,6 +168,8 @@ function ServerForm({
             searchable
             limit={50}
             nothingFoundMessage="No client matches"
+            // Focus comes here for an error too: the list opens on a click or typing, not then.
+            openOnFocus={false}
             data={(clients.data ?? []).map((c) => ({
               value: c.id,
               label: c.code ? `${c.name} (${c.code})` : c.name || c.id,
