@@ -190,6 +190,85 @@ for (const scheme of SCHEMES) {
         axe.expectNone();
       });
 
+      test('servers and credentials screens have no axe violations', async ({ page, staff }) => {
+        const axe = new Scanner(page);
+        const client = await seedClient(staff, {
+          name: 'Servers Check',
+          code: 'AXS',
+          server: { host: 'prod.axs.example', username: 'deploy' },
+        });
+        const key = await staff.json<{ id: string }>('POST', '/api/credentials', {
+          name: 'Axe key',
+          kind: 'ssh-key',
+          generate: 'ed25519',
+        });
+        const server = await staff.json<{ id: string }>('POST', '/api/servers', {
+          clientId: client.id,
+          label: 'staging',
+          host: 'staging.axs.example',
+          username: 'ops',
+          credentialId: key.body.id,
+        });
+
+        await page.goto('/servers');
+        await expect(page.getByRole('link', { name: 'staging' }).first()).toBeVisible();
+        await axe.scan('servers');
+        await page.getByRole('button', { name: 'Add server' }).click();
+        const add = page.getByRole('dialog', { name: 'Add server' });
+        await expect(add.getByLabel('Label', { exact: true })).toBeVisible();
+        await axe.scan('add server');
+        await add.getByLabel('Host', { exact: true }).fill('-bad host');
+        await add.getByRole('button', { name: 'Save' }).click();
+        await expect(add.getByLabel('Host', { exact: true })).toHaveAttribute(
+          'aria-invalid',
+          'true',
+        );
+        await axe.scan('add server, fields in error');
+        await add.getByRole('button', { name: 'Cancel' }).click();
+
+        await page.goto(`/servers/${server.body.id}`);
+        await expect(page.getByRole('heading', { name: 'staging', level: 1 })).toBeVisible();
+        await expect(page.getByRole('list', { name: 'History' })).toBeVisible();
+        await axe.scan('a server');
+
+        await page.goto(`/clients/${client.id}`);
+        await expect(
+          page.getByRole('region', { name: 'Selected Client' }).getByLabel('Commands for server'),
+        ).toBeVisible();
+        await axe.scan('panel with other servers');
+
+        await page.goto('/credentials');
+        await expect(page.getByRole('link', { name: 'Axe key' }).first()).toBeVisible();
+        await axe.scan('credentials');
+        await page.getByRole('button', { name: 'New credential' }).click();
+        const create = page.getByRole('dialog', { name: 'New credential' });
+        await expect(create.getByLabel('Key type')).toBeVisible();
+        await axe.scan('new credential, generate');
+        await create.getByLabel('Paste a private key').check();
+        await create.getByRole('button', { name: 'Save' }).click();
+        await expect(create.getByLabel('Private key', { exact: true })).toHaveAttribute(
+          'aria-invalid',
+          'true',
+        );
+        await axe.scan('new credential, paste, in error');
+        await create.getByText('Token', { exact: true }).click();
+        await expect(create.getByLabel('Secret', { exact: true })).toBeVisible();
+        await axe.scan('new credential, token');
+        await create.getByRole('button', { name: 'Cancel' }).click();
+
+        await page.goto(`/credentials/${key.body.id}`);
+        await page.getByRole('button', { name: 'Reveal secret' }).click();
+        await expect(page.getByText(/BEGIN OPENSSH PRIVATE KEY/)).toBeVisible();
+        // The pointer off the button just clicked: its hover colour is not what is scanned here.
+        await page.mouse.move(0, 0);
+        await axe.scan('a credential, secret revealed');
+        await page.getByRole('button', { name: 'Rotate' }).click();
+        await expect(page.getByRole('dialog', { name: 'Rotate the secret' })).toBeVisible();
+        await axe.scan('rotate');
+
+        axe.expectNone();
+      });
+
       test('settings, the import dialog and the sections to come have no axe violations', async ({
         page,
         staff,
@@ -220,7 +299,7 @@ for (const scheme of SCHEMES) {
         await dialog.getByRole('button', { name: 'Cancel' }).click();
         await expect(dialog).toHaveCount(0);
 
-        for (const section of ['Issues', 'Servers', 'Credentials', 'Apps']) {
+        for (const section of ['Issues', 'Apps']) {
           await page.goto(`/${section.toLowerCase()}`);
           await expect(page.getByText(`${section} is not available yet.`)).toBeVisible();
           await axe.scan(`${section}, not available yet`);

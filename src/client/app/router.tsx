@@ -46,7 +46,7 @@ const signedOutRoutes: RouteObject[] = [
   },
 ];
 
-const notAvailable = ['Issues', 'Servers', 'Credentials', 'Apps'].map((name): RouteObject => ({
+const notAvailable = ['Issues', 'Apps'].map((name): RouteObject => ({
   path: name.toLowerCase(),
   element: <NotAvailablePage name={name} />,
 }));
@@ -62,7 +62,7 @@ const signedInRoutes: RouteObject = {
     {
       // One route for "/" and "/clients/:clientId" so switching clients keeps the page mounted.
       lazy: async () => ({
-        Component: (await import('../features/clients/dashboard-page.tsx')).DashboardPage,
+        Component: (await import('./dashboard-route.tsx')).DashboardRoute,
       }),
       // The list is asked for while the dashboard's code loads, not once it has rendered.
       loader: () => {
@@ -76,6 +76,30 @@ const signedInRoutes: RouteObject = {
       path: 'settings',
       lazy: async () => ({
         Component: (await import('./settings-route.tsx')).SettingsRoute,
+      }),
+    },
+    {
+      path: 'servers',
+      lazy: async () => ({
+        Component: (await import('../features/servers/servers-page.tsx')).ServersPage,
+      }),
+    },
+    {
+      path: 'servers/:serverId',
+      lazy: async () => ({
+        Component: (await import('../features/servers/server-page.tsx')).ServerPage,
+      }),
+    },
+    {
+      path: 'credentials',
+      lazy: async () => ({
+        Component: (await import('../features/credentials/credentials-page.tsx')).CredentialsPage,
+      }),
+    },
+    {
+      path: 'credentials/:credentialId',
+      lazy: async () => ({
+        Component: (await import('../features/credentials/credential-page.tsx')).CredentialPage,
       }),
     },
     ...notAvailable,

@@ -6,7 +6,11 @@ export const clientKeys = {
   all: ['clients'] as const,
   list: () => ['clients', 'list'] as const,
   detail: (id: string) => ['clients', 'detail', id] as const,
-  commands: (id: string) => ['clients', 'detail', id, 'commands'] as const,
+  /** A server's commands under its client's: a change to the client invalidates them all. */
+  commands: (id: string, serverId?: string) =>
+    serverId === undefined
+      ? (['clients', 'detail', id, 'commands'] as const)
+      : (['clients', 'detail', id, 'commands', serverId] as const),
   history: (id: string) => ['clients', 'detail', id, 'history'] as const,
 };
 

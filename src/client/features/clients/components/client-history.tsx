@@ -4,8 +4,8 @@ import { Anchor, Button, Skeleton, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { ErrorAlert } from '#client/components/error-alert.tsx';
 import { historyQuery } from '../api/client-queries.ts';
-import { describeEvent, duplicatedFrom, formatDateTime } from '../history-text.ts';
-import classes from './client-history.module.css';
+import { describeEvent, duplicatedFrom, formatDateTime } from '#client/lib/history-text.ts';
+import classes from '#client/components/event-history.module.css';
 
 const SHOWN_AT_FIRST = 8;
 

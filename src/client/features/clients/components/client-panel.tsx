@@ -22,6 +22,7 @@ import { tagQuery } from '#shared/client-search.ts';
 import { isApiError } from '#client/lib/api-client.ts';
 import { notifyFailure } from '#client/lib/notify-failure.ts';
 import { focusWhenShown } from '#client/lib/focus-when-shown.ts';
+import { useClientPanelSlots } from '#client/lib/client-panel-slots.ts';
 import { VisibleText } from '#client/components/visible-text.tsx';
 import { formatDate } from '#client/lib/format-date.ts';
 import { ErrorAlert } from '#client/components/error-alert.tsx';
@@ -32,8 +33,8 @@ import { clientTitle } from '../client-title.ts';
 import { dashboardFocus as focus } from '../dashboard-focus.ts';
 import { useClientSearch, useGoToClient } from '../use-client-search.ts';
 import { ClientHistory } from './client-history.tsx';
-import { CommandList } from './command-list.tsx';
-import { Section } from './section.tsx';
+import { ClientCommands } from './client-commands.tsx';
+import { Section } from '#client/components/section.tsx';
 import { ServerJson } from './server-json.tsx';
 
 export function ClientPanel({
@@ -105,6 +106,7 @@ export function ClientPanel({
 }
 
 function ClientDetails({ client }: { client: Client }) {
+  const { OtherServers } = useClientPanelSlots();
   return (
     <>
       {client.description && (
@@ -138,8 +140,14 @@ function ClientDetails({ client }: { client: Client }) {
         <ServerJson client={client} />
       </Section>
 
+      {OtherServers && (
+        <Section title="Other servers">
+          <OtherServers client={client} />
+        </Section>
+      )}
+
       <Section title="Commands">
-        <CommandList clientId={client.id} />
+        <ClientCommands clientId={client.id} />
       </Section>
 
       <Section title="Domains">

@@ -4,13 +4,23 @@ import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import type { ClientCommand } from '#shared/clients.ts';
 import { copyText } from '#client/lib/clipboard.ts';
-import { ErrorAlert } from '#client/components/error-alert.tsx';
-import { CopyIcon } from '#client/components/icons.tsx';
-import { commandsQuery } from '../api/client-queries.ts';
+import { commandsQuery } from '#client/lib/commands-query.ts';
+import { ErrorAlert } from './error-alert.tsx';
+import { CopyIcon } from './icons.tsx';
 import classes from './command-list.module.css';
 
-export function CommandList({ clientId }: { clientId: string }) {
-  const commands = useQuery(commandsQuery(clientId));
+/** The client's commands for `serverId`, or for its primary server without it. */
+export function CommandList({
+  clientId,
+  serverId,
+  only,
+}: {
+  clientId: string;
+  serverId?: string | undefined;
+  /** Just this command (a server's page shows its SSH command). */
+  only?: ClientCommand['id'];
+}) {
+  const commands = useQuery(commandsQuery(clientId, serverId));
 
   if (commands.isPending) {
     return (
@@ -31,9 +41,11 @@ export function CommandList({ clientId }: { clientId: string }) {
   }
   return (
     <Stack gap="sm">
-      {commands.data.map((command) => (
-        <CommandItem key={command.id} command={command} />
-      ))}
+      {commands.data
+        .filter((command) => only === undefined || command.id === only)
+        .map((command) => (
+          <CommandItem key={command.id} command={command} />
+        ))}
     </Stack>
   );
 }

@@ -1,0 +1,196 @@
+import type { Page } from '@playwright/test';
+import type { Credential } from '../src/shared/credentials.ts';
+import type { Server } from '../src/shared/servers.ts';
+import { startSshd } from '../src/server/testing/sshd.ts';
+import type { Session } from '../src/server/testing/test-server.ts';
+import { test, expect, seedClient } from './fixtures.ts';
+
+const panel = (page: Page) => page.getByRole('region', { name: 'Selected Client' });
+
+test('add a server to a client with a vault key, find it everywhere, then remove it', async ({
+  page,
+  staff,
+}) => {
+  const client = await seedClient(staff, {
+    name: 'Srv Co',
+    code: 'SRV',
+    server: { host: 'prod.srv.example', username: 'deploy' },
+  });
+  const key = await staff.json<Credential>('POST', '/api/credentials', {
+    name: 'Srv deploy key',
+    kind: 'ssh-key',
+    generate: 'ed25519',
+  });
+  expect(key.status).toBe(201);
+
+  await page.goto('/servers');
+  await expect(page.getByRole('heading', { name: 'Servers', level: 1 })).toBeVisible();
+  await page.getByRole('button', { name: 'Add server' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add server' });
+  await dialog.getByLabel('Client', { exact: true }).fill('Srv Co');
+  await page.getByRole('option', { name: 'Srv Co (SRV)' }).click();
+  await dialog.getByLabel('Label', { exact: true }).fill('staging');
+  await dialog.getByLabel('Host', { exact: true }).fill('staging.srv.example');
+  await dialog.getByLabel('Port', { exact: true }).fill('2200');
+  await dialog.getByLabel('Username', { exact: true }).fill('ops');
+  await dialog.getByLabel('Credential', { exact: true }).click();
+  await page.getByRole('option', { name: 'Srv deploy key (SSH key)' }).click();
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Server saved.')).toBeVisible();
+  await expect(dialog).toHaveCount(0);
+
+  // In the list, with its client, address, credential and status.
+  await page.getByLabel('Search servers').fill('staging.srv');
+  const table = page.getByRole('table', { name: 'Servers' });
+  const row = table.getByRole('row', { name: /staging/ });
+  await expect(row).toContainText('Srv Co (SRV)');
+  await expect(row).toContainText('ops@staging.srv.example:2200');
+  await expect(row).toContainText('Srv deploy key');
+  await expect(row).toContainText('Not checked');
+  await expect(table.getByRole('row')).toHaveCount(2);
+  // The status filter, and both kept in the address.
+  await page.getByRole('combobox', { name: 'Status' }).click();
+  await page.getByRole('option', { name: 'Reachable', exact: true }).click();
+  await expect(page.getByText('No server matches.')).toBeVisible();
+  await expect(page).toHaveURL(/[?&]status=reachable/);
+  await expect(page).toHaveURL(/[?&]q=staging\.srv/);
+  await page.getByRole('combobox', { name: 'Status' }).click();
+  await page.getByRole('option', { name: 'Not checked', exact: true }).click();
+  await expect(row).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel('Search servers')).toHaveValue('staging.srv');
+  await expect(table.getByRole('row')).toHaveCount(2);
+
+  // In the client's panel: the primary stays the Server JSON, the new one is listed below it,
+  // and the commands can be for either.
+  await page.goto(`/clients/${client.id}`);
+  const p = panel(page);
+  await expect(p.locator('pre').first()).toContainText('"host": "prod.srv.example"');
+  await expect(p.getByRole('link', { name: 'staging' })).toBeVisible();
+  await expect(p.getByText('ops@staging.srv.example:2200')).toBeVisible();
+  const ssh = p.getByRole('button', { name: /^Copy SSH command/ });
+  await expect(ssh).toContainText('deploy@prod.srv.example');
+  await p.getByLabel('Commands for server').click();
+  await page.getByRole('option', { name: /^staging/ }).click();
+  await expect(ssh).toContainText('ops@staging.srv.example');
+
+  // Its own page, then removed.
+  await p.getByRole('link', { name: 'staging' }).click();
+  await expect(page.getByRole('heading', { name: 'staging', level: 1 })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Srv deploy key' })).toBeVisible();
+  await expect(page.getByRole('button', { name: /^Copy SSH command/ })).toContainText(
+    'ssh -p 2200 ops@staging.srv.example',
+  );
+  await page.getByRole('button', { name: 'Remove' }).click();
+  await page
+    .getByRole('dialog', { name: 'Remove server' })
+    .getByRole('button', { name: 'Remove' })
+    .click();
+  await expect(page.getByText('Server removed.')).toBeVisible();
+  await expect(page).toHaveURL(/\/servers$/);
+  await page.getByLabel('Search servers').fill('staging.srv');
+  await expect(page.getByText('No server matches.')).toBeVisible();
+});
+
+test('a stale edit of a server says someone else changed it', async ({ page, staff }) => {
+  const client = await seedClient(staff, { name: 'Stale Co', code: 'STL' });
+  const created = await staff.json<Server>('POST', '/api/servers', {
+    clientId: client.id,
+    label: 'edge',
+    host: 'edge.stale.example',
+  });
+  expect(created.status).toBe(201);
+  await page.goto(`/servers/${created.body.id}`);
+  await expect(page.getByRole('heading', { name: 'edge', level: 1 })).toBeVisible();
+  await page.getByRole('button', { name: 'Edit' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Edit server' });
+  await expect(dialog.getByLabel('Host', { exact: true })).toHaveValue('edge.stale.example');
+  // A colleague saves first.
+  const other = await staff.json('PUT', `/api/servers/${created.body.id}`, {
+    label: 'edge',
+    host: 'edge2.stale.example',
+    version: created.body.version,
+  });
+  expect(other.status).toBe(200);
+  await dialog.getByLabel('Username', { exact: true }).fill('me');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog.getByRole('alert')).toContainText('The server was not saved');
+});
+
+/** A server of a new client, signing in with a new vault key that the sshd lets in. */
+async function serverOnSshd(staff: Session, code: string) {
+  const key = await staff.json<Credential>('POST', '/api/credentials', {
+    name: `sshd key ${code}`,
+    kind: 'ssh-key',
+    generate: 'ed25519',
+  });
+  expect(key.status).toBe(201);
+  const sshd = await startSshd([key.body.publicKey ?? '']);
+  const client = await seedClient(staff, { name: 'Real SSH', code });
+  const server = await staff.json<Server>('POST', '/api/servers', {
+    clientId: client.id,
+    label: 'local',
+    host: sshd.host,
+    port: sshd.port,
+    username: sshd.username,
+    credentialId: key.body.id,
+  });
+  expect(server.status).toBe(201);
+  return { sshd, server: server.body };
+}
+
+test('check now against a real sshd: reachable with its pinned key, then host key changed', async ({
+  page,
+  staff,
+}) => {
+  test.setTimeout(120_000);
+  const { sshd, server } = await serverOnSshd(staff, 'RSSH1');
+  try {
+    await page.goto(`/servers/${server.id}`);
+    await expect(page.getByText('Not checked', { exact: true })).toBeVisible();
+    await page.getByRole('button', { name: 'Check now' }).click();
+    await expect(page.getByText('Reachable', { exact: true }).first()).toBeVisible({
+      timeout: 60_000,
+    });
+    const first = await sshd.hostKey();
+    await expect(page.getByText(`${first.algorithm} ${first.fingerprint}`)).toBeVisible();
+
+    await sshd.changeHostKey();
+    await page.getByRole('button', { name: 'Check now' }).click();
+    const alert = page.getByRole('alert', { name: 'Host key changed' });
+    await expect(alert).toBeVisible({ timeout: 60_000 });
+    await expect(alert).toContainText(`Pinned: ${first.algorithm} ${first.fingerprint}`);
+  } finally {
+    await sshd.close();
+  }
+});
+
+// Needs the API to keep the key a check was offered (`offeredHostKey`), which the branch
+// checks-schedule brings; enable once it is merged.
+test.fixme('a changed host key is shown as offered and accepted after a confirmation', async ({
+  page,
+  staff,
+}) => {
+  test.setTimeout(120_000);
+  const { sshd, server } = await serverOnSshd(staff, 'RSSH2');
+  try {
+    expect((await staff.json('POST', `/api/servers/${server.id}/check`)).status).toBe(200);
+    await sshd.changeHostKey();
+    const second = await sshd.hostKey();
+    await page.goto(`/servers/${server.id}`);
+    await page.getByRole('button', { name: 'Check now' }).click();
+    const alert = page.getByRole('alert', { name: 'Host key changed' });
+    await expect(alert).toContainText(`Offered: ${second.algorithm} ${second.fingerprint}`, {
+      timeout: 60_000,
+    });
+    await alert.getByRole('button', { name: 'Accept new key' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Accept the new host key?' });
+    await expect(confirm).toContainText(second.fingerprint);
+    await confirm.getByRole('button', { name: 'Accept new key' }).click();
+    await expect(page.getByText('New host key accepted.')).toBeVisible();
+    await expect(alert).toHaveCount(0);
+    await expect(page.getByText(`${second.algorithm} ${second.fingerprint}`)).toBeVisible();
+  } finally {
+    await sshd.close();
+  }
+});

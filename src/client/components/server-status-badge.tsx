@@ -1,0 +1,36 @@
+import { Badge, Stack, Text } from '@mantine/core';
+import type { Server } from '#shared/servers.ts';
+import { statusLook } from '#client/lib/server-status.ts';
+
+/** The check status as a coloured badge, with the failure's reason under it when asked. */
+export function ServerStatusBadge({
+  server,
+  withReason = false,
+}: {
+  server: Pick<Server, 'status' | 'reason' | 'statusSince'>;
+  withReason?: boolean;
+}) {
+  const look = statusLook(server);
+  const badge = (
+    <Badge
+      color={look.color}
+      variant={look.color === 'gray' ? 'light' : 'filled'}
+      // Mantine cuts a badge's words short with an ellipsis; a status is read in full.
+      styles={{
+        root: { textTransform: 'none', height: 'auto', minHeight: 20, maxWidth: '100%' },
+        label: { overflow: 'visible', whiteSpace: 'normal', textOverflow: 'clip' },
+      }}
+    >
+      {look.label}
+    </Badge>
+  );
+  if (!withReason || !look.detail) return badge;
+  return (
+    <Stack gap={2} align="flex-start">
+      {badge}
+      <Text size="xs" c="var(--mantine-color-error)" style={{ overflowWrap: 'anywhere' }}>
+        {look.detail}
+      </Text>
+    </Stack>
+  );
+}

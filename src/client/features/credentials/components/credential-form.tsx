@@ -1,0 +1,207 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import {
+  Button,
+  Group,
+  Input,
+  Modal,
+  SegmentedControl,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useMediaQuery } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import type { Credential } from '#shared/credentials.ts';
+import { CREDENTIAL_KINDS, type CredentialKind } from '#shared/servers.ts';
+import { errorMessage, isApiError } from '#client/lib/api-client.ts';
+import { focusWhenShown } from '#client/lib/focus-when-shown.ts';
+import { FormErrorAlert } from '#client/components/form-error-alert.tsx';
+import { useCreateCredential, useRotateCredential } from '../api/credential-mutations.ts';
+import {
+  KIND_LABELS,
+  emptySecretValues,
+  secretInput,
+  toFormErrors,
+  validateSecret,
+  type CredentialFormValues,
+} from '../credential-form-values.ts';
+import { SecretFields } from './secret-fields.tsx';
+
+function useFirstErrorFocus(formId: string) {
+  return () =>
+    focusWhenShown(
+      () => document.getElementById(formId)?.querySelector<HTMLElement>('[aria-invalid="true"]'),
+      undefined,
+      500,
+    );
+}
+
+/** Puts a failed request's message next to its fields, or above the form. */
+function showFailure(
+  error: unknown,
+  form: { setErrors: (errors: Record<string, string>) => void },
+  setProblem: (problem: string | null) => void,
+  focusFirstError: () => void,
+) {
+  if (isApiError(error, 400) && Object.keys(error.fields).length > 0) {
+    const { errors, unplaced } = toFormErrors(error.fields);
+    form.setErrors(errors);
+    setProblem(unplaced.length > 0 ? unplaced.join('\n') : null);
+    focusFirstError();
+    return;
+  }
+  setProblem(errorMessage(error));
+}
+
+/** A dialog, full screen on a phone. */
+export function FormModal({
+  opened,
+  onClose,
+  title,
+  children,
+}: {
+  opened: boolean;
+  onClose: () => void;
+  title: string;
+  children: React.ReactNode;
+}) {
+  const phone = useMediaQuery('(max-width: 36em)');
+  return (
+    <Modal opened={opened} onClose={onClose} title={title} size="lg" fullScreen={phone} centered>
+      {opened && children}
+    </Modal>
+  );
+}
+
+/** A new credential in the vault: its name, its kind, and its secret. */
+export function NewCredentialForm({
+  onSaved,
+  onCancel,
+}: {
+  onSaved: (credential: Credential) => void;
+  onCancel: () => void;
+}) {
+  const create = useCreateCredential();
+  const formId = useId();
+  const [problem, setProblem] = useState<string | null>(null);
+  const form = useForm<CredentialFormValues>({
+    initialValues: { name: '', kind: 'ssh-key', ...emptySecretValues },
+    validate: (values) => ({
+      ...(values.name.trim() === '' ? { name: 'Enter a name' } : {}),
+      ...validateSecret(values.kind, values),
+    }),
+  });
+  const focusFirstError = useFirstErrorFocus(formId);
+  const nameRef = useRef<HTMLInputElement>(null);
+  useEffect(() => nameRef.current?.focus(), []);
+
+  const submit = form.onSubmit(async (values) => {
+    setProblem(null);
+    try {
+      const saved = await create.mutateAsync({
+        name: values.name,
+        kind: values.kind,
+        ...secretInput(values.kind, values),
+      });
+      notifications.show({ color: 'green', message: 'Credential saved.' });
+      onSaved(saved);
+    } catch (error) {
+      showFailure(error, form, setProblem, focusFirstError);
+    }
+  }, focusFirstError);
+
+  return (
+    <form id={formId} onSubmit={submit} noValidate>
+      <Stack gap="md">
+        <FormErrorAlert
+          title="The credential was not saved"
+          message={problem}
+          style={{ whiteSpace: 'pre-line' }}
+        />
+        <TextInput label="Name" ref={nameRef} autoComplete="off" {...form.getInputProps('name')} />
+        <Stack gap={4}>
+          <Input.Label id={`${formId}-kind`}>Kind</Input.Label>
+          <SegmentedControl
+            aria-labelledby={`${formId}-kind`}
+            data={CREDENTIAL_KINDS.map((kind) => ({ value: kind, label: KIND_LABELS[kind] }))}
+            value={form.values.kind}
+            onChange={(kind) => {
+              form.setFieldValue('kind', kind as CredentialKind);
+              form.clearErrors();
+            }}
+          />
+        </Stack>
+        <SecretFields kind={form.values.kind} form={form} />
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onCancel}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={form.submitting}>
+            Save
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** Replaces a credential's secret, at the version it was opened (a stale one is a 409). */
+export function RotateCredentialForm({
+  credential,
+  onSaved,
+  onCancel,
+}: {
+  credential: Credential;
+  onSaved: (credential: Credential) => void;
+  onCancel: () => void;
+}) {
+  const rotate = useRotateCredential();
+  const formId = useId();
+  // The version it was opened at, not the one a live update brings in meanwhile.
+  const [openedVersion] = useState(credential.version);
+  const [problem, setProblem] = useState<string | null>(null);
+  const form = useForm<CredentialFormValues>({
+    initialValues: { name: credential.name, kind: credential.kind, ...emptySecretValues },
+    validate: (values) => validateSecret(credential.kind, values),
+  });
+  const focusFirstError = useFirstErrorFocus(formId);
+
+  const submit = form.onSubmit(async (values) => {
+    setProblem(null);
+    try {
+      const saved = await rotate.mutateAsync({
+        id: credential.id,
+        input: { version: openedVersion, ...secretInput(credential.kind, values) },
+      });
+      notifications.show({ color: 'green', message: 'Secret replaced.' });
+      onSaved(saved);
+    } catch (error) {
+      showFailure(error, form, setProblem, focusFirstError);
+    }
+  }, focusFirstError);
+
+  return (
+    <form id={formId} onSubmit={submit} noValidate>
+      <Stack gap="md">
+        <Text size="sm">
+          The new secret replaces the current one for every server that uses this credential.
+        </Text>
+        <FormErrorAlert
+          title="The secret was not replaced"
+          message={problem}
+          style={{ whiteSpace: 'pre-line' }}
+        />
+        <SecretFields kind={credential.kind} form={form} />
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onCancel}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={form.submitting}>
+            Rotate
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,58 @@
+import { useState } from 'react';
+import { Button, Group, Stack, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import type { Credential } from '#shared/credentials.ts';
+import { errorMessage, isApiError } from '#client/lib/api-client.ts';
+import { FormErrorAlert } from '#client/components/form-error-alert.tsx';
+import { useRenameCredential } from '../api/credential-mutations.ts';
+
+/** A new name for a credential, at the version it was opened (a stale one is a 409). */
+export function RenameCredentialForm({
+  credential,
+  onSaved,
+  onCancel,
+}: {
+  credential: Credential;
+  onSaved: () => void;
+  onCancel: () => void;
+}) {
+  const rename = useRenameCredential();
+  const [problem, setProblem] = useState<string | null>(null);
+  // The version it was opened at, not the one a live update brings in meanwhile.
+  const [openedVersion] = useState(credential.version);
+  const form = useForm({
+    initialValues: { name: credential.name },
+    validate: { name: (name) => (name.trim() === '' ? 'Enter a name' : null) },
+  });
+
+  const submit = form.onSubmit(async ({ name }) => {
+    setProblem(null);
+    try {
+      await rename.mutateAsync({ id: credential.id, name, version: openedVersion });
+      notifications.show({ color: 'green', message: 'Credential renamed.' });
+      onSaved();
+    } catch (error) {
+      const field = isApiError(error, 400) ? error.fields.name : undefined;
+      if (field) form.setFieldError('name', field);
+      else setProblem(errorMessage(error));
+    }
+  });
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="md">
+        <FormErrorAlert title="The credential was not renamed" message={problem} />
+        <TextInput label="Name" autoComplete="off" data-autofocus {...form.getInputProps('name')} />
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onCancel}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={form.submitting}>
+            Save
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,85 @@
+import type { CredentialKind } from '#shared/servers.ts';
+
+export const KIND_LABELS: Record<CredentialKind, string> = {
+  'ssh-key': 'SSH key',
+  password: 'Password',
+  token: 'Token',
+};
+
+/** The secret's fields as the new-credential and rotate forms hold them. */
+export interface SecretFormValues {
+  /** An SSH key: made in the server, or pasted. */
+  keySource: 'generate' | 'paste';
+  keyType: 'ed25519' | 'rsa';
+  privateKey: string;
+  passphrase: string;
+  /** A password or a token. */
+  secret: string;
+}
+
+export interface CredentialFormValues extends SecretFormValues {
+  name: string;
+  kind: CredentialKind;
+}
+
+export const emptySecretValues: SecretFormValues = {
+  keySource: 'generate',
+  keyType: 'ed25519',
+  privateKey: '',
+  passphrase: '',
+  secret: '',
+};
+
+export interface SecretInput {
+  generate?: 'ed25519' | 'rsa';
+  privateKey?: string;
+  passphrase?: string;
+  secret?: string;
+}
+
+/** The request's secret fields: only those of the kind and choice made, none left empty. */
+export function secretInput(kind: CredentialKind, values: SecretFormValues): SecretInput {
+  if (kind !== 'ssh-key') return { secret: values.secret };
+  if (values.keySource === 'generate') return { generate: values.keyType };
+  return {
+    privateKey: values.privateKey,
+    ...(values.passphrase === '' ? {} : { passphrase: values.passphrase }),
+  };
+}
+
+/** The form field a request field's error belongs to. */
+const FIELD_OF: Record<string, string> = {
+  name: 'name',
+  kind: 'kind',
+  generate: 'keyType',
+  privateKey: 'privateKey',
+  passphrase: 'passphrase',
+  secret: 'secret',
+};
+
+export function toFormErrors(fields: Record<string, string>): {
+  errors: Record<string, string>;
+  unplaced: string[];
+} {
+  const errors: Record<string, string> = {};
+  const unplaced: string[] = [];
+  for (const [path, message] of Object.entries(fields)) {
+    const field = FIELD_OF[path];
+    if (field) errors[field] ??= message;
+    else unplaced.push(`${path}: ${message}`);
+  }
+  return { errors, unplaced };
+}
+
+/** The messages a form can give before asking the server (which reads the key itself). */
+export function validateSecret(kind: CredentialKind, values: SecretFormValues) {
+  const errors: Record<string, string> = {};
+  if (kind === 'ssh-key') {
+    if (values.keySource === 'paste' && values.privateKey.trim() === '') {
+      errors.privateKey = 'Paste a private key';
+    }
+  } else if (values.secret === '') {
+    errors.secret = 'Enter the secret';
+  }
+  return errors;
+}

@@ -1,0 +1,200 @@
+import { useState, type ReactNode } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { Anchor, Button, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { modals } from '@mantine/modals';
+import { notifications } from '@mantine/notifications';
+import { useQuery } from '@tanstack/react-query';
+import type { Credential } from '#shared/credentials.ts';
+import { errorMessage, isApiError } from '#client/lib/api-client.ts';
+import { ErrorAlert } from '#client/components/error-alert.tsx';
+import { FormErrorAlert } from '#client/components/form-error-alert.tsx';
+import { EditIcon, TrashIcon } from '#client/components/icons.tsx';
+import { Section } from '#client/components/section.tsx';
+import { formatDateTime } from '#client/lib/history-text.ts';
+import { credentialQuery } from './api/credential-queries.ts';
+import { useDeleteCredential } from './api/credential-mutations.ts';
+import { FormModal, RotateCredentialForm } from './components/credential-form.tsx';
+import { KindBadge } from './components/credential-list.tsx';
+import { PublicKey } from './components/public-key.tsx';
+import { RenameCredentialForm } from './components/rename-credential-form.tsx';
+import { SecretReveal } from './components/secret-reveal.tsx';
+
+export function CredentialPage() {
+  const { credentialId = '' } = useParams();
+  const credential = useQuery(credentialQuery(credentialId));
+
+  if (credential.isPending) {
+    return (
+      <Stack gap="sm" role="status" aria-label="Loading credential">
+        <Skeleton height={32} width="40%" />
+        <Skeleton height={160} />
+      </Stack>
+    );
+  }
+  if (credential.isError) {
+    return isApiError(credential.error, 404) ? (
+      <Stack gap="xs">
+        <Title order={1} size="h2">
+          Credential not found
+        </Title>
+        <Text c="dimmed">
+          There is no credential at this address. It may have been deleted, or the link is wrong.
+        </Text>
+        <Anchor component={Link} to="/credentials">
+          Back to all credentials
+        </Anchor>
+      </Stack>
+    ) : (
+      <ErrorAlert
+        title="Could not load this credential"
+        error={credential.error}
+        onRetry={() => void credential.refetch()}
+      />
+    );
+  }
+  return <CredentialDetails credential={credential.data} />;
+}
+
+function byWhom(at: string, by: string | null): string {
+  return by ? `${formatDateTime(at)} by ${by}` : formatDateTime(at);
+}
+
+function CredentialDetails({ credential }: { credential: Credential }) {
+  const navigate = useNavigate();
+  const remove = useDeleteCredential();
+  const [renaming, rename] = useDisclosure(false);
+  const [rotating, rotate] = useDisclosure(false);
+  const [deleteProblem, setDeleteProblem] = useState<string | null>(null);
+
+  function confirmDelete() {
+    setDeleteProblem(null);
+    modals.openConfirmModal({
+      title: 'Delete credential',
+      children: (
+        <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+          {`Delete ${credential.name} from the vault? Its secret cannot be recovered.`}
+        </Text>
+      ),
+      labels: { confirm: 'Delete', cancel: 'Cancel' },
+      confirmProps: { color: 'red' },
+      // Awaited rather than per-call callbacks: the live feed's echo of the delete can unmount
+      // this page before the answer, and the move must happen.
+      onConfirm: () =>
+        void remove.mutateAsync(credential.id).then(
+          () => {
+            notifications.show({ color: 'green', message: 'Credential deleted.' });
+            void navigate('/credentials');
+          },
+          (error: unknown) => setDeleteProblem(errorMessage(error)),
+        ),
+    });
+  }
+
+  return (
+    <Stack gap="lg" maw={960}>
+      <Stack gap={4}>
+        <Anchor component={Link} to="/credentials" size="sm">
+          All credentials
+        </Anchor>
+        <Group gap="sm" align="center">
+          <Title order={1} size="h2" style={{ overflowWrap: 'anywhere' }}>
+            {credential.name}
+          </Title>
+          <KindBadge kind={credential.kind} />
+        </Group>
+      </Stack>
+
+      <Group gap="sm">
+        <Button variant="default" leftSection={<EditIcon size={16} />} onClick={rename.open}>
+          Rename
+        </Button>
+        <Button variant="default" onClick={rotate.open}>
+          Rotate
+        </Button>
+        <Button
+          variant="default"
+          color="red"
+          leftSection={<TrashIcon size={16} />}
+          loading={remove.isPending}
+          onClick={confirmDelete}
+        >
+          Delete
+        </Button>
+      </Group>
+      <FormErrorAlert title="The credential was not deleted" message={deleteProblem} />
+
+      <Paper withBorder radius="md" p="lg">
+        <Stack gap="lg">
+          {credential.publicKey && (
+            <Section title="Public key">
+              <PublicKey publicKey={credential.publicKey} fingerprint={credential.fingerprint} />
+            </Section>
+          )}
+          <Section title="Secret">
+            <SecretReveal credential={credential} />
+          </Section>
+          <Section title="Used by">
+            {credential.servers.length === 0 ? (
+              <Text size="sm" c="dimmed">
+                No server uses it.
+              </Text>
+            ) : (
+              <Stack gap={4} component="ul" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
+                {credential.servers.map((server) => (
+                  <li key={server.id}>
+                    <Anchor
+                      component={Link}
+                      to={`/servers/${encodeURIComponent(server.id)}`}
+                      size="sm"
+                    >
+                      {`${server.label} of ${server.client.name}${server.client.code ? ` (${server.client.code})` : ''}`}
+                    </Anchor>
+                  </li>
+                ))}
+              </Stack>
+            )}
+          </Section>
+          <Section title="Record">
+            <Line label="Created">{byWhom(credential.createdAt, credential.createdBy)}</Line>
+            <Line label="Last changed">{byWhom(credential.updatedAt, credential.updatedBy)}</Line>
+            <Line label="Last revealed">
+              {credential.revealedAt
+                ? byWhom(credential.revealedAt, credential.revealedBy)
+                : 'Never'}
+            </Line>
+            {credential.kind === 'ssh-key' && (
+              <Line label="Passphrase">{credential.hasPassphrase ? 'Yes' : 'No'}</Line>
+            )}
+          </Section>
+        </Stack>
+      </Paper>
+
+      <FormModal opened={renaming} onClose={rename.close} title="Rename credential">
+        <RenameCredentialForm
+          credential={credential}
+          onCancel={rename.close}
+          onSaved={rename.close}
+        />
+      </FormModal>
+      <FormModal opened={rotating} onClose={rotate.close} title="Rotate the secret">
+        <RotateCredentialForm
+          credential={credential}
+          onCancel={rotate.close}
+          onSaved={rotate.close}
+        />
+      </FormModal>
+    </Stack>
+  );
+}
+
+function Line({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+      <Text span c="dimmed" size="sm">
+        {`${label}: `}
+      </Text>
+      {children}
+    </Text>
+  );
+}

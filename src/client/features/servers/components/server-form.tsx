@@ -1,0 +1,222 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import {
+  Button,
+  Checkbox,
+  Group,
+  Modal,
+  NumberInput,
+  Select,
+  SimpleGrid,
+  Stack,
+  TextInput,
+} from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useMediaQuery } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { useQuery } from '@tanstack/react-query';
+import type { Server } from '#shared/servers.ts';
+import { errorMessage, isApiError } from '#client/lib/api-client.ts';
+import { focusWhenShown } from '#client/lib/focus-when-shown.ts';
+import { FormErrorAlert } from '#client/components/form-error-alert.tsx';
+import { clientsQuery } from '#client/lib/client-list-query.ts';
+import { credentialsQuery } from '#client/lib/credential-list-query.ts';
+import { useSaveServer } from '../api/server-mutations.ts';
+import {
+  emptyServerFormValues,
+  formValuesToInput,
+  serverToFormValues,
+  toFormErrors,
+  validateServerForm,
+  type ServerFormValues,
+} from '../server-form-values.ts';
+import { clientLabel } from '#client/lib/server-status.ts';
+
+const KIND_NAMES = { 'ssh-key': 'SSH key', password: 'password', token: 'token' } as const;
+
+/**
+ * Add or edit a server in a dialog. `server` set: edit it at the version it was opened;
+ * `client` set: add one to that client (no client picker).
+ */
+export function ServerFormModal({
+  opened,
+  onClose,
+  server,
+  client,
+  onSaved,
+}: {
+  opened: boolean;
+  onClose: () => void;
+  server?: Server;
+  client?: Server['client'];
+  onSaved?: (server: Server) => void;
+}) {
+  const phone = useMediaQuery('(max-width: 36em)');
+  return (
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={server ? 'Edit server' : 'Add server'}
+      size="lg"
+      fullScreen={phone}
+      centered
+    >
+      {opened && (
+        <ServerForm
+          server={server}
+          client={client}
+          onCancel={onClose}
+          onSaved={(saved) => {
+            onClose();
+            onSaved?.(saved);
+          }}
+        />
+      )}
+    </Modal>
+  );
+}
+
+function ServerForm({
+  server,
+  client,
+  onSaved,
+  onCancel,
+}: {
+  server?: Server | undefined;
+  client?: Server['client'] | undefined;
+  onSaved: (server: Server) => void;
+  onCancel: () => void;
+}) {
+  const save = useSaveServer();
+  const formId = useId();
+  // The version the form was opened at: a live update refreshes `server` while the form is open,
+  // and saving at the new version would overwrite a colleague's change unseen.
+  const [openedVersion] = useState(server?.version);
+  const [problem, setProblem] = useState<string | null>(null);
+  const form = useForm<ServerFormValues>({
+    initialValues: server ? serverToFormValues(server) : emptyServerFormValues(client?.id),
+    validate: validateServerForm,
+  });
+  const clientPicked = Boolean(server ?? client);
+  const clients = useQuery({ ...clientsQuery(), enabled: !clientPicked });
+  const credentials = useQuery(credentialsQuery());
+  const firstRef = useRef<HTMLInputElement>(null);
+  useEffect(() => firstRef.current?.focus(), []);
+
+  function focusFirstError() {
+    focusWhenShown(
+      () => document.getElementById(formId)?.querySelector<HTMLElement>('[aria-invalid="true"]'),
+      undefined,
+      500,
+    );
+  }
+
+  const submit = form.onSubmit(async (values) => {
+    setProblem(null);
+    const { clientId, ...fields } = formValuesToInput(values);
+    try {
+      const saved = await save.mutateAsync(
+        server
+          ? {
+              kind: 'update',
+              id: server.id,
+              version: openedVersion ?? server.version,
+              input: fields,
+            }
+          : { kind: 'create', input: { clientId, ...fields } },
+      );
+      notifications.show({ color: 'green', message: 'Server saved.' });
+      onSaved(saved);
+    } catch (error) {
+      if (isApiError(error, 400) && Object.keys(error.fields).length > 0) {
+        const { errors, unplaced } = toFormErrors(error.fields);
+        form.setErrors(errors);
+        setProblem(unplaced.length > 0 ? unplaced.join('\n') : null);
+        focusFirstError();
+        return;
+      }
+      setProblem(errorMessage(error));
+    }
+  }, focusFirstError);
+
+  const credentialOptions = [
+    { value: '', label: 'None' },
+    ...(credentials.data ?? []).map((credential) => ({
+      value: credential.id,
+      label: `${credential.name} (${KIND_NAMES[credential.kind]})`,
+    })),
+  ];
+  // An attached credential is named even before the vault has loaded.
+  if (server?.credential && !credentialOptions.some((o) => o.value === server.credential?.id)) {
+    credentialOptions.push({ value: server.credential.id, label: server.credential.name });
+  }
+  const owner = server?.client ?? client;
+
+  return (
+    <form id={formId} onSubmit={submit} noValidate>
+      <Stack gap="md">
+        <FormErrorAlert
+          title="The server was not saved"
+          message={problem}
+          style={{ whiteSpace: 'pre-line' }}
+        />
+        {owner ? (
+          <TextInput label="Client" value={clientLabel(owner)} readOnly variant="filled" />
+        ) : (
+          <Select
+            label="Client"
+            placeholder={clients.isPending ? 'Loading clients…' : 'Choose a client'}
+            searchable
+            limit={50}
+            nothingFoundMessage="No client matches"
+            // Focus comes here for an error too: the list opens on a click or typing, not then.
+            openOnFocus={false}
+            data={(clients.data ?? []).map((c) => ({
+              value: c.id,
+              label: c.code ? `${c.name} (${c.code})` : c.name || c.id,
+            }))}
+            ref={firstRef}
+            {...form.getInputProps('clientId')}
+            onChange={(value) => form.setFieldValue('clientId', value ?? '')}
+          />
+        )}
+        <TextInput
+          label="Label"
+          placeholder="production"
+          autoComplete="off"
+          {...(owner ? { ref: firstRef } : {})}
+          {...form.getInputProps('label')}
+        />
+        <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
+          <TextInput label="Host" autoComplete="off" {...form.getInputProps('host')} />
+          <NumberInput
+            label="Port"
+            allowDecimal={false}
+            allowNegative={false}
+            clampBehavior="none"
+            hideControls
+            {...form.getInputProps('port')}
+          />
+          <TextInput label="Username" autoComplete="off" {...form.getInputProps('username')} />
+          <TextInput label="uiDir" autoComplete="off" {...form.getInputProps('uiDir')} />
+        </SimpleGrid>
+        <Select
+          label="Credential"
+          description="What a check (and later a deploy) signs in with, from the vault."
+          data={credentialOptions}
+          allowDeselect={false}
+          {...form.getInputProps('credentialId')}
+          onChange={(value) => form.setFieldValue('credentialId', value ?? '')}
+        />
+        <Checkbox label="Private" {...form.getInputProps('private', { type: 'checkbox' })} />
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onCancel}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={form.submitting}>
+            Save
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,268 @@
+import { type ReactNode } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import {
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  Paper,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { modals } from '@mantine/modals';
+import { notifications } from '@mantine/notifications';
+import { useQuery } from '@tanstack/react-query';
+import type { Server } from '#shared/servers.ts';
+import { isApiError } from '#client/lib/api-client.ts';
+import { notifyFailure } from '#client/lib/notify-failure.ts';
+import { ErrorAlert } from '#client/components/error-alert.tsx';
+import { EditIcon, TrashIcon } from '#client/components/icons.tsx';
+import { CommandList } from '#client/components/command-list.tsx';
+import { Section } from '#client/components/section.tsx';
+import { formatDateTime } from '#client/lib/history-text.ts';
+import { serverQuery } from '#client/lib/server-queries.ts';
+import { useCheckServer, useDeleteServer, useMakePrimary } from './api/server-mutations.ts';
+import { HostKeyAlert } from './components/host-key-alert.tsx';
+import { ServerFormModal } from './components/server-form.tsx';
+import { ServerHistory } from './components/server-history.tsx';
+import { ServerStatusBadge } from '#client/components/server-status-badge.tsx';
+import { clientLabel, statusLook } from '#client/lib/server-status.ts';
+
+export function ServerPage() {
+  const { serverId = '' } = useParams();
+  const server = useQuery(serverQuery(serverId));
+
+  if (server.isPending) {
+    return (
+      <Stack gap="sm" role="status" aria-label="Loading server">
+        <Skeleton height={32} width="40%" />
+        <Skeleton height={160} />
+        <Skeleton height={80} />
+      </Stack>
+    );
+  }
+  if (server.isError) {
+    return isApiError(server.error, 404) ? (
+      <Stack gap="xs">
+        <Title order={1} size="h2">
+          Server not found
+        </Title>
+        <Text c="dimmed">
+          There is no server at this address. It may have been removed, or the link is wrong.
+        </Text>
+        <Anchor component={Link} to="/servers">
+          Back to all servers
+        </Anchor>
+      </Stack>
+    ) : (
+      <ErrorAlert
+        title="Could not load this server"
+        error={server.error}
+        onRetry={() => void server.refetch()}
+      />
+    );
+  }
+  return <ServerDetails server={server.data} />;
+}
+
+function ServerDetails({ server }: { server: Server }) {
+  const [editing, { open: openEdit, close: closeEdit }] = useDisclosure(false);
+  return (
+    <Stack gap="lg" maw={960}>
+      <Stack gap={4}>
+        <Anchor component={Link} to="/servers" size="sm">
+          All servers
+        </Anchor>
+        <Group gap="sm" align="center">
+          <Title order={1} size="h2" style={{ overflowWrap: 'anywhere' }}>
+            {server.label}
+          </Title>
+          {server.primary && (
+            <Badge variant="light" style={{ textTransform: 'none' }}>
+              Primary
+            </Badge>
+          )}
+        </Group>
+        <Text size="sm">
+          {'Server of '}
+          <Anchor component={Link} to={`/clients/${encodeURIComponent(server.client.id)}`}>
+            {clientLabel(server.client)}
+          </Anchor>
+        </Text>
+      </Stack>
+
+      <ServerActions server={server} onEdit={openEdit} />
+
+      {server.status === 'host_key_changed' && <HostKeyAlert server={server} />}
+
+      <Paper withBorder radius="md" p="lg">
+        <Stack gap="lg">
+          <Section title="Status">
+            <ServerStatusBadge server={server} />
+            {statusLook(server).detail && (
+              <Text size="sm" c="var(--mantine-color-error)">
+                {`Reason: ${server.reason}`}
+              </Text>
+            )}
+            <Text size="sm" c="dimmed">
+              {server.checkedAt
+                ? `Last check: ${formatDateTime(server.checkedAt)}`
+                : 'Not checked yet.'}
+            </Text>
+          </Section>
+
+          <Section title="Details">
+            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm" verticalSpacing="xs">
+              <Field label="Host" mono>
+                {server.host || '—'}
+              </Field>
+              <Field label="Port" mono>
+                {String(server.port)}
+              </Field>
+              <Field label="Username" mono>
+                {server.username || '—'}
+              </Field>
+              <Field label="uiDir" mono>
+                {server.uiDir || '—'}
+              </Field>
+              <Field label="Private">{server.private ? 'Yes' : 'No'}</Field>
+              <Field label="Credential">
+                {server.credential ? (
+                  <Anchor
+                    component={Link}
+                    to={`/credentials/${encodeURIComponent(server.credential.id)}`}
+                    size="sm"
+                  >
+                    {server.credential.name}
+                  </Anchor>
+                ) : (
+                  'None'
+                )}
+              </Field>
+              <Field label="Pinned host key" mono>
+                {server.hostKey
+                  ? `${server.hostKey.algorithm} ${server.hostKey.fingerprint}`
+                  : 'Not pinned yet: the first check pins it.'}
+              </Field>
+            </SimpleGrid>
+          </Section>
+
+          <Section title="SSH command">
+            <CommandList clientId={server.client.id} serverId={server.id} only="ssh" />
+          </Section>
+
+          <Section title="History">
+            <ServerHistory serverId={server.id} />
+          </Section>
+        </Stack>
+      </Paper>
+      <ServerFormModal opened={editing} onClose={closeEdit} server={server} />
+    </Stack>
+  );
+}
+
+function Field({ label, mono, children }: { label: string; mono?: boolean; children: ReactNode }) {
+  return (
+    <Stack gap={0}>
+      <Text size="xs" c="dimmed" fw={600}>
+        {label}
+      </Text>
+      <Text size="sm" ff={mono ? 'monospace' : undefined} style={{ overflowWrap: 'anywhere' }}>
+        {children}
+      </Text>
+    </Stack>
+  );
+}
+
+function ServerActions({ server, onEdit }: { server: Server; onEdit: () => void }) {
+  const navigate = useNavigate();
+  const check = useCheckServer();
+  const makePrimary = useMakePrimary();
+  const remove = useDeleteServer();
+
+  function runCheck() {
+    check.mutate(server.id, {
+      onSuccess: (checked) => {
+        const look = statusLook(checked);
+        notifications.show({
+          color: look.color === 'gray' ? 'blue' : look.color,
+          title: `Check of ${checked.label}`,
+          message: look.detail ? `${look.label}: ${look.detail}` : look.label,
+        });
+      },
+      onError: (error) => notifyFailure('Could not check the server', error),
+    });
+  }
+
+  function confirmRemove() {
+    modals.openConfirmModal({
+      title: 'Remove server',
+      children: (
+        <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+          {`Remove the server ${server.label} of ${clientLabel(server.client)}? Its credential stays in the vault.`}
+        </Text>
+      ),
+      labels: { confirm: 'Remove', cancel: 'Cancel' },
+      confirmProps: { color: 'red' },
+      // Awaited rather than per-call callbacks: the live feed's echo of the delete can make this
+      // page "not found" (and unmount these buttons) before the answer, and the move must happen.
+      onConfirm: () =>
+        void remove.mutateAsync(server).then(
+          () => {
+            notifications.show({ color: 'green', message: 'Server removed.' });
+            void navigate('/servers');
+          },
+          (error: unknown) => notifyFailure('Could not remove the server', error),
+        ),
+    });
+  }
+
+  return (
+    <Stack gap={6}>
+      <Group gap="sm">
+        <Button loading={check.isPending} onClick={runCheck}>
+          Check now
+        </Button>
+        <Button variant="default" leftSection={<EditIcon size={16} />} onClick={onEdit}>
+          Edit
+        </Button>
+        {!server.primary && (
+          <Button
+            variant="default"
+            loading={makePrimary.isPending}
+            onClick={() =>
+              makePrimary.mutate(server.id, {
+                onSuccess: () =>
+                  notifications.show({
+                    color: 'green',
+                    message: 'This is now the primary server.',
+                  }),
+                onError: (error) => notifyFailure('Could not make it the primary server', error),
+              })
+            }
+          >
+            Make primary
+          </Button>
+        )}
+        <Button
+          variant="default"
+          color="red"
+          leftSection={<TrashIcon size={16} />}
+          loading={remove.isPending}
+          onClick={confirmRemove}
+        >
+          Remove
+        </Button>
+      </Group>
+      {check.isPending && (
+        <Text size="sm" c="dimmed" role="status">
+          Checking… a server that does not answer takes up to 40 seconds.
+        </Text>
+      )}
+    </Stack>
+  );
+}
