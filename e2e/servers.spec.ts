@@ -165,9 +165,7 @@ test('check now against a real sshd: reachable with its pinned key, then host ke
   }
 });
 
-// Needs the API to keep the key a check was offered (`offeredHostKey`), which the branch
-// checks-schedule brings; enable once it is merged.
-test.fixme('a changed host key is shown as offered and accepted after a confirmation', async ({
+test('a changed host key is shown as offered and accepted after a confirmation', async ({
   page,
   staff,
 }) => {

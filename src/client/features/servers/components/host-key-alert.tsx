@@ -30,14 +30,12 @@ export function HostKeyAlert({ server }: { server: Server }) {
       ),
       labels: { confirm: 'Accept new key', cancel: 'Cancel' },
       confirmProps: { color: 'red' },
+      // The promise, not mutate's callbacks: accepting removes this alert (the server is no
+      // longer 'host key changed'), and mutate's callbacks do not run once it has unmounted.
       onConfirm: () =>
-        accept.mutate(
-          { id: server.id, fingerprint: offered.fingerprint },
-          {
-            onSuccess: () =>
-              notifications.show({ color: 'green', message: 'New host key accepted.' }),
-            onError: (error) => notifyFailure('Could not accept the host key', error),
-          },
+        void accept.mutateAsync({ id: server.id, fingerprint: offered.fingerprint }).then(
+          () => notifications.show({ color: 'green', message: 'New host key accepted.' }),
+          (error: unknown) => notifyFailure('Could not accept the host key', error),
         ),
     });
   }
