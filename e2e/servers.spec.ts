@@ -139,14 +139,39 @@ async function serverOnSshd(staff: Session, code: string) {
   return { sshd, server: server.body };
 }
 
-test('check now against a real sshd: reachable with its pinned key, then host key changed', async ({
+test('in the browser: generate a key, attach it, check a real sshd, see its key change', async ({
   page,
   staff,
 }) => {
   test.setTimeout(120_000);
-  const { sshd, server } = await serverOnSshd(staff, 'RSSH1');
+  const client = await seedClient(staff, { name: 'Real SSH', code: 'RSSH1' });
+
+  // The key is made in the vault from the page; the sshd lets its public half in.
+  await page.goto('/credentials');
+  await page.getByRole('button', { name: 'New credential' }).click();
+  const create = page.getByRole('dialog', { name: 'New credential' });
+  await create.getByLabel('Name', { exact: true }).fill('sshd key RSSH1');
+  await expect(create.getByLabel('Generate a new key')).toBeChecked();
+  await create.getByRole('button', { name: 'Save' }).click();
+  const publicKey = page.getByText(/^ssh-ed25519 AAAA/);
+  await expect(publicKey).toBeVisible();
+  const sshd = await startSshd([(await publicKey.textContent()) ?? '']);
   try {
-    await page.goto(`/servers/${server.id}`);
+    // Attached to a new server of the client, from the client's panel.
+    await page.goto(`/clients/${client.id}`);
+    await panel(page).getByRole('button', { name: 'Add server' }).click();
+    const add = page.getByRole('dialog', { name: 'Add server' });
+    await add.getByLabel('Label', { exact: true }).fill('local');
+    await add.getByLabel('Host', { exact: true }).fill(sshd.host);
+    await add.getByLabel('Port', { exact: true }).fill(String(sshd.port));
+    await add.getByLabel('Username', { exact: true }).fill(sshd.username);
+    await add.getByLabel('Credential', { exact: true }).click();
+    await page.getByRole('option', { name: 'sshd key RSSH1 (SSH key)' }).click();
+    await add.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText('Server saved.')).toBeVisible();
+    await panel(page).getByRole('link', { name: 'local', exact: true }).click();
+
+    await expect(page.getByRole('heading', { name: 'local', level: 1 })).toBeVisible();
     await expect(page.getByText('Not checked', { exact: true })).toBeVisible();
     await page.getByRole('button', { name: 'Check now' }).click();
     await expect(page.getByText('Reachable', { exact: true }).first()).toBeVisible({
