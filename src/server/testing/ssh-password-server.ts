@@ -1,10 +1,11 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import ssh2 from 'ssh2';
-import { hostKeyOf, type HostKey } from '#server/ssh/host-key.ts';
+import type { HostKey } from '#server/ssh/host-key.ts';
+import { generateKeyPair } from '#server/ssh/ssh-keys.ts';
 
 // Named exports of ssh2 (CommonJS) other than Client are not seen by Node's ESM loader.
-const { Server, utils } = ssh2;
+const { Server } = ssh2;
 
 export interface PasswordSshServer {
   host: string;
@@ -35,12 +36,12 @@ export async function startPasswordSshServer(account: {
   password: string;
   answerAfterMs?: number;
 }): Promise<PasswordSshServer> {
-  const key = utils.generateKeyPairSync('ed25519');
-  const parsed = utils.parseKey(key.public);
-  if (parsed instanceof Error) throw parsed;
+  // Not ssh2's generateKeyPairSync straight: it writes about one Ed25519 key in 170 malformed
+  // (a test run failed on one); this reads each back and makes another.
+  const key = await generateKeyPair('ed25519', 'password-server');
   const passwordsTried: string[] = [];
   let underWay = 0;
-  const server = new Server({ hostKeys: [key.private] }, (connection) => {
+  const server = new Server({ hostKeys: [key.privateKey] }, (connection) => {
     underWay += 1;
     result.maxLoginsUnderWay = Math.max(result.maxLoginsUnderWay, underWay);
     let answered = false;
@@ -70,7 +71,7 @@ export async function startPasswordSshServer(account: {
   const result: PasswordSshServer = {
     host: '127.0.0.1',
     port: (server.address() as AddressInfo).port,
-    hostKey: hostKeyOf(parsed.getPublicSSH()),
+    hostKey: key.fingerprint,
     passwordsTried,
     get loginsUnderWay() {
       return underWay;
