@@ -55,13 +55,14 @@ export const dashboardFocus: DashboardFocus = (() => {
       focusWhenShown(() =>
         side()?.querySelector<HTMLElement>('button[aria-label="Client actions"]'),
       ),
-    // The list is refetched before the copy is reported, so its row is drawn at once or not at
-    // all (sorted out of view): no long wait for it.
+    // The list is refetched before the copy is reported, so its row is drawn within a render
+    // or not at all (sorted out of view). A render can take over a second on a loaded machine
+    // (CI's 2 cores gave up at 300 ms once), so the wait is a second and a half, not a frame.
     duplicated: (copyId, originalId) =>
       focusWhenShown(
         () => row(copyId),
         () => row(originalId) ?? search(),
-        300,
+        1500,
       ),
     list: () => focusWhenShown(search),
   };
