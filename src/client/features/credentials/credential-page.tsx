@@ -6,8 +6,8 @@ import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import type { Credential } from '#shared/credentials.ts';
-import { errorMessage, isApiError } from '#client/lib/api-client.ts';
-import { ErrorAlert } from '#client/components/error-alert.tsx';
+import { errorMessage } from '#client/lib/api-client.ts';
+import { RecordUnavailable } from '#client/components/record-unavailable.tsx';
 import { FormErrorAlert } from '#client/components/form-error-alert.tsx';
 import { EditIcon, TrashIcon } from '#client/components/icons.tsx';
 import { Section } from '#client/components/section.tsx';
@@ -33,23 +33,14 @@ export function CredentialPage() {
     );
   }
   if (credential.isError) {
-    return isApiError(credential.error, 404) ? (
-      <Stack gap="xs">
-        <Title order={1} size="h2">
-          Credential not found
-        </Title>
-        <Text c="dimmed">
-          There is no credential at this address. It may have been deleted, or the link is wrong.
-        </Text>
-        <Anchor component={Link} to="/credentials">
-          Back to all credentials
-        </Anchor>
-      </Stack>
-    ) : (
-      <ErrorAlert
-        title="Could not load this credential"
+    return (
+      <RecordUnavailable
         error={credential.error}
         onRetry={() => void credential.refetch()}
+        noun="credential"
+        gone="deleted"
+        back={{ to: '/credentials', label: 'Back to all credentials' }}
+        heading={{ order: 1, size: 'h2' }}
       />
     );
   }

@@ -17,9 +17,8 @@ import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import type { Server } from '#shared/servers.ts';
-import { isApiError } from '#client/lib/api-client.ts';
 import { notifyFailure } from '#client/lib/notify-failure.ts';
-import { ErrorAlert } from '#client/components/error-alert.tsx';
+import { RecordUnavailable } from '#client/components/record-unavailable.tsx';
 import { EditIcon, TrashIcon } from '#client/components/icons.tsx';
 import { CommandList } from '#client/components/command-list.tsx';
 import { Section } from '#client/components/section.tsx';
@@ -46,23 +45,14 @@ export function ServerPage() {
     );
   }
   if (server.isError) {
-    return isApiError(server.error, 404) ? (
-      <Stack gap="xs">
-        <Title order={1} size="h2">
-          Server not found
-        </Title>
-        <Text c="dimmed">
-          There is no server at this address. It may have been removed, or the link is wrong.
-        </Text>
-        <Anchor component={Link} to="/servers">
-          Back to all servers
-        </Anchor>
-      </Stack>
-    ) : (
-      <ErrorAlert
-        title="Could not load this server"
+    return (
+      <RecordUnavailable
         error={server.error}
         onRetry={() => void server.refetch()}
+        noun="server"
+        gone="removed"
+        back={{ to: '/servers', label: 'Back to all servers' }}
+        heading={{ order: 1, size: 'h2' }}
       />
     );
   }

@@ -1,5 +1,4 @@
 import { useId } from 'react';
-import { Link } from 'react-router';
 import {
   ActionIcon,
   Anchor,
@@ -19,13 +18,12 @@ import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { Client } from '#shared/clients.ts';
 import { tagQuery } from '#shared/client-search.ts';
-import { isApiError } from '#client/lib/api-client.ts';
 import { notifyFailure } from '#client/lib/notify-failure.ts';
 import { focusWhenShown } from '#client/lib/focus-when-shown.ts';
 import { useClientPanelSlots } from '#client/lib/client-panel-slots.ts';
+import { RecordUnavailable } from '#client/components/record-unavailable.tsx';
 import { VisibleText } from '#client/components/visible-text.tsx';
 import { formatDate } from '#client/lib/format-date.ts';
-import { ErrorAlert } from '#client/components/error-alert.tsx';
 import { CopyIcon, DotsIcon, EditIcon, TrashIcon } from '#client/components/icons.tsx';
 import { clientQuery } from '../api/client-queries.ts';
 import { restoreClient, useDeleteClient, useDuplicateClient } from '../api/client-mutations.ts';
@@ -78,25 +76,14 @@ export function ClientPanel({
             <Skeleton height={60} />
           </Stack>
         ) : client.isError ? (
-          isApiError(client.error, 404) ? (
-            <Stack gap="xs">
-              <Title order={3} size="h3">
-                Client not found
-              </Title>
-              <Text c="dimmed">
-                There is no client at this address. It may have been deleted, or the link is wrong.
-              </Text>
-              <Anchor component={Link} to="/">
-                Back to all clients
-              </Anchor>
-            </Stack>
-          ) : (
-            <ErrorAlert
-              title="Could not load this client"
-              error={client.error}
-              onRetry={() => void client.refetch()}
-            />
-          )
+          <RecordUnavailable
+            error={client.error}
+            onRetry={() => void client.refetch()}
+            noun="client"
+            gone="deleted"
+            back={{ to: '/', label: 'Back to all clients' }}
+            heading={{ order: 3, size: 'h3' }}
+          />
         ) : (
           <ClientDetails client={client.data} />
         )}
