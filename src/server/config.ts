@@ -2,6 +2,7 @@ import { z } from 'zod';
 import net from 'node:net';
 import path from 'node:path';
 import { validateTemplate } from '#shared/deploy-template.ts';
+import type { Role } from '#shared/people.ts';
 
 export const DEFAULT_DEPLOY_COMMAND_TEMPLATE =
   'pro-deploy run --token {accessToken} --server {serverTag}';
@@ -133,6 +134,14 @@ const envSchema = z.object({
     .regex(/^[1-9]\d{0,5}$/, 'must be a whole number from 1 to 999999')
     .transform(Number)
     .default(10),
+  DEFAULT_ROLE: z
+    .enum(['admin', 'editor', 'viewer', ''], 'must be admin, editor or viewer')
+    .default('editor')
+    .transform((v) => (v === '' ? 'editor' : v)),
+  REQUIRE_2FA: z
+    .enum(['true', 'false', ''], 'must be true or false')
+    .default('false')
+    .transform((v) => v === 'true'),
   // A week at most: a longer wait overflows Node's timers.
   SERVER_CHECK_INTERVAL: z
     .string()
@@ -190,6 +199,10 @@ export interface Config {
   trustedProxies: string[];
   /** Minutes between scheduled checks of every server (check-schedule.ts); 0: none. */
   serverCheckIntervalMinutes: number;
+  /** The role of a new person (the first person of an installation is always admin). */
+  defaultRole: Role;
+  /** Every email + password account must set up a second factor before using the app. */
+  require2fa: boolean;
 }
 
 export class ConfigError extends Error {
@@ -241,6 +254,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
     trustedProxies: e.TRUST_PROXY ?? [],
     serverCheckIntervalMinutes: e.SERVER_CHECK_INTERVAL,
+    defaultRole: e.DEFAULT_ROLE,
+    require2fa: e.REQUIRE_2FA,
   };
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isStorableText } from './clients.ts';
+import { roleSchema } from './people.ts';
 import { HIDDEN_CHARACTER_MESSAGE, hasHiddenCharacters } from './command-safe-text.ts';
 
 /** The signed-in user as the app shows them (the original's User document). */
@@ -10,6 +11,10 @@ export const meSchema = z.object({
   photoURL: z.string().nullable(),
   emailVerified: z.boolean(),
   listView: z.enum(['list', 'table']),
+  role: roleSchema,
+  /** The tags this person is limited to; null: every client. */
+  tags: z.array(z.string()).nullable(),
+  twoFactorEnabled: z.boolean(),
   accessToken: z.object({ isSet: z.boolean(), masked: z.string().nullable() }),
 });
 export type Me = z.infer<typeof meSchema>;

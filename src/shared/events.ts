@@ -29,10 +29,26 @@ export const CREDENTIAL_EVENT_KINDS = [
   'credential.revealed',
   'credential.deleted',
 ] as const;
+/**
+ * Kinds of change to a person's account, made by an administrator (or the `user` command): the
+ * audit trail. Such an event names the person (`personId`) and no client, and reaches admins
+ * only.
+ */
+export const PERSON_EVENT_KINDS = [
+  'person.invited',
+  'person.joined',
+  'person.role_changed',
+  'person.tags_changed',
+  'person.disabled',
+  'person.enabled',
+  'person.signed_out',
+  'person.second_factor_reset',
+] as const;
 export const EVENT_KINDS = [
   ...CLIENT_EVENT_KINDS,
   ...SERVER_EVENT_KINDS,
   ...CREDENTIAL_EVENT_KINDS,
+  ...PERSON_EVENT_KINDS,
 ] as const;
 export const clientEventKindSchema = z.enum(EVENT_KINDS);
 export type ClientEventKind = z.infer<typeof clientEventKindSchema>;
@@ -57,12 +73,14 @@ export interface Actor {
 export const clientEventSchema = z.object({
   seq: z.number(),
   kind: clientEventKindSchema,
-  /** The client it is about; null for a `credential.*` event. */
+  /** The client it is about; null for a `credential.*` or `person.*` event. */
   clientId: z.string().nullable(),
   /** The server a `server.*` event is about; null for the others. */
   serverId: z.string().nullable(),
   /** The credential a `credential.*` event is about; null for the others. */
   credentialId: z.string().nullable(),
+  /** The person a `person.*` event is about; null for the others. */
+  personId: z.string().nullable(),
   actor: z.object({ id: z.string().nullable(), name: z.string() }),
   at: z.string(),
   fields: z.array(z.string()),

@@ -8,6 +8,7 @@ const event = (kind: ClientEvent['kind'], fields: string[] = []): ClientEvent =>
   clientId: 'c1',
   serverId: kind.startsWith('server.') ? 's1' : null,
   credentialId: null,
+  personId: null,
   actor: { id: 'u1', name: 'Ada' },
   at: '2026-11-22T01:09:00.000Z',
   fields,

@@ -74,6 +74,23 @@ export function describeEvent(event: ClientEvent): string {
       return 'revealed its secret';
     case 'credential.deleted':
       return 'deleted it from the vault';
+    // The audit trail (People) words these with the person's name; here they stand alone.
+    case 'person.invited':
+      return 'invited them';
+    case 'person.joined':
+      return 'joined';
+    case 'person.role_changed':
+      return 'changed their role';
+    case 'person.tags_changed':
+      return 'changed the tags they are limited to';
+    case 'person.disabled':
+      return 'disabled their account';
+    case 'person.enabled':
+      return 'enabled their account';
+    case 'person.signed_out':
+      return 'signed them out everywhere';
+    case 'person.second_factor_reset':
+      return 'reset their second factor';
   }
 }
 

@@ -30,7 +30,13 @@ export interface AuthOptions {
   db: Db;
   config: Pick<
     Config,
-    'publicUrl' | 'providers' | 'allowedEmailDomains' | 'allowedEmails' | 'authRateLimitPerMinute'
+    | 'publicUrl'
+    | 'providers'
+    | 'allowedEmailDomains'
+    | 'allowedEmails'
+    | 'authRateLimitPerMinute'
+    | 'defaultRole'
+    | 'require2fa'
   >;
   /** SECRET_KEY (or the generated key); Better Auth gets a key derived from it. */
   secretKey: string;
@@ -109,6 +115,9 @@ export function createAuth({ db, config, secretKey, mailer, log }: AuthOptions) 
           input: true,
           validator: { input: listViewSchema },
         },
+        // Set by administrators through the People routes, never by the person.
+        role: { type: 'string', required: false, defaultValue: config.defaultRole, input: false },
+        tags: { type: 'string', required: false, input: false },
       },
       validateUserInfo({ user }) {
         const email = typeof user.email === 'string' ? user.email : '';

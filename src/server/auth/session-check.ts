@@ -16,6 +16,9 @@ export interface FoundSession {
     emailVerified: boolean;
     disabled?: boolean | null | undefined;
     listView?: string | null | undefined;
+    role?: string | null | undefined;
+    tags?: string | null | undefined;
+    twoFactorEnabled?: boolean | null | undefined;
   };
 }
 
@@ -62,6 +65,9 @@ export function sessionCheck(auth: Auth, db: Db) {
         'user.emailVerified',
         'user.disabled',
         'user.listView',
+        'user.role',
+        'user.tags',
+        'user.twoFactorEnabled',
       ])
       .where('session.token', '=', token)
       .executeTakeFirst();
@@ -82,6 +88,9 @@ export function sessionCheck(auth: Auth, db: Db) {
         emailVerified: toBool(found.emailVerified),
         disabled: toBool(found.disabled),
         listView: found.listView,
+        role: found.role,
+        tags: found.tags,
+        twoFactorEnabled: toBool(found.twoFactorEnabled),
       },
     };
   };

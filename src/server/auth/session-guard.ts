@@ -5,6 +5,8 @@ import {
   EMAIL_NOT_VERIFIED_CODE,
 } from '#shared/api-error.ts';
 import { listViewSchema, type ListView } from '#shared/account.ts';
+import { can, roleSchema, type Access, type Permission, type Role } from '#shared/people.ts';
+import { permissionFor } from './route-permissions.ts';
 import { isEmailAllowed, notAllowedMessage, type Allowlist } from './allowlist.ts';
 import { ACCOUNT_DISABLED_MESSAGE, type Auth } from './auth.ts';
 import type { Actor } from '#shared/events.ts';
@@ -20,6 +22,10 @@ export interface SignedInUser {
   image: string | null;
   emailVerified: boolean;
   listView: ListView;
+  role: Role;
+  /** The tags this person is limited to; null: every client. */
+  tags: readonly string[] | null;
+  twoFactorEnabled: boolean;
 }
 
 declare module 'fastify' {
@@ -73,7 +79,24 @@ export function registerSessionGuard(
     if (isPublicRequest(request)) return;
     const refusal = admit(request, await findSession(request.headers), allowlist);
     if (refusal) throw refusal;
+    const needed = permissionFor(request);
+    if (needed === undefined || !can(request.user!.role, needed)) {
+      throw new HttpError(403, refusedMessage(needed));
+    }
   });
+}
+
+function refusedMessage(needed: Permission | undefined): string {
+  switch (needed) {
+    case 'admin':
+      return 'Only an administrator may do this';
+    case 'secret':
+      return 'Your role may not read secrets';
+    case 'write':
+      return 'Your role may read but not change anything';
+    default:
+      return 'Your role may not do this';
+  }
 }
 
 /** Sets the request's user when the session lets it in, else the refusal to answer with. */
@@ -106,6 +129,10 @@ function admit(
     emailVerified: session.user.emailVerified,
     // The column's default, and a check: a value written some other way reads as the list.
     listView: listViewSchema.catch('list').parse(session.user.listView),
+    // An unreadable role (written some other way) grants the least, never the most.
+    role: roleSchema.catch('viewer').parse(session.user.role),
+    tags: parseAccessTags(session.user.tags),
+    twoFactorEnabled: session.user.twoFactorEnabled === true,
   };
   return undefined;
 }
@@ -113,6 +140,26 @@ function admit(
 export function requireUser(request: FastifyRequest): SignedInUser {
   if (!request.user) throw new HttpError(401, 'Sign in to continue');
   return request.user;
+}
+
+/**
+ * The stored tag limit: a JSON array of tags, or null for every client. Anything else (a value
+ * written some other way) limits to no client at all rather than lifting the limit.
+ */
+export function parseAccessTags(stored: string | null | undefined): readonly string[] | null {
+  if (stored === null || stored === undefined) return null;
+  try {
+    const value: unknown = JSON.parse(stored);
+    if (Array.isArray(value) && value.every((tag) => typeof tag === 'string')) return value;
+  } catch {
+    // Falls through to the narrowest reading.
+  }
+  return [];
+}
+
+/** What the signed-in person may see and do (their role and tag limit). */
+export function accessOf(user: SignedInUser): Access {
+  return { userId: user.id, role: user.role, tags: user.tags };
 }
 
 /** The signed-in user as history names them: by email, which they cannot change. */

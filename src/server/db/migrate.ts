@@ -8,6 +8,7 @@ import { userListView } from './migrations/0006-user-list-view.ts';
 import { serversAndCredentials } from './migrations/0007-servers-and-credentials.ts';
 import { eventServer } from './migrations/0008-event-server.ts';
 import { vaultAndHostKeys } from './migrations/0009-vault-and-host-keys.ts';
+import { peopleAndSecondFactors } from './migrations/0010-people-and-second-factors.ts';
 
 /** Every migration, in order. Listed in code so the build carries them and nothing is scanned. */
 function migrations(db: Db): Record<string, Migration> {
@@ -20,6 +21,7 @@ function migrations(db: Db): Record<string, Migration> {
     '0007-servers-and-credentials': serversAndCredentials(db.dialect),
     '0008-event-server': eventServer(),
     '0009-vault-and-host-keys': vaultAndHostKeys(db.dialect),
+    '0010-people-and-second-factors': peopleAndSecondFactors(db.dialect),
   };
 }
 

@@ -103,6 +103,8 @@ export interface EventTable {
   serverId: string | null;
   /** The credential a `credential.*` event is about; null for the others. */
   credentialId: string | null;
+  /** The person a `person.*` event is about; null for the others. */
+  personId: string | null;
   actorId: string | null;
   actorName: string;
   at: Timestamp;
@@ -129,6 +131,54 @@ export interface UserTable {
   disabled: Bool;
   /** 'list' or 'table': how this person sees the client list (listViewSchema). */
   listView: Generated<string>;
+  /** admin, editor or viewer (roleSchema). */
+  role: Generated<string>;
+  /** JSON array of the tags this person is limited to; null: every client. */
+  tags: string | null;
+  lastSignInAt: Timestamp | null;
+  /** Better Auth's twoFactor plugin: a second factor is set up and asked at sign-in. */
+  twoFactorEnabled: ColumnType<number | boolean, number | boolean | undefined, number | boolean>;
+}
+
+/** Better Auth's twoFactor plugin: a person's TOTP secret and backup codes (both sealed by it). */
+export interface TwoFactorTable {
+  id: string;
+  secret: string;
+  backupCodes: string;
+  userId: string;
+  verified: ColumnType<number | boolean, number | boolean | undefined, number | boolean>;
+  failedVerificationCount: Generated<number>;
+  lockedUntil: Timestamp | null;
+}
+
+/** @better-auth/passkey: one WebAuthn credential of a person. */
+export interface PasskeyTable {
+  id: string;
+  name: string | null;
+  publicKey: string;
+  userId: string;
+  credentialID: string;
+  counter: number;
+  deviceType: string;
+  backedUp: Bool;
+  transports: string | null;
+  createdAt: Timestamp | null;
+  aaguid: string | null;
+}
+
+/** An administrator's invitation: a sign-up link for one address, with the role and tags. */
+export interface InvitationTable {
+  id: string;
+  email: string;
+  role: string;
+  /** JSON array, or null for every client. */
+  tags: string | null;
+  /** SHA-256 of the token in the link; the token itself is only in the mail. */
+  tokenHash: string;
+  invitedById: string | null;
+  createdAt: Timestamp;
+  expiresAt: Timestamp;
+  acceptedAt: Timestamp | null;
 }
 
 export interface SessionTable {
@@ -186,4 +236,7 @@ export interface Database {
   account: AccountTable;
   verification: VerificationTable;
   rateLimit: RateLimitTable;
+  twoFactor: TwoFactorTable;
+  passkey: PasskeyTable;
+  invitation: InvitationTable;
 }

@@ -41,12 +41,14 @@ export async function appendEvent(
 /** What an event records. The actor's id is null for the command line (no signed-in user). */
 export interface NewEvent {
   kind: ClientEventKind;
-  /** Null only for a `credential.*` event. */
+  /** Null only for a `credential.*` or `person.*` event. */
   clientId: string | null;
   /** For a `server.*` event: the server. */
   serverId?: string;
   /** For a `credential.*` event: the credential. */
   credentialId?: string;
+  /** For a `person.*` event: the person. */
+  personId?: string;
   actor: Actor | { id: null; name: string };
   fields: readonly string[];
   at: string;
@@ -71,6 +73,7 @@ export async function appendEvents(
     clientId: event.clientId,
     serverId: event.serverId ?? null,
     credentialId: event.credentialId ?? null,
+    personId: event.personId ?? null,
     actorId: event.actor.id,
     actorName: event.actor.name,
     at: event.at,
@@ -103,9 +106,9 @@ export async function appendEvents(
     const values = rows.slice(i, i + EVENTS_PER_INSERT).map((row, j) => {
       const seq = first + i + j;
       seqs.push(seq);
-      return sql`(${seq}, ${row.kind}, ${row.clientId}, ${row.serverId}, ${row.credentialId}, ${row.actorId}, ${row.actorName}, ${row.at}, ${row.fields})`;
+      return sql`(${seq}, ${row.kind}, ${row.clientId}, ${row.serverId}, ${row.credentialId}, ${row.personId}, ${row.actorId}, ${row.actorName}, ${row.at}, ${row.fields})`;
     });
-    await sql`insert into "event" ("seq", "kind", "clientId", "serverId", "credentialId", "actorId", "actorName", "at", "fields")
+    await sql`insert into "event" ("seq", "kind", "clientId", "serverId", "credentialId", "personId", "actorId", "actorName", "at", "fields")
       overriding system value
       values ${sql.join(values)}`.execute(trx);
   }
@@ -137,6 +140,7 @@ export function presentEvent(row: Selectable<EventTable>, kind: ClientEventKind)
     clientId: row.clientId,
     serverId: row.serverId,
     credentialId: row.credentialId,
+    personId: row.personId,
     actor: { id: row.actorId, name: row.actorName },
     at: toIso(row.at),
     fields: toStringList(row.fields),

@@ -26,6 +26,9 @@ export function registerAccountRoutes(
       photoURL: user.image,
       emailVerified: user.emailVerified,
       listView: user.listView,
+      role: user.role,
+      tags: user.tags === null ? null : [...user.tags],
+      twoFactorEnabled: user.twoFactorEnabled,
       accessToken: await me(user.id),
     };
   });

@@ -1,0 +1,66 @@
+import type { FastifyRequest } from 'fastify';
+import type { Permission } from '#shared/people.ts';
+
+/**
+ * What each signed-in route needs, by method and the path it was registered with: the one place
+ * that says who may call what (docs/security.md has it as a table). A route that is neither
+ * public (PUBLIC_ROUTES) nor here is refused to everyone, so a route added later fails closed;
+ * route-permissions.test.ts walks every registered route and each role against this table.
+ *
+ * Some routes also decide inside: the commands route leaves out the deployment command (it
+ * carries the access token) for someone without `secret`, and an export with passwords needs
+ * `secret`. Access by tag is applied by each feature's reads and writes, not here.
+ */
+export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
+  'GET /api/events': 'read',
+
+  'GET /api/me': 'self',
+  'PUT /api/me/access-token': 'self',
+  'GET /api/me/sessions': 'self',
+  'POST /api/me/sessions/revoke-others': 'self',
+
+  'GET /api/clients': 'read',
+  'GET /api/clients/:id': 'read',
+  'GET /api/clients/:id/history': 'read',
+  'GET /api/clients/:id/commands': 'read',
+  'GET /api/clients/:id/password': 'secret',
+  'POST /api/clients': 'write',
+  'PUT /api/clients/:id': 'write',
+  'DELETE /api/clients/:id': 'write',
+  'POST /api/clients/:id/duplicate': 'write',
+  'POST /api/clients/:id/restore': 'write',
+  'POST /api/clients/bulk/tags': 'write',
+  'POST /api/clients/bulk/delete': 'write',
+  'POST /api/clients/bulk/restore': 'write',
+  'GET /api/clients/export': 'read',
+  'POST /api/clients/export': 'read',
+  'POST /api/clients/import': 'write',
+
+  'GET /api/servers': 'read',
+  'GET /api/servers/:id': 'read',
+  'GET /api/servers/:id/history': 'read',
+  'POST /api/servers': 'write',
+  'PUT /api/servers/:id': 'write',
+  'DELETE /api/servers/:id': 'write',
+  'POST /api/servers/:id/primary': 'write',
+  'POST /api/servers/:id/host-key': 'write',
+  // A check writes the server's status and may pin its host key.
+  'POST /api/servers/:id/check': 'write',
+
+  'GET /api/credentials': 'read',
+  'GET /api/credentials/:id': 'read',
+  'POST /api/credentials': 'write',
+  'PUT /api/credentials/:id': 'write',
+  'POST /api/credentials/:id/rotate': 'write',
+  'DELETE /api/credentials/:id': 'write',
+  'POST /api/credentials/:id/reveal': 'secret',
+};
+
+/** The permission a matched route needs, or undefined when the table does not name it. */
+export function permissionFor(request: FastifyRequest): Permission | undefined {
+  const url = request.routeOptions.url;
+  if (url === undefined) return undefined;
+  // Fastify answers HEAD with the GET route.
+  const method = request.method === 'HEAD' ? 'GET' : request.method;
+  return ROUTE_PERMISSIONS[`${method} ${url}`];
+}
