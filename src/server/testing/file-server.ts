@@ -1,11 +1,15 @@
 import { afterAll, beforeAll } from 'vitest';
 import { signUpVerified, startTestServer, type Session, type TestServer } from './test-server.ts';
+import { setAccess, type TestAccess } from './access.ts';
 
 /** How the server starts besides its settings (startTestServer's options): a web build, a log. */
 export type StartOptions = Omit<NonNullable<Parameters<typeof startTestServer>[1]>, 'dataDir'>;
 
-/** A staff member to sign up: name, email, password; signUpVerified's defaults for the rest. */
-export type StaffMember = NonNullable<Parameters<typeof signUpVerified>[1]>;
+/**
+ * A staff member to sign up: name, email, password (signUpVerified's defaults for the rest), and
+ * a role and tag limit to give them (the first one signed up is the installation's admin).
+ */
+export type StaffMember = NonNullable<Parameters<typeof signUpVerified>[1]> & TestAccess;
 
 /** What a test file shares: its server, and its signed-in staff by the names the file chose. */
 export interface FileServer<Name extends string> {
@@ -37,7 +41,15 @@ export function serveThisFile<const Name extends string = never>(
     const signedIn: Partial<Record<Name, Session>> = {};
     // One after another, in the order written: the users are created in that order.
     for (const name of Object.keys(members) as Name[]) {
-      signedIn[name] = await signUpVerified(server, members[name]);
+      const { role, tags, ...member } = members[name];
+      const session = await signUpVerified(server, member);
+      if (role !== undefined || tags !== undefined) {
+        await setAccess(server, session, {
+          ...(role ? { role } : {}),
+          ...(tags !== undefined ? { tags } : {}),
+        });
+      }
+      signedIn[name] = session;
     }
     staff = signedIn as Record<Name, Session>;
   });
