@@ -79,6 +79,8 @@ export function registerSessionGuard(
     if (isPublicRequest(request)) return;
     const refusal = admit(request, await findSession(request.headers), allowlist);
     if (refusal) throw refusal;
+    // No route matched: the not-found answer says so, to anyone signed in.
+    if (request.is404) return;
     const needed = permissionFor(request);
     if (needed === undefined || !can(request.user!.role, needed)) {
       throw new HttpError(403, refusedMessage(needed));
