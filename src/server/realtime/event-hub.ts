@@ -4,7 +4,7 @@ import { STREAM_READY_EVENT, STREAM_RESET_EVENT, type ClientEvent } from '#share
 import type { Database } from '#server/db/schema.ts';
 import type { Access } from '#shared/people.ts';
 import { latestSeq, readEventsAfter } from './event-log.ts';
-import { canReceive, scopesOf, type EventScope } from './event-scope.ts';
+import { canReceive, scopesOf, type EventScope, type ScopedEvent } from './event-scope.ts';
 
 /** A live stream as the hub sees it: something that takes SSE text. */
 export interface StreamSink {
@@ -31,6 +31,8 @@ interface Subscriber {
 interface Sendable {
   seq: number;
   bytes: Buffer;
+  /** What decides its scope, to read it again for a replay. */
+  about: ScopedEvent;
   scope: EventScope;
 }
 
@@ -141,6 +143,7 @@ export class EventHub {
     return events.map((event, i) => ({
       seq: event.seq,
       bytes: Buffer.from(eventFrame(event)),
+      about: { kind: event.kind, clientId: event.clientId, credentialId: event.credentialId },
       scope: scopes[i]!,
     }));
   }
@@ -184,21 +187,36 @@ export class EventHub {
       sink.write(`event: ${STREAM_RESET_EVENT}\ndata: {}\n\n`);
       from = this.#cursor;
     }
-    // Further behind than the ring reaches: page through the table until the ring takes over.
-    // Read with the scopes of now, as a live event is.
-    while (from < this.#ringStart() - 1) {
-      const events = await this.#readPage(from);
-      const last = events.at(-1);
-      if (!last) break;
-      for (const event of events) {
-        if (canReceive(sink.access, event.scope)) sink.write(event.bytes);
+    const rescoped = new Map<number, EventScope>();
+    for (;;) {
+      // Further behind than the ring reaches: page through the table until the ring takes
+      // over. Read with the scopes of now, as a live event is.
+      while (from < this.#ringStart() - 1) {
+        const events = await this.#readPage(from);
+        const last = events.at(-1);
+        if (!last) break;
+        for (const event of events) {
+          if (canReceive(sink.access, event.scope)) sink.write(event.bytes);
+        }
+        from = last.seq;
       }
-      from = last.seq;
+      if (sink.access.tags === null) break;
+      // The ring holds each event's scope as of when it was first sent: for a person limited
+      // by tag, read them again as of now (a client may have left their tags since). An event
+      // that arrives meanwhile is scoped as freshly.
+      const replayed = this.#ring.filter((event) => event.seq > from);
+      const scopes = await scopesOf(
+        this.#db,
+        replayed.map((event) => event.about),
+      );
+      replayed.forEach((event, i) => rescoped.set(event.seq, scopes[i]!));
+      // Unless the ring moved past `from` meanwhile: then page on from the table.
+      if (from >= this.#ringStart() - 1) break;
     }
-    // From here on everything is synchronous, so no broadcast can slip in between. The ring
-    // holds each event's scope as of when it was first sent.
+    // From here on everything is synchronous, so no broadcast can slip in between.
     for (const event of this.#ring) {
-      if (event.seq > from && canReceive(sink.access, event.scope)) sink.write(event.bytes);
+      const scope = rescoped.get(event.seq) ?? event.scope;
+      if (event.seq > from && canReceive(sink.access, scope)) sink.write(event.bytes);
     }
     const sub: Subscriber = { sink, lastSent: Math.max(from, this.#cursor) };
     sink.write(`event: ${STREAM_READY_EVENT}\ndata: ${JSON.stringify({ seq: sub.lastSent })}\n\n`);

@@ -32,6 +32,9 @@ export function canReceive(access: Access, scope: EventScope): boolean {
 
 const IDS_PER_LOOKUP = 500;
 
+/** What of an event decides its scope. */
+export type ScopedEvent = Pick<ClientEvent, 'kind' | 'clientId' | 'credentialId'>;
+
 /** For each credential id: the tags of the clients whose servers use it (none: unused). */
 async function credentialUsers(
   db: Kysely<Database>,
@@ -60,7 +63,7 @@ async function credentialUsers(
  */
 export async function scopesOf(
   db: Kysely<Database>,
-  events: readonly ClientEvent[],
+  events: readonly ScopedEvent[],
 ): Promise<EventScope[]> {
   const clientIds = new Set<string>();
   const credentialIds = new Set<string>();

@@ -91,16 +91,37 @@ describe('access by tag on the live stream', () => {
       'client.updated',
     ]);
 
-    // Resuming from before them replays the same, and nothing else.
+    // Resuming from before them replays the same, as of now: the credential is a 'us' server's
+    // by now, so its creation is no longer theirs either.
     const [replay] = await open(t.staff.limited.cookieHeader, String(head));
     expect(replay.messages.map((m) => [m.event, eventOf(m.data).clientId])).toEqual([
       ['client.created', eu.id],
-      ['credential.created', null],
       ['client.updated', eu.id],
       ['stream.ready', undefined],
     ]);
     expect(replay.raw).not.toContain(us.id);
+    expect(replay.raw).not.toContain(key.id);
     for (const s of [stream, everything, replay]) s.close();
+  });
+
+  it('does not replay events of a client that has left the person’s tags since', async () => {
+    const [stream, head] = await open(t.staff.limited.cookieHeader);
+    const moving = await create('Live Leaving', ['eu']);
+    expect(eventOf((await stream.next()).data).clientId).toBe(moving.id);
+    await t.staff.editor.json('PUT', `/api/clients/${moving.id}`, {
+      name: 'Live Leaving',
+      tags: ['us'],
+      version: 1,
+    });
+    const staying = await create('Live Staying', ['eu']);
+    expect(eventOf((await stream.next()).data).clientId).toBe(staying.id);
+    stream.close();
+
+    // Everything up to its `stream.ready` is the replay: the client that left is not in it.
+    const [replay] = await open(t.staff.limited.cookieHeader, String(head));
+    expect(replay.messages.map((m) => eventOf(m.data).clientId)).toEqual([staying.id, undefined]);
+    expect(replay.raw).not.toContain(moving.id);
+    replay.close();
   });
 
   it('sends the audit trail of people to administrators only', async () => {
