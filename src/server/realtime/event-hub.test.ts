@@ -31,6 +31,7 @@ function collector(): StreamSink & { ids(): number[]; text: string } {
   const sink = {
     userId: 'u1',
     sessionId: 's1',
+    access: { userId: 'u1', role: 'admin' as const, tags: null },
     text: '',
     write(chunk: string) {
       sink.text += chunk;
@@ -78,6 +79,7 @@ describe('EventHub', () => {
       {
         userId: 'u',
         sessionId: 's',
+        access: { userId: 'u', role: 'admin', tags: null },
         write() {},
         pending: () => 64 * 1024 * 1024,
         end: () => (ended = true),

@@ -2,13 +2,20 @@ import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import { STREAM_READY_EVENT, STREAM_RESET_EVENT, type ClientEvent } from '#shared/events.ts';
 import type { Database } from '#server/db/schema.ts';
+import type { Access } from '#shared/people.ts';
 import { latestSeq, readEventsAfter } from './event-log.ts';
+import { canReceive, scopesOf, type EventScope, type ScopedEvent } from './event-scope.ts';
 
 /** A live stream as the hub sees it: something that takes SSE text. */
 export interface StreamSink {
   userId: string;
   /** The session the stream was opened with; the stream ends when that session does. */
   sessionId: string;
+  /**
+   * The person's role and tags when the stream opened: they decide which events it gets. The
+   * stream ends when they change (stream-access.ts), and the browser reconnects with the new.
+   */
+  access: Access;
   write(chunk: string | Buffer): void;
   /** Bytes queued in the socket and not yet sent; a reader this far behind is cut off. */
   pending(): number;
@@ -18,6 +25,15 @@ export interface StreamSink {
 interface Subscriber {
   sink: StreamSink;
   lastSent: number;
+}
+
+/** An event ready to send: its frame, encoded once for every stream, and who may have it. */
+interface Sendable {
+  seq: number;
+  bytes: Buffer;
+  /** What decides its scope, to read it again for a replay. */
+  about: ScopedEvent;
+  scope: EventScope;
 }
 
 const DEFAULT_RING_SIZE = 4096;
@@ -31,7 +47,9 @@ export function eventFrame(event: ClientEvent): string {
 /**
  * Fans the event log out to live streams. The log table is the only source: a wake-up (a
  * local write, a timer, or another instance's NOTIFY on PostgreSQL) makes the hub read what is
- * new by sequence number, serialise each event once and write it to every subscriber. A
+ * new by sequence number, serialise each event once and write it to every subscriber that may
+ * see it (its scope, event-scope.ts: a person limited by tags gets only their clients' events,
+ * and only administrators get the audit trail of people). A
  * subscriber that resumes from an id is replayed from the recent ring, or from the table when
  * it is further behind, so no event is missed around a reconnect. While the database is
  * unreachable, reads fail and are retried by the next wake-up; streams stay open meanwhile.
@@ -40,7 +58,7 @@ export class EventHub {
   readonly #db: Kysely<Database>;
   readonly #log: FastifyBaseLogger;
   readonly #subscribers = new Set<Subscriber>();
-  readonly #ring: { seq: number; frame: string }[] = [];
+  readonly #ring: Sendable[] = [];
   readonly #ringSize: number;
   #cursor = 0;
   #reading: Promise<void> | null = null;
@@ -101,31 +119,49 @@ export class EventHub {
 
   async #readNew(): Promise<void> {
     for (;;) {
-      const events = await readEventsAfter(this.#db, this.#cursor, PAGE);
+      const events = await this.#readPage(this.#cursor);
       for (const event of events) {
-        const frame = eventFrame(event);
-        this.#ring.push({ seq: event.seq, frame });
+        this.#ring.push(event);
         if (this.#ring.length > this.#ringSize) this.#ring.shift();
         this.#cursor = event.seq;
-        // Serialised and encoded once: the same bytes go to every stream.
-        const bytes = Buffer.from(frame);
         for (const sub of this.#subscribers) {
-          if (sub.lastSent < event.seq) this.#send(sub, bytes, event.seq);
+          if (sub.lastSent < event.seq) this.#send(sub, event);
         }
       }
       if (events.length < PAGE) return;
     }
   }
 
-  #send(sub: Subscriber, frame: Buffer, seq: number): void {
+  /**
+   * The events after `after`, a page of them, each serialised and encoded once (the same bytes
+   * go to every stream that may have it) with its scope, read for the page as a whole.
+   */
+  async #readPage(after: number): Promise<Sendable[]> {
+    const events = await readEventsAfter(this.#db, after, PAGE);
+    if (events.length === 0) return [];
+    const scopes = await scopesOf(this.#db, events);
+    return events.map((event, i) => ({
+      seq: event.seq,
+      bytes: Buffer.from(eventFrame(event)),
+      about: { kind: event.kind, clientId: event.clientId, credentialId: event.credentialId },
+      scope: scopes[i]!,
+    }));
+  }
+
+  #send(sub: Subscriber, event: Sendable): void {
+    // Not this person's to see: skipped, as if it had been sent, so it is never sent later.
+    if (!canReceive(sub.sink.access, event.scope)) {
+      sub.lastSent = event.seq;
+      return;
+    }
     if (sub.sink.pending() > MAX_PENDING_BYTES) {
       // Too slow to keep up: cut it off; the browser reconnects with its Last-Event-ID and
       // catches up from the table instead of holding memory here.
       this.#drop(sub);
       return;
     }
-    sub.sink.write(frame);
-    sub.lastSent = seq;
+    sub.sink.write(event.bytes);
+    sub.lastSent = event.seq;
   }
 
   #broadcast(chunk: string): void {
@@ -151,16 +187,37 @@ export class EventHub {
       sink.write(`event: ${STREAM_RESET_EVENT}\ndata: {}\n\n`);
       from = this.#cursor;
     }
-    // Further behind than the ring reaches: page through the table until the ring takes over.
-    while (from < this.#ringStart() - 1) {
-      const events = await readEventsAfter(this.#db, from, PAGE);
-      const last = events.at(-1);
-      if (!last) break;
-      for (const event of events) sink.write(eventFrame(event));
-      from = last.seq;
+    const rescoped = new Map<number, EventScope>();
+    for (;;) {
+      // Further behind than the ring reaches: page through the table until the ring takes
+      // over. Read with the scopes of now, as a live event is.
+      while (from < this.#ringStart() - 1) {
+        const events = await this.#readPage(from);
+        const last = events.at(-1);
+        if (!last) break;
+        for (const event of events) {
+          if (canReceive(sink.access, event.scope)) sink.write(event.bytes);
+        }
+        from = last.seq;
+      }
+      if (sink.access.tags === null) break;
+      // The ring holds each event's scope as of when it was first sent: for a person limited
+      // by tag, read them again as of now (a client may have left their tags since). An event
+      // that arrives meanwhile is scoped as freshly.
+      const replayed = this.#ring.filter((event) => event.seq > from);
+      const scopes = await scopesOf(
+        this.#db,
+        replayed.map((event) => event.about),
+      );
+      replayed.forEach((event, i) => rescoped.set(event.seq, scopes[i]!));
+      // Unless the ring moved past `from` meanwhile: then page on from the table.
+      if (from >= this.#ringStart() - 1) break;
     }
     // From here on everything is synchronous, so no broadcast can slip in between.
-    for (const { seq, frame } of this.#ring) if (seq > from) sink.write(frame);
+    for (const event of this.#ring) {
+      const scope = rescoped.get(event.seq) ?? event.scope;
+      if (event.seq > from && canReceive(sink.access, scope)) sink.write(event.bytes);
+    }
     const sub: Subscriber = { sink, lastSent: Math.max(from, this.#cursor) };
     sink.write(`event: ${STREAM_READY_EVENT}\ndata: ${JSON.stringify({ seq: sub.lastSent })}\n\n`);
     this.#subscribers.add(sub);
@@ -176,6 +233,16 @@ export class EventHub {
   /** The sessions that have a stream open here. */
   sessionIds(): string[] {
     return [...new Set([...this.#subscribers].map((sub) => sub.sink.sessionId))];
+  }
+
+  /** The streams open here, as their sinks (who opened them, with what access). */
+  sinks(): StreamSink[] {
+    return [...this.#subscribers].map((sub) => sub.sink);
+  }
+
+  /** Ends these streams (their person's role or tags changed since they opened). */
+  disconnect(sinks: ReadonlySet<StreamSink>): void {
+    for (const sub of this.#subscribers) if (sinks.has(sub.sink)) this.#drop(sub);
   }
 
   /** Ends the streams opened with any of these sessions (signed out, expired, disabled). */

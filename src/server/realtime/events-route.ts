@@ -1,7 +1,7 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { EventHub } from './event-hub.ts';
-import { requireUser } from '#server/auth/session-guard.ts';
+import { accessOf, requireUser } from '#server/auth/session-guard.ts';
 import { HttpError } from '#server/http/http-error.ts';
 
 function parseLastEventId(value: unknown): number | null {
@@ -45,6 +45,7 @@ export function registerEventsRoute(app: FastifyInstance, hub: EventHub): void {
         {
           userId: user.id,
           sessionId: request.sessionId ?? '',
+          access: accessOf(user),
           write: (chunk) => {
             if (!closed) res.write(chunk);
           },

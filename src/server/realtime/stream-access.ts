@@ -2,13 +2,26 @@ import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '#server/db/schema.ts';
 import type { Dialect } from '#server/db/database.ts';
-import type { EventHub } from './event-hub.ts';
+import { roleSchema, type Access } from '#shared/people.ts';
+import { parseAccessTags } from '#server/auth/session-guard.ts';
+import type { EventHub, StreamSink } from './event-hub.ts';
+
+/** A tag limit in one form whatever its order: null, or its tags sorted. */
+function tagsKey(tags: readonly string[] | null): string {
+  return tags === null ? 'null' : JSON.stringify([...new Set(tags)].sort());
+}
+
+function sameAccess(a: Access, b: Pick<Access, 'role' | 'tags'>): boolean {
+  return a.role === b.role && tagsKey(a.tags) === tagsKey(b.tags);
+}
 
 /**
  * Every API call checks its session; a live stream checked its session only when it opened.
  * This sweep ends streams whose session has since gone (signed out, revoked, expired) or whose
- * user was disabled — also when that happened in another process, such as the `user` command.
- * One query per sweep for all streams.
+ * user was disabled — also when that happened in another process, such as the `user` command —
+ * and streams whose person's role or tags changed since they opened: what a stream sends was
+ * decided by those, and the browser reconnects at once with the new ones. One query per sweep
+ * for all streams.
  */
 export function startStreamAccessCheck(
   hub: EventHub,
@@ -27,13 +40,24 @@ export function startStreamAccessCheck(
       const valid = await db
         .selectFrom('session')
         .innerJoin('user', 'user.id', 'session.userId')
-        .select('session.id')
+        .select(['session.id', 'user.role', 'user.tags'])
         .where('session.id', 'in', open)
         .where('session.expiresAt', '>', dialect === 'postgres' ? now : now.toISOString())
         .where('user.disabled', '=', dialect === 'postgres' ? false : 0)
         .execute();
-      const keep = new Set(valid.map((row) => row.id));
-      hub.disconnectSessions(new Set(open.filter((id) => !keep.has(id))));
+      const current = new Map(
+        valid.map((row) => [
+          row.id,
+          // Read as the session guard reads them.
+          { role: roleSchema.catch('viewer').parse(row.role), tags: parseAccessTags(row.tags) },
+        ]),
+      );
+      const ended = new Set<StreamSink>();
+      for (const sink of hub.sinks()) {
+        const latest = current.get(sink.sessionId);
+        if (!latest || !sameAccess(sink.access, latest)) ended.add(sink);
+      }
+      hub.disconnect(ended);
     } catch (error) {
       log.warn({ err: error }, 'could not check the sessions of live streams');
     } finally {

@@ -12,6 +12,8 @@ export interface SseMessage {
  */
 export class SseReader {
   readonly messages: SseMessage[] = [];
+  /** Every byte read so far, as text: to prove something was never sent, in any form. */
+  raw = '';
   ended = false;
   #buffer = '';
   #taken = 0;
@@ -30,7 +32,9 @@ export class SseReader {
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
-        this.#buffer += decoder.decode(value, { stream: true });
+        const text = decoder.decode(value, { stream: true });
+        this.raw += text;
+        this.#buffer += text;
         let end: number;
         while ((end = this.#buffer.indexOf('\n\n')) >= 0) {
           const frame = this.#buffer.slice(0, end);

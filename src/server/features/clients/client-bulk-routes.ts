@@ -1,9 +1,16 @@
 import type { FastifyInstance } from 'fastify';
-import { bulkIdsBodySchema, bulkTagsSchema, type BulkResult } from '#shared/client-bulk.ts';
+import {
+  applyTagChange,
+  bulkIdsBodySchema,
+  bulkTagsSchema,
+  type BulkResult,
+} from '#shared/client-bulk.ts';
 import { HttpError, parseInput } from '#server/http/http-error.ts';
-import { actorOf, requireUser } from '#server/auth/session-guard.ts';
+import { accessOf, actorOf, requireUser } from '#server/auth/session-guard.ts';
+import type { Access } from '#shared/people.ts';
+import { clientTagsOf, idsOutOfReach, isLimited, ownTagProblem } from '#server/auth/tag-scope.ts';
 import type { ClientRepository } from './client-repository.ts';
-import type { BulkOutcome } from './client-bulk-writes.ts';
+import type { BulkOutcome, TagChange } from './client-bulk-writes.ts';
 
 /** Ids named in a refusal at most; the rest are counted. */
 const IDS_NAMED = 10;
@@ -52,26 +59,60 @@ export function registerClientBulkRoutes(
   deps: { clients: ClientRepository },
 ): void {
   const { clients } = deps;
+  const db = app.parts.db.kysely;
+
+  /**
+   * Refuses, before anything is written, a request naming clients outside the person's tags
+   * (as not found, the answer for ids no client has), or a tag removal that would take all of
+   * their tags off a client (they would lose it).
+   */
+  async function checkReach(
+    access: Access,
+    ids: readonly string[],
+    nothing: string,
+    change?: TagChange,
+  ): Promise<void> {
+    if (!isLimited(access)) return;
+    const missing = await idsOutOfReach(db, access, ids);
+    if (missing.length > 0) bulkAnswer({ status: 'not_found', missing }, ids.length, nothing);
+    if (change === undefined || !('remove' in change)) return;
+    const tags = await clientTagsOf(db, ids);
+    const lost = ids.filter(
+      (id) => ownTagProblem(access, applyTagChange(tags.get(id) ?? [], change)) !== undefined,
+    );
+    if (lost.length > 0) {
+      const message = `${countOf(lost.length, ids.length)} would keep none of your tags (${access.tags!.join(', ')}): ${nameIds(lost)}`;
+      throw new HttpError(400, `Invalid body: remove: ${message}. ${nothing}`, {
+        fields: { remove: message },
+      });
+    }
+  }
 
   app.post('/api/clients/bulk/tags', async (request): Promise<BulkResult> => {
-    const actor = actorOf(requireUser(request));
+    const user = requireUser(request);
+    const actor = actorOf(user);
     const { ids, add, remove } = parseInput(bulkTagsSchema, request.body);
     const change = add ? { add } : { remove: remove ?? [] };
+    await checkReach(accessOf(user), ids, 'No tags were changed.', change);
     const outcome = await clients.bulkTags(ids, change, actor);
     return bulkAnswer(outcome, ids.length, 'No tags were changed.');
   });
 
   app.post('/api/clients/bulk/delete', async (request): Promise<BulkResult> => {
-    const actor = actorOf(requireUser(request));
+    const user = requireUser(request);
+    const actor = actorOf(user);
     const { ids } = parseInput(bulkIdsBodySchema, request.body);
+    await checkReach(accessOf(user), ids, 'Nothing was deleted.');
     const outcome = await clients.bulkDelete(ids, actor);
     return bulkAnswer(outcome, ids.length, 'Nothing was deleted.');
   });
 
   // The one Undo of a bulk delete: the same ids, versions and histories.
   app.post('/api/clients/bulk/restore', async (request): Promise<BulkResult> => {
-    const actor = actorOf(requireUser(request));
+    const user = requireUser(request);
+    const actor = actorOf(user);
     const { ids } = parseInput(bulkIdsBodySchema, request.body);
+    await checkReach(accessOf(user), ids, 'Nothing was restored.');
     const outcome = await clients.bulkRestore(ids, actor);
     return bulkAnswer(outcome, ids.length, 'Nothing was restored.');
   });

@@ -43,8 +43,9 @@ function serialised(etag: string, clients: unknown[]): CachedBody {
 }
 
 /**
- * Whose list it is. Every signed-in person sees every client today; a person limited to some
- * clients will have an audience of their own, with its own key (part of the ETag) and filter.
+ * Whose list it is: everyone's, or that of the people limited to one set of tags (access by
+ * tag), with its own key (part of the ETag, so one audience's ETag never matches another's)
+ * and filter.
  */
 export interface Audience {
   key: string;

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { serverIdSchema } from '#shared/servers.ts';
 import {
@@ -15,10 +15,18 @@ import type { ClientHistory } from '#shared/events.ts';
 import { filterClients } from '#shared/client-search.ts';
 import { HttpError, parseInput } from '#server/http/http-error.ts';
 import { REFUSE_CROSS_SITE } from '#server/http/csrf.ts';
-import { actorOf, requireUser } from '#server/auth/session-guard.ts';
+import { accessOf, actorOf, requireUser } from '#server/auth/session-guard.ts';
+import { canSeeTags, type Access } from '#shared/people.ts';
 import type { ClientRepository } from './client-repository.ts';
 import { buildCommands, type CommandContext } from './deploy-command.ts';
-import { ClientListCache, etagMatches, gzippedBody } from './client-list-cache.ts';
+import {
+  ClientListCache,
+  EVERYONE,
+  etagMatches,
+  gzippedBody,
+  type Audience,
+} from './client-list-cache.ts';
+import { canReachClient, requireOwnTag, tagSetKey } from '#server/auth/tag-scope.ts';
 import type { DeployTokens } from '#server/features/account/deploy-tokens.ts';
 import type { ServerRepository } from '#server/features/servers/server-repository.ts';
 
@@ -32,6 +40,12 @@ function notFound(): HttpError {
   return new HttpError(404, 'No client with that id: it may have been deleted');
 }
 
+/** The clients a person's list holds: all, or those carrying one of their tags. */
+function audienceOf(access: Access): Audience {
+  if (access.tags === null) return EVERYONE;
+  return { key: tagSetKey(access), includes: (client) => canSeeTags(access, client.tags) };
+}
+
 export function registerClientRoutes(
   app: FastifyInstance,
   deps: {
@@ -42,6 +56,17 @@ export function registerClientRoutes(
   },
 ): void {
   const { clients, servers, tokens, deployCommandTemplate } = deps;
+  const db = app.parts.db.kysely;
+
+  /**
+   * The client's id from the route, once it is known to be within the person's reach: a client
+   * outside their tags (live or deleted) is answered as one that does not exist.
+   */
+  async function reachableId(request: FastifyRequest, notFoundError = notFound()): Promise<string> {
+    const id = clientId(request.params);
+    if (!(await canReachClient(db, accessOf(requireUser(request)), id))) throw notFoundError;
+    return id;
+  }
 
   const listCache = new ClientListCache(app.parts.db, () => clients.list());
 
@@ -50,7 +75,7 @@ export function registerClientRoutes(
   // copy per change, with an ETag: a browser that has the current list gets 304 and no body.
   app.get('/api/clients', async (request, reply) => {
     const { view, q } = parseInput(clientListQuerySchema, request.query, 'query');
-    const list = await listCache.current();
+    const list = await listCache.current(audienceOf(accessOf(requireUser(request))));
     if (q !== undefined) {
       const found = filterClients(await listCache.clients(list), q);
       return view === 'summary'
@@ -76,21 +101,25 @@ export function registerClientRoutes(
 
   app.get('/api/clients/:id', async (request): Promise<Client> => {
     const client = await clients.get(clientId(request.params));
-    if (!client) throw notFound();
+    if (!client || !canSeeTags(accessOf(requireUser(request)), client.tags)) throw notFound();
     return client;
   });
 
   app.post('/api/clients', async (request, reply) => {
-    const actor = actorOf(requireUser(request));
+    const user = requireUser(request);
+    const actor = actorOf(user);
     const values = parseInput(clientInputSchema, request.body);
+    requireOwnTag(accessOf(user), values.tags);
     const client = await clients.create(values, actor);
     return reply.status(201).header('location', `/api/clients/${client.id}`).send(client);
   });
 
   app.put('/api/clients/:id', async (request): Promise<Client> => {
-    const actor = actorOf(requireUser(request));
-    const id = clientId(request.params);
+    const user = requireUser(request);
+    const actor = actorOf(user);
+    const id = await reachableId(request);
     const { version, ...values } = parseInput(clientUpdateSchema, request.body);
+    requireOwnTag(accessOf(user), values.tags);
     const result = await clients.update(id, values, version, actor);
     if (result.status === 'not_found') throw notFound();
     if (result.status === 'conflict') {
@@ -105,14 +134,14 @@ export function registerClientRoutes(
 
   app.post('/api/clients/:id/duplicate', async (request, reply) => {
     const actor = actorOf(requireUser(request));
-    const copy = await clients.duplicate(clientId(request.params), actor);
+    const copy = await clients.duplicate(await reachableId(request), actor);
     if (!copy) throw notFound();
     return reply.status(201).header('location', `/api/clients/${copy.id}`).send(copy);
   });
 
   app.delete('/api/clients/:id', async (request, reply) => {
     const actor = actorOf(requireUser(request));
-    const deleted = await clients.delete(clientId(request.params), actor);
+    const deleted = await clients.delete(await reachableId(request), actor);
     if (!deleted) throw notFound();
     return reply.status(204).send();
   });
@@ -120,10 +149,12 @@ export function registerClientRoutes(
   // Undo of a delete: the same id, version and history, with a `client.restored` event.
   app.post('/api/clients/:id/restore', async (request, reply) => {
     const actor = actorOf(requireUser(request));
-    const result = await clients.restore(clientId(request.params), actor);
-    if (result.status === 'not_found') {
-      throw new HttpError(404, 'No deleted client with that id: there is nothing to restore');
-    }
+    const nothingToRestore = new HttpError(
+      404,
+      'No deleted client with that id: there is nothing to restore',
+    );
+    const result = await clients.restore(await reachableId(request, nothingToRestore), actor);
+    if (result.status === 'not_found') throw nothingToRestore;
     if (result.status === 'not_deleted') {
       throw new HttpError(409, 'This client is not deleted: it was restored already');
     }
@@ -133,14 +164,14 @@ export function registerClientRoutes(
   // Separate from the client on purpose: reading a password is an explicit, recorded act.
   app.get('/api/clients/:id/password', { config: REFUSE_CROSS_SITE }, async (request, reply) => {
     const actor = actorOf(requireUser(request));
-    const secret = await clients.readPassword(clientId(request.params), actor);
+    const secret = await clients.readPassword(await reachableId(request), actor);
     if (!secret) throw notFound();
     return reply.header('cache-control', 'no-store').send(secret);
   });
 
   // Who did what to this client, newest first: names of changed fields, never their values.
   app.get('/api/clients/:id/history', async (request): Promise<ClientHistory> => {
-    const events = await clients.history(clientId(request.params));
+    const events = await clients.history(await reachableId(request));
     if (!events) throw notFound();
     return { events };
   });
@@ -151,7 +182,7 @@ export function registerClientRoutes(
     const id = clientId(request.params);
     const { serverId } = parseInput(commandsQuerySchema, request.query, 'query');
     const client = await clients.get(id);
-    if (!client) throw notFound();
+    if (!client || !canSeeTags(accessOf(user), client.tags)) throw notFound();
     const server = await commandServer(servers, client, serverId);
     const commands = buildCommands(deployCommandTemplate, {
       accessToken: await tokens.read(user.id),

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   credentialCreateSchema,
   credentialRevealSchema,
@@ -10,7 +10,14 @@ import {
 } from '#shared/credentials.ts';
 import { credentialIdSchema } from '#shared/servers.ts';
 import { HttpError, parseInput } from '#server/http/http-error.ts';
-import { actorOf, requireUser } from '#server/auth/session-guard.ts';
+import { accessOf, actorOf, requireUser } from '#server/auth/session-guard.ts';
+import { reachableClientIds } from '#server/auth/tag-scope.ts';
+import {
+  canUseCredential,
+  credentialInReach,
+  scopedCredential,
+  serversInReach,
+} from './credential-scope.ts';
 import type { CredentialRepository, WriteResult } from './credential-repository.ts';
 import { materialOf } from './credential-material.ts';
 import { serverName } from './credential-presenter.ts';
@@ -44,35 +51,65 @@ export function registerCredentialRoutes(
   deps: { credentials: CredentialRepository },
 ): void {
   const { credentials } = deps;
+  const db = app.parts.db.kysely;
 
-  app.get('/api/credentials', async (): Promise<CredentialList> => {
-    return { credentials: await credentials.list() };
+  /**
+   * The credential's id from the route, once the person may see it (credential-scope.ts): one
+   * they may not is answered as one that does not exist.
+   */
+  async function reachableId(request: FastifyRequest): Promise<string> {
+    const id = credentialId(request.params);
+    if (!(await canUseCredential(db, accessOf(requireUser(request)), id))) throw notFound();
+    return id;
+  }
+
+  /** A written credential as the person may see it (its servers of their clients only). */
+  async function seen(request: FastifyRequest, credential: Credential): Promise<Credential> {
+    const access = accessOf(requireUser(request));
+    return (await credentialInReach(db, access, credential)) ?? { ...credential, servers: [] };
+  }
+
+  app.get('/api/credentials', async (request): Promise<CredentialList> => {
+    const [all, reachable] = await Promise.all([
+      credentials.list(),
+      reachableClientIds(db, accessOf(requireUser(request))),
+    ]);
+    if (!reachable) return { credentials: all };
+    return {
+      credentials: all.flatMap((credential) => {
+        const scoped = scopedCredential(credential, (clientId) => reachable.has(clientId));
+        return scoped ? [scoped] : [];
+      }),
+    };
   });
 
   app.get('/api/credentials/:id', async (request): Promise<Credential> => {
     const credential = await credentials.get(credentialId(request.params));
     if (!credential) throw notFound();
-    return credential;
+    const scoped = await credentialInReach(db, accessOf(requireUser(request)), credential);
+    if (!scoped) throw notFound();
+    return scoped;
   });
 
   app.post('/api/credentials', async (request, reply) => {
     const actor = actorOf(requireUser(request));
     const { name, kind, ...secret } = parseInput(credentialCreateSchema, request.body);
     const material = await materialOf(kind, secret, name);
-    return reply.status(201).send(await credentials.create({ name, kind }, material, actor));
+    const created = await credentials.create({ name, kind }, material, actor);
+    return reply.status(201).send(created);
   });
 
   app.put('/api/credentials/:id', async (request): Promise<Credential> => {
     const actor = actorOf(requireUser(request));
-    const id = credentialId(request.params);
+    const id = await reachableId(request);
     const { name, version } = parseInput(credentialUpdateSchema, request.body);
-    return written(await credentials.rename(id, name, version, actor));
+    return seen(request, written(await credentials.rename(id, name, version, actor)));
   });
 
   // The new secret replaces the old one at once: servers that use it sign in with the new one.
   app.post('/api/credentials/:id/rotate', async (request): Promise<Credential> => {
     const actor = actorOf(requireUser(request));
-    const id = credentialId(request.params);
+    const id = await reachableId(request);
     const { version, ...secret } = parseInput(credentialRotateSchema, request.body);
     const current = await credentials.get(id);
     if (!current) throw notFound();
@@ -84,14 +121,14 @@ export function registerCredentialRoutes(
     }
     // Read or made before the write: RSA generation takes seconds, and no lock is held for it.
     const material = await materialOf(current.kind, secret, current.name);
-    return written(await credentials.rotate(id, material, version, actor));
+    return seen(request, written(await credentials.rotate(id, material, version, actor)));
   });
 
   // A POST, never a GET: the secret is never in a URL, a history or a cache, and another site
   // cannot make a signed-in browser ask for it (writes refuse cross-site requests).
   app.post('/api/credentials/:id/reveal', async (request, reply) => {
     const actor = actorOf(requireUser(request));
-    const id = credentialId(request.params);
+    const id = await reachableId(request);
     const { purpose } = parseInput(credentialRevealSchema, request.body ?? {});
     const secret = await credentials.reveal(id, purpose, actor);
     if (!secret) throw notFound();
@@ -99,14 +136,22 @@ export function registerCredentialRoutes(
   });
 
   app.delete('/api/credentials/:id', async (request, reply) => {
-    const actor = actorOf(requireUser(request));
-    const result = await credentials.delete(credentialId(request.params), actor);
+    const user = requireUser(request);
+    const actor = actorOf(user);
+    const result = await credentials.delete(await reachableId(request), actor);
     if (result.status === 'not_found') throw notFound();
     if (result.status === 'in_use') {
       const count = result.servers.length;
+      // Servers of clients outside the person's tags are counted, never named.
+      const servers = await serversInReach(db, accessOf(user), result.servers);
+      const hidden = count - servers.length;
+      const named = [
+        ...servers.map(serverName),
+        ...(hidden > 0 ? [`${hidden} of clients outside your tags`] : []),
+      ];
       throw new HttpError(
         409,
-        `Used by ${count} server${count === 1 ? '' : 's'}: ${result.servers.map(serverName).join(', ')}`,
+        `Used by ${count} server${count === 1 ? '' : 's'}: ${named.join(', ')}`,
       );
     }
     return reply.status(204).send();

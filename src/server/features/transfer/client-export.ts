@@ -125,10 +125,22 @@ export async function exportClients(
   db: Db,
   box: SecretBox,
   repository: ClientRepository,
-  options: { secrets: boolean; actor: NewEvent['actor']; ids?: readonly string[] },
+  options: {
+    secrets: boolean;
+    actor: NewEvent['actor'];
+    ids?: readonly string[];
+    /**
+     * The clients the person may see (access by tag): the others are left out, and named in
+     * `ids` they are missing, as clients that do not exist. Their servers and the credentials
+     * those use come only with them.
+     */
+    visible?: (client: Client) => boolean;
+  },
 ): Promise<{ file: ClientExport; secretsRead: number }> {
   return db.kysely.transaction().execute(async (trx) => {
-    const clients = selected(await repository.list(trx), options.ids);
+    const { visible } = options;
+    const all = await repository.list(trx);
+    const clients = selected(visible ? all.filter(visible) : all, options.ids);
     const { byClient, primaryPasswords } = await serversOf(trx, clients);
     const used = [
       ...new Set(

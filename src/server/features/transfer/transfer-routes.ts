@@ -10,7 +10,10 @@ import type { Db } from '#server/db/database.ts';
 import type { SecretBox } from '#server/secrets.ts';
 import { HttpError, parseInput } from '#server/http/http-error.ts';
 import { REFUSE_CROSS_SITE } from '#server/http/csrf.ts';
-import { actorOf, requireUser } from '#server/auth/session-guard.ts';
+import { accessOf, actorOf, requireUser, type SignedInUser } from '#server/auth/session-guard.ts';
+import { canSeeTags } from '#shared/people.ts';
+import type { Client } from '#shared/clients.ts';
+import { checkImportReach } from './import-reach.ts';
 import type { ClientRepository } from '#server/features/clients/client-repository.ts';
 import { nameIds } from '#server/features/clients/client-bulk-routes.ts';
 import { ClientsNotFoundError, exportClients } from './client-export.ts';
@@ -21,6 +24,12 @@ import { ImportFileError } from './import-mapping.ts';
 function flag(query: unknown, name: string): boolean {
   const value = (query as Record<string, unknown>)[name];
   return value === '1' || value === 'true';
+}
+
+/** The clients a person's export holds: all, or those carrying one of their tags. */
+function visibleTo(user: SignedInUser): ((client: Client) => boolean) | undefined {
+  const access = accessOf(user);
+  return access.tags === null ? undefined : (client) => canSeeTags(access, client.tags);
 }
 
 /**
@@ -35,19 +44,24 @@ export function registerTransferRoutes(
 
   // A download. With ?secrets=1 the passwords are in it, and each read is in the event log.
   app.get('/api/clients/export', { config: REFUSE_CROSS_SITE }, async (request, reply) => {
-    const actor = actorOf(requireUser(request));
+    const user = requireUser(request);
+    const actor = actorOf(user);
     const secrets = flag(request.query, 'secrets');
-    return sendExport(reply, await exportClients(db, box, clients, { secrets, actor }), secrets);
+    const visible = visibleTo(user);
+    const exported = await exportClients(db, box, clients, { secrets, actor, visible });
+    return sendExport(reply, exported, secrets);
   });
 
   // The selected clients only (a body: 10,000 ids would not fit in a URL). A POST, so the CSRF
   // check refuses it cross-site as it does the GET above. All of them or, when an id is
   // missing, a 404 with nothing read and nothing recorded.
   app.post('/api/clients/export', async (request, reply) => {
-    const actor = actorOf(requireUser(request));
+    const user = requireUser(request);
+    const actor = actorOf(user);
     const { ids, secrets } = parseInput(exportSelectionSchema, request.body);
     try {
-      const exported = await exportClients(db, box, clients, { secrets, actor, ids });
+      const visible = visibleTo(user);
+      const exported = await exportClients(db, box, clients, { secrets, actor, ids, visible });
       return sendExport(reply, exported, secrets);
     } catch (error) {
       if (!(error instanceof ClientsNotFoundError)) throw error;
@@ -78,8 +92,10 @@ export function registerTransferRoutes(
   // The body is the file itself. ?dryRun=1 only reports; otherwise one transaction applies
   // everything, or nothing when a document is invalid (unless ?skipInvalid=1).
   app.post('/api/clients/import', { bodyLimit: IMPORT_MAX_BYTES }, async (request, reply) => {
-    const actor = actorOf(requireUser(request));
+    const user = requireUser(request);
+    const actor = actorOf(user);
     try {
+      await checkImportReach(db.kysely, accessOf(user), request.body);
       const outcome = await importClients(clients, request.body, {
         dryRun: flag(request.query, 'dryRun'),
         skipInvalid: flag(request.query, 'skipInvalid'),

@@ -27,6 +27,7 @@ import { FormErrorAlert } from '#client/components/form-error-alert.tsx';
 import { PasswordField } from '#client/components/password-field.tsx';
 import { PlusIcon, TrashIcon } from '#client/components/icons.tsx';
 import { focusWhenShown } from '#client/lib/focus-when-shown.ts';
+import { useMe } from '#client/lib/session.ts';
 import classes from './client-form.module.css';
 import { useSaveClient } from '../api/client-mutations.ts';
 import {
@@ -49,6 +50,8 @@ export function ClientForm({
   onCancel: () => void;
 }) {
   const save = useSaveClient();
+  // A person limited by tag must keep one of theirs on every client (the server refuses else).
+  const ownTags = useMe().tags;
   const [problem, setProblem] = useState<string | null>(null);
   // The alert sits at the top of a long form, the Save button at its bottom: bring it into view.
   const problemRef = useRef<HTMLDivElement>(null);
@@ -143,9 +146,16 @@ export function ClientForm({
           <TagsInput
             label="Tags"
             description={
-              form.values.tags[0]
-                ? `Enter or comma adds a tag. The first, ${form.values.tags[0]}, selects the deploy server.`
-                : 'Enter or comma adds a tag. The first tag selects the deploy server.'
+              <>
+                {form.values.tags[0]
+                  ? `Enter or comma adds a tag. The first, ${form.values.tags[0]}, selects the deploy server.`
+                  : 'Enter or comma adds a tag. The first tag selects the deploy server.'}
+                {ownTags && (
+                  <Text component="span" display="block" size="xs" fw={500}>
+                    Must include one of: {ownTags.join(', ')}
+                  </Text>
+                )}
+              </>
             }
             {...form.getInputProps('tags')}
             // A pasted or typed "a, b" becomes two tags, as the server would read it.

@@ -1,0 +1,62 @@
+import type { Kysely } from 'kysely';
+import type { Credential } from '#shared/credentials.ts';
+import type { Access } from '#shared/people.ts';
+import type { Database } from '#server/db/schema.ts';
+import { idsOutOfReach, isLimited } from '#server/auth/tag-scope.ts';
+
+/**
+ * Access by tag for the vault. A person limited to some tags sees a credential when a server of
+ * a client within their reach uses it, or when no server uses it at all: an unused credential
+ * belongs to no client yet, and a limited person must be able to see one they just made to put
+ * it on one of their servers. A credential they see lists only the servers they can see.
+ */
+export function scopedCredential(
+  credential: Credential,
+  reachable: (clientId: string) => boolean,
+): Credential | undefined {
+  if (credential.servers.length === 0) return credential;
+  const servers = credential.servers.filter((server) => reachable(server.client.id));
+  return servers.length === 0 ? undefined : { ...credential, servers };
+}
+
+type CredentialServer = Credential['servers'][number];
+
+/** The servers of `servers` whose clients are within the person's reach. */
+export async function serversInReach(
+  db: Kysely<Database>,
+  access: Access,
+  servers: readonly CredentialServer[],
+): Promise<CredentialServer[]> {
+  if (!isLimited(access)) return [...servers];
+  const ids = servers.map((server) => server.client.id);
+  const out = new Set(await idsOutOfReach(db, access, ids));
+  return servers.filter((server) => !out.has(server.client.id));
+}
+
+/** `credential` as a limited person may see it (see scopedCredential), for one credential. */
+export async function credentialInReach(
+  db: Kysely<Database>,
+  access: Access,
+  credential: Credential,
+): Promise<Credential | undefined> {
+  if (!isLimited(access) || credential.servers.length === 0) return credential;
+  const servers = await serversInReach(db, access, credential.servers);
+  return servers.length === 0 ? undefined : { ...credential, servers };
+}
+
+/** Whether the vault credential `id` is one the person may see and use (see scopedCredential). */
+export async function canUseCredential(
+  db: Kysely<Database>,
+  access: Access,
+  id: string,
+): Promise<boolean> {
+  if (!isLimited(access)) return true;
+  const users = await db
+    .selectFrom('server')
+    .select('clientId')
+    .where('credentialId', '=', id)
+    .execute();
+  if (users.length === 0) return true;
+  const ids = users.map((user) => user.clientId);
+  return (await idsOutOfReach(db, access, ids)).length < ids.length;
+}

@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import type { Client } from '#shared/clients.ts';
+import type { Credential, CredentialList } from '#shared/credentials.ts';
+import { serveThisFile } from '#server/testing/file-server.ts';
+
+// Access by tag in the vault: `limited` (tag 'eu') sees a credential used by a server of an
+// 'eu' client, or by no server at all; it lists only the servers they can see.
+const t = serveThisFile({
+  staff: {
+    editor: { name: 'Editor', role: 'editor' },
+    limited: { name: 'Limited', role: 'editor', tags: ['eu'] },
+  },
+});
+
+async function token(name: string): Promise<Credential> {
+  const { status, body } = await t.staff.editor.json<Credential>('POST', '/api/credentials', {
+    name,
+    kind: 'token',
+    secret: `secret of ${name}`,
+  });
+  expect(status).toBe(201);
+  return body;
+}
+
+async function clientUsing(name: string, tags: string[], credentialId: string) {
+  const client = (await t.staff.editor.json<Client>('POST', '/api/clients', { name, tags })).body;
+  const server = await t.staff.editor.json('POST', '/api/servers', {
+    clientId: client.id,
+    label: 'deploy',
+    host: `${name.toLowerCase()}.example.test`,
+    credentialId,
+  });
+  expect(server.status).toBe(201);
+  return client;
+}
+
+describe('access by tag: credentials', () => {
+  it('shows only credentials of the person’s servers, or of none, and hides the rest', async () => {
+    const theirs = await token('US only token');
+    const shared = await token('Shared token');
+    const unused = await token('Unused token');
+    await clientUsing('Oslo', ['eu'], shared.id);
+    const hiddenClient = await clientUsing('Austin', ['us'], shared.id);
+    await clientUsing('Phoenix', ['us'], theirs.id);
+
+    const list = await t.staff.limited.json<CredentialList>('GET', '/api/credentials');
+    const byId = new Map(list.body.credentials.map((c) => [c.id, c]));
+    expect(byId.has(theirs.id)).toBe(false);
+    expect(byId.has(unused.id)).toBe(true);
+    expect(byId.get(shared.id)!.servers.map((s) => s.client.name)).toEqual(['Oslo']);
+    expect(JSON.stringify(list.body)).not.toContain(hiddenClient.id);
+    const one = await t.staff.limited.json<Credential>('GET', `/api/credentials/${shared.id}`);
+    expect(one.body.servers.map((s) => s.client.name)).toEqual(['Oslo']);
+
+    const routes: [string, string, unknown?][] = [
+      ['GET', `/api/credentials/${theirs.id}`],
+      ['PUT', `/api/credentials/${theirs.id}`, { name: 'Renamed', version: 1 }],
+      ['POST', `/api/credentials/${theirs.id}/rotate`, { version: 1, secret: 'new' }],
+      ['POST', `/api/credentials/${theirs.id}/reveal`, {}],
+      ['DELETE', `/api/credentials/${theirs.id}`],
+    ];
+    for (const [method, url, body] of routes) {
+      const answer = await t.staff.limited.json(method, url, body);
+      expect({ method, url, status: answer.status }).toEqual({ method, url, status: 404 });
+    }
+    const revealed = await t.staff.limited.json('POST', `/api/credentials/${shared.id}/reveal`, {});
+    expect(revealed.body).toEqual({ secret: 'secret of Shared token', passphrase: null });
+
+    // Still in use: the refusal counts the servers they cannot see, never names them.
+    const inUse = await t.staff.limited.json<{ error: string }>(
+      'DELETE',
+      `/api/credentials/${shared.id}`,
+    );
+    expect(inUse.status).toBe(409);
+    expect(inUse.body.error).toContain('Used by 2 servers');
+    expect(inUse.body.error).toContain('Oslo');
+    expect(inUse.body.error).not.toContain('Austin');
+
+    // A server of theirs may not take a credential they cannot see.
+    const mine = (
+      await t.staff.limited.json<Client>('POST', '/api/clients', { name: 'Mine', tags: ['eu'] })
+    ).body;
+    const add = (credentialId: string) =>
+      t.staff.limited.json('POST', '/api/servers', {
+        clientId: mine.id,
+        label: 'with key',
+        host: 'mine.example.test',
+        credentialId,
+      });
+    const hidden = await add(theirs.id);
+    expect(hidden.status).toBe(400);
+    expect(hidden.body).toEqual((await add('noSuchCredential1')).body);
+    expect((await add(unused.id)).status).toBe(201);
+  });
+});

@@ -1,0 +1,91 @@
+import type { Kysely } from 'kysely';
+import type { ClientEvent } from '#shared/events.ts';
+import { canSeeTags, type Access } from '#shared/people.ts';
+import type { Database } from '#server/db/schema.ts';
+import { toStringList } from '#server/db/codec.ts';
+import { chunks } from '#server/db/chunks.ts';
+import { clientTagsOf } from '#server/auth/tag-scope.ts';
+
+/**
+ * Who may receive an event on the live stream, as of when the hub read it:
+ * - `admins`: the audit trail of people (`person.*`), for administrators only;
+ * - `everyone`: every signed-in person (a credential no server uses);
+ * - `clients`: a person with no tag limit, or one whose tags meet one of these tag lists (the
+ *   event's client, or for a credential the clients of the servers that use it). An empty list
+ *   (a client no longer known) reaches only people with no limit.
+ */
+export type EventScope =
+  | { audience: 'admins' }
+  | { audience: 'everyone' }
+  | { audience: 'clients'; tags: readonly (readonly string[])[] };
+
+export function canReceive(access: Access, scope: EventScope): boolean {
+  switch (scope.audience) {
+    case 'admins':
+      return access.role === 'admin';
+    case 'everyone':
+      return true;
+    case 'clients':
+      return access.tags === null || scope.tags.some((tags) => canSeeTags(access, tags));
+  }
+}
+
+const IDS_PER_LOOKUP = 500;
+
+/** What of an event decides its scope. */
+export type ScopedEvent = Pick<ClientEvent, 'kind' | 'clientId' | 'credentialId'>;
+
+/** For each credential id: the tags of the clients whose servers use it (none: unused). */
+async function credentialUsers(
+  db: Kysely<Database>,
+  ids: readonly string[],
+): Promise<Map<string, string[][]>> {
+  const users = new Map<string, string[][]>();
+  for (const chunk of chunks(ids, IDS_PER_LOOKUP)) {
+    const rows = await db
+      .selectFrom('server')
+      .innerJoin('client', 'client.id', 'server.clientId')
+      .select(['server.credentialId', 'client.tags'])
+      .where('server.credentialId', 'in', chunk)
+      .execute();
+    for (const row of rows) {
+      const list = users.get(row.credentialId!) ?? [];
+      list.push(toStringList(row.tags));
+      users.set(row.credentialId!, list);
+    }
+  }
+  return users;
+}
+
+/**
+ * The scope of each event of a page, read with a few queries for the whole page (the tags of
+ * the clients it names, and of the clients using the credentials it names), whoever listens.
+ */
+export async function scopesOf(
+  db: Kysely<Database>,
+  events: readonly ScopedEvent[],
+): Promise<EventScope[]> {
+  const clientIds = new Set<string>();
+  const credentialIds = new Set<string>();
+  for (const event of events) {
+    if (event.kind.startsWith('person.')) continue;
+    if (event.kind.startsWith('credential.') && event.credentialId) {
+      credentialIds.add(event.credentialId);
+    } else if (event.clientId) clientIds.add(event.clientId);
+  }
+  const [clients, credentials] = await Promise.all([
+    clientIds.size > 0 ? clientTagsOf(db, clientIds) : new Map<string, string[]>(),
+    credentialIds.size > 0
+      ? credentialUsers(db, [...credentialIds])
+      : new Map<string, string[][]>(),
+  ]);
+  return events.map((event): EventScope => {
+    if (event.kind.startsWith('person.')) return { audience: 'admins' };
+    if (event.kind.startsWith('credential.') && event.credentialId) {
+      const users = credentials.get(event.credentialId);
+      return users === undefined ? { audience: 'everyone' } : { audience: 'clients', tags: users };
+    }
+    const tags = event.clientId ? clients.get(event.clientId) : undefined;
+    return { audience: 'clients', tags: tags === undefined ? [] : [tags] };
+  });
+}

@@ -1,0 +1,157 @@
+import { describe, expect, it } from 'vitest';
+import type { Client } from '#shared/clients.ts';
+import type { Credential } from '#shared/credentials.ts';
+import type { ClientEvent } from '#shared/events.ts';
+import { serveThisFile } from '#server/testing/file-server.ts';
+import { setAccess } from '#server/testing/access.ts';
+import { openEventStream, type SseReader } from '#server/testing/sse-reader.ts';
+import { appendEvent } from './event-log.ts';
+
+// The live stream by person: `limited` (tag 'eu') gets only events about 'eu' clients (live
+// and in replay), the audit trail of people reaches only administrators.
+const t = serveThisFile({
+  staff: {
+    admin: { name: 'Admin', role: 'admin' },
+    editor: { name: 'Editor', role: 'editor' },
+    limited: { name: 'Limited', role: 'editor', tags: ['eu'] },
+    mover: { name: 'Mover', role: 'editor', tags: ['eu'] },
+  },
+});
+
+async function create(name: string, tags: string[]): Promise<Client> {
+  return (await t.staff.editor.json<Client>('POST', '/api/clients', { name, tags })).body;
+}
+
+/** The stream, read up to its `stream.ready`; with the sequence number it is ready at. */
+async function open(cookie: string, lastEventId?: string): Promise<[SseReader, number]> {
+  const stream = await openEventStream(t.server.url, cookie, lastEventId);
+  const ready = await stream.until('stream.ready');
+  return [stream, (JSON.parse(ready.at(-1)!.data) as { seq: number }).seq];
+}
+
+const eventOf = (data: string) => JSON.parse(data) as ClientEvent;
+
+describe('access by tag on the live stream', () => {
+  it('sends a limited person only their clients’ events, live and in replay', async () => {
+    const [stream, head] = await open(t.staff.limited.cookieHeader);
+    const [everything] = await open(t.staff.editor.cookieHeader);
+
+    const us = await create('Live Houston', ['us']);
+    const eu = await create('Live Vienna', ['eu']);
+    // A credential only a 'us' server uses, and writes about both clients.
+    const key = (
+      await t.staff.editor.json<Credential>('POST', '/api/credentials', {
+        name: 'Houston token',
+        kind: 'token',
+        secret: 's',
+      })
+    ).body;
+    await t.staff.editor.json('POST', '/api/servers', {
+      clientId: us.id,
+      label: 'deploy',
+      host: 'houston.example.test',
+      credentialId: key.id,
+    });
+    await t.staff.editor.json('PUT', `/api/credentials/${key.id}`, { name: 'Renamed', version: 1 });
+    await t.staff.editor.json('PUT', `/api/clients/${us.id}`, {
+      name: 'Houston 2',
+      tags: ['us'],
+      version: 1,
+    });
+    await t.staff.editor.json('PUT', `/api/clients/${eu.id}`, {
+      name: 'Vienna 2',
+      tags: ['eu'],
+      version: 1,
+    });
+
+    const created = await stream.next();
+    expect(created.event).toBe('client.created');
+    expect(eventOf(created.data).clientId).toBe(eu.id);
+    // The credential was unused when it was made: that event is everyone's.
+    expect((await stream.next()).event).toBe('credential.created');
+    const updated = await stream.next();
+    expect(updated.event).toBe('client.updated');
+    expect(eventOf(updated.data).clientId).toBe(eu.id);
+    // The update of the 'eu' client came last: everything before it was read, none of it theirs.
+    expect(stream.raw).not.toContain(us.id);
+    expect(stream.raw).not.toContain('credential.updated');
+    expect(stream.raw).not.toContain('server.created');
+
+    // The editor got every one of them, in order.
+    const all = (await everything.until('client.updated')).concat(
+      await everything.until('client.updated'),
+    );
+    expect(all.map((m) => m.event)).toEqual([
+      'client.created',
+      'client.created',
+      'credential.created',
+      'server.created',
+      'credential.updated',
+      'client.updated',
+      'client.updated',
+    ]);
+
+    // Resuming from before them replays the same, as of now: the credential is a 'us' server's
+    // by now, so its creation is no longer theirs either.
+    const [replay] = await open(t.staff.limited.cookieHeader, String(head));
+    expect(replay.messages.map((m) => [m.event, eventOf(m.data).clientId])).toEqual([
+      ['client.created', eu.id],
+      ['client.updated', eu.id],
+      ['stream.ready', undefined],
+    ]);
+    expect(replay.raw).not.toContain(us.id);
+    expect(replay.raw).not.toContain(key.id);
+    for (const s of [stream, everything, replay]) s.close();
+  });
+
+  it('does not replay events of a client that has left the person’s tags since', async () => {
+    const [stream, head] = await open(t.staff.limited.cookieHeader);
+    const moving = await create('Live Leaving', ['eu']);
+    expect(eventOf((await stream.next()).data).clientId).toBe(moving.id);
+    await t.staff.editor.json('PUT', `/api/clients/${moving.id}`, {
+      name: 'Live Leaving',
+      tags: ['us'],
+      version: 1,
+    });
+    const staying = await create('Live Staying', ['eu']);
+    expect(eventOf((await stream.next()).data).clientId).toBe(staying.id);
+    stream.close();
+
+    // Everything up to its `stream.ready` is the replay: the client that left is not in it.
+    const [replay] = await open(t.staff.limited.cookieHeader, String(head));
+    expect(replay.messages.map((m) => eventOf(m.data).clientId)).toEqual([staying.id, undefined]);
+    expect(replay.raw).not.toContain(moving.id);
+    replay.close();
+  });
+
+  it('sends the audit trail of people to administrators only', async () => {
+    const [admin] = await open(t.staff.admin.cookieHeader);
+    const [editor] = await open(t.staff.editor.cookieHeader);
+    const db = t.server.app.parts.db;
+    await db.kysely.transaction().execute((trx) =>
+      appendEvent(trx, db.dialect, {
+        kind: 'person.role_changed',
+        clientId: null,
+        personId: 'somebody',
+        actor: { id: null, name: 'test' },
+        fields: ['role'],
+        at: new Date().toISOString(),
+      }),
+    );
+    const seen = await admin.next();
+    expect(seen.event).toBe('person.role_changed');
+    // A later write reaches the editor: the person event before it was never sent to them.
+    const after = await create('Live after', ['eu']);
+    const next = await editor.next();
+    expect(eventOf(next.data).clientId).toBe(after.id);
+    expect(editor.raw).not.toContain('person.');
+    admin.close();
+    editor.close();
+  });
+
+  it('ends a stream when its person’s tags change, so it reopens with the new ones', async () => {
+    const [stream] = await open(t.staff.mover.cookieHeader);
+    await setAccess(t.server, t.staff.mover, { tags: ['us'] });
+    await expect(stream.next(10_000)).rejects.toThrow('stream ended');
+  });
+});
