@@ -4,7 +4,13 @@ import { STREAM_READY_EVENT, STREAM_RESET_EVENT, type ClientEvent } from '#share
 import type { Database } from '#server/db/schema.ts';
 import type { Access } from '#shared/people.ts';
 import { latestSeq, readEventsAfter } from './event-log.ts';
-import { canReceive, scopesOf, type EventScope, type ScopedEvent } from './event-scope.ts';
+import {
+  canReceive,
+  mustReload,
+  scopesOf,
+  type EventScope,
+  type ScopedEvent,
+} from './event-scope.ts';
 
 /** A live stream as the hub sees it: something that takes SSE text. */
 export interface StreamSink {
@@ -37,6 +43,8 @@ interface Sendable {
 }
 
 const DEFAULT_RING_SIZE = 4096;
+/** The browser reloads everything on it (live-updates.ts); it names nothing. */
+const RELOAD_FRAME = `event: ${STREAM_RESET_EVENT}\ndata: {}\n\n`;
 const PAGE = 500;
 const MAX_PENDING_BYTES = 4 * 1024 * 1024;
 
@@ -143,7 +151,12 @@ export class EventHub {
     return events.map((event, i) => ({
       seq: event.seq,
       bytes: Buffer.from(eventFrame(event)),
-      about: { kind: event.kind, clientId: event.clientId, credentialId: event.credentialId },
+      about: {
+        kind: event.kind,
+        clientId: event.clientId,
+        credentialId: event.credentialId,
+        fields: event.fields,
+      },
       scope: scopes[i]!,
     }));
   }
@@ -152,6 +165,8 @@ export class EventHub {
     // Not this person's to see: skipped, as if it had been sent, so it is never sent later.
     if (!canReceive(sub.sink.access, event.scope)) {
       sub.lastSent = event.seq;
+      // A client may just have left their tags: without a word it would stay on their screen.
+      if (mustReload(sub.sink.access, event.scope)) sub.sink.write(RELOAD_FRAME);
       return;
     }
     if (sub.sink.pending() > MAX_PENDING_BYTES) {

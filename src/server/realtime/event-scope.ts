@@ -17,7 +17,20 @@ import { clientTagsOf } from '#server/auth/tag-scope.ts';
 export type EventScope =
   | { audience: 'admins' }
   | { audience: 'everyone' }
-  | { audience: 'clients'; tags: readonly (readonly string[])[] };
+  | {
+      audience: 'clients';
+      tags: readonly (readonly string[])[];
+      /**
+       * The client's tags changed: a limited person who may no longer see it gets a reload
+       * signal instead (no id, no kind), so the client leaves their screens.
+       */
+      retagged?: true;
+    };
+
+/** Whether a person the event is kept from should be told to reload what they see. */
+export function mustReload(access: Access, scope: EventScope): boolean {
+  return scope.audience === 'clients' && scope.retagged === true && access.tags !== null;
+}
 
 export function canReceive(access: Access, scope: EventScope): boolean {
   switch (scope.audience) {
@@ -33,7 +46,7 @@ export function canReceive(access: Access, scope: EventScope): boolean {
 const IDS_PER_LOOKUP = 500;
 
 /** What of an event decides its scope. */
-export type ScopedEvent = Pick<ClientEvent, 'kind' | 'clientId' | 'credentialId'>;
+export type ScopedEvent = Pick<ClientEvent, 'kind' | 'clientId' | 'credentialId' | 'fields'>;
 
 /** For each credential id: the tags of the clients whose servers use it (none: unused). */
 async function credentialUsers(
@@ -86,6 +99,11 @@ export async function scopesOf(
       return users === undefined ? { audience: 'everyone' } : { audience: 'clients', tags: users };
     }
     const tags = event.clientId ? clients.get(event.clientId) : undefined;
-    return { audience: 'clients', tags: tags === undefined ? [] : [tags] };
+    const retagged = event.kind === 'client.updated' && event.fields.includes('tags');
+    return {
+      audience: 'clients',
+      tags: tags === undefined ? [] : [tags],
+      ...(retagged ? { retagged: true as const } : {}),
+    };
   });
 }

@@ -104,7 +104,7 @@ describe('access by tag on the live stream', () => {
     for (const s of [stream, everything, replay]) s.close();
   });
 
-  it('does not replay events of a client that has left the person’s tags since', async () => {
+  it('tells them to reload when a client leaves their tags, and does not replay it', async () => {
     const [stream, head] = await open(t.staff.limited.cookieHeader);
     const moving = await create('Live Leaving', ['eu']);
     expect(eventOf((await stream.next()).data).clientId).toBe(moving.id);
@@ -113,8 +113,13 @@ describe('access by tag on the live stream', () => {
       tags: ['us'],
       version: 1,
     });
+    // It left their screens: a reload signal that names nothing stands in for the event.
+    const reload = await stream.next();
+    expect(reload.event).toBe('stream.reset');
+    expect(reload.data).toBe('{}');
     const staying = await create('Live Staying', ['eu']);
     expect(eventOf((await stream.next()).data).clientId).toBe(staying.id);
+    expect(stream.raw.split(moving.id)).toHaveLength(2);
     stream.close();
 
     // Everything up to its `stream.ready` is the replay: the client that left is not in it.
