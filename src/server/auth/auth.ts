@@ -13,11 +13,11 @@ import type { Mailer } from '#server/mail/mailer.ts';
 import { resetPasswordMail, verifyEmailMail } from '#server/mail/templates.ts';
 import { isEmailAllowed, notAllowedMessage, type Allowlist } from './allowlist.ts';
 import {
-  acceptInvitedUser,
+  acceptInvitation,
   checkInvitedSignUp,
   invitedUserData,
-} from '#server/features/people/invited-sign-up.ts';
-import { recordSignIn } from '#server/features/people/invitations.ts';
+  recordSignIn,
+} from './invited-sign-up.ts';
 
 /**
  * The bridge (auth-routes.ts) sets this header from the socket's address, replacing anything a
@@ -199,7 +199,7 @@ export function createAuth({ db, config, secretKey, mailer, log }: AuthOptions) 
             return invited && { data: { ...user, ...invited } };
           },
           async after(user, ctx) {
-            await acceptInvitedUser(db, user, ctx?.body);
+            await acceptInvitation(db, user, ctx?.body);
           },
         },
       },

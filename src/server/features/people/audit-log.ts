@@ -28,11 +28,7 @@ export async function readAudit(
   if (ids.length > 0) {
     const [users, invitations] = await Promise.all([
       db.kysely.selectFrom('user').select(['id', 'email']).where('id', 'in', ids).execute(),
-      db.kysely
-        .selectFrom('invitation')
-        .select(['id', 'email'])
-        .where('id', 'in', ids)
-        .execute(),
+      db.kysely.selectFrom('invitation').select(['id', 'email']).where('id', 'in', ids).execute(),
     ]);
     for (const { id, email } of [...invitations, ...users]) people[id] = email;
   }

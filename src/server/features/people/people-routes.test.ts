@@ -126,9 +126,9 @@ describe('changing a person', () => {
     expect(
       (await t.staff.admin.json('PATCH', `/api/people/${id}`, { email: 'x@example.test' })).status,
     ).toBe(400);
-    expect((await t.staff.admin.json('PATCH', '/api/people/nobody', { role: 'viewer' })).status).toBe(
-      404,
-    );
+    expect(
+      (await t.staff.admin.json('PATCH', '/api/people/nobody', { role: 'viewer' })).status,
+    ).toBe(404);
   });
 
   it('disabling ends their sessions at once and refuses sign-in; enabling lets them back', async () => {

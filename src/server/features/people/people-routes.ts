@@ -14,7 +14,8 @@ import type { Db } from '#server/db/database.ts';
 import { HttpError, parseInput } from '#server/http/http-error.ts';
 import { actorOf, requireUser } from '#server/auth/session-guard.ts';
 import type { PeopleRepository, PersonWriteResult } from './people-repository.ts';
-import { pendingInvitation, type Invitations } from './invitations.ts';
+import { pendingInvitation } from '#server/auth/invited-sign-up.ts';
+import type { Invitations } from './invitations.ts';
 import { readAudit } from './audit-log.ts';
 
 const idSchema = z.string().min(1).max(200);
