@@ -46,6 +46,8 @@ test('an administrator invites someone, changes their role and tags, disables th
   await expect(address).toHaveValue(email);
   await expect(address).toHaveAttribute('readonly', '');
   await inviteePage.getByLabel('Password').fill('invited and joined');
+  await inviteePage.setViewportSize({ width: 390, height: 844 });
+  await inviteePage.screenshot({ path: `${SHOTS}/sign-up-invited-phone.png`, fullPage: true });
   await inviteePage.getByRole('button', { name: 'Sign up' }).click();
   await expect(inviteePage).toHaveURL(`${server.url}/`);
   await invitee.close();
@@ -67,6 +69,7 @@ test('an administrator invites someone, changes their role and tags, disables th
   await page.getByRole('option', { name: 'Editor' }).click();
   await access.getByRole('combobox', { name: 'Limit to tags' }).fill('acme');
   await access.getByRole('combobox', { name: 'Limit to tags' }).press('Enter');
+  await page.screenshot({ path: `${SHOTS}/access-dialog-desktop.png` });
   await access.getByRole('button', { name: 'Save' }).click();
   await expect(access).toHaveCount(0);
   await expect(row).toContainText('Editor');
