@@ -30,6 +30,7 @@ import { registerTransferRoutes } from './features/transfer/transfer-routes.ts';
 import { DeployTokens } from './features/account/deploy-tokens.ts';
 import { registerAccountRoutes } from './features/account/account-routes.ts';
 import { registerSessionRoutes } from './features/account/session-routes.ts';
+import { registerPeopleFeature } from './features/people/people-feature.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { registerCsrfCheck } from './http/csrf.ts';
 import { loggerOptions, terminalLogStream } from './http/logger.ts';
@@ -207,6 +208,7 @@ export async function buildApp(
     credentials: new CredentialRepository(db, box, () => void hub.wake()),
   });
   registerTransferRoutes(app, { db, box, clients, onCommitted: () => void hub.wake() });
+  registerPeopleFeature(app, { db, mailer, publicUrl: config.publicUrl, hub });
   registerEventsRoute(app, hub);
 
   return app;

@@ -36,6 +36,7 @@ export const CREDENTIAL_EVENT_KINDS = [
  */
 export const PERSON_EVENT_KINDS = [
   'person.invited',
+  'person.invitation_revoked',
   'person.joined',
   'person.role_changed',
   'person.tags_changed',

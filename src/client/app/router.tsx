@@ -102,6 +102,12 @@ const signedInRoutes: RouteObject = {
         Component: (await import('../features/credentials/credential-page.tsx')).CredentialPage,
       }),
     },
+    {
+      path: 'people',
+      lazy: async () => ({
+        Component: (await import('../features/people/people-page.tsx')).PeoplePage,
+      }),
+    },
     ...notAvailable,
   ],
 };

@@ -29,6 +29,7 @@ import {
   MoonIcon,
   ServerIcon,
   SettingsIcon,
+  ShieldIcon,
   SunIcon,
   UsersIcon,
 } from './icons.tsx';
@@ -44,12 +45,15 @@ const NAV_ITEMS = [
   { label: 'Servers', to: '/servers', icon: ServerIcon },
   { label: 'Credentials', to: '/credentials', icon: KeyIcon },
   { label: 'Apps', to: '/apps', icon: AppsIcon },
+  // Administrators only (adminOnly): the People screen.
+  { label: 'People', to: '/people', icon: ShieldIcon, adminOnly: true },
   { label: 'Settings', to: '/settings', icon: SettingsIcon },
 ];
 
 export function SignedInShell({ children }: { children: ReactNode }) {
   const [navOpen, { toggle: toggleNav, close: closeNav }] = useDisclosure(false);
   const { pathname } = useLocation();
+  const isAdmin = useMe().role === 'admin';
 
   return (
     <AppShell
@@ -82,7 +86,7 @@ export function SignedInShell({ children }: { children: ReactNode }) {
       </AppShell.Header>
 
       <AppShell.Navbar p="sm" aria-label="Main">
-        {NAV_ITEMS.map((item) => {
+        {NAV_ITEMS.filter((item) => isAdmin || !('adminOnly' in item)).map((item) => {
           const active = item.match ? item.match(pathname) : pathname.startsWith(item.to);
           return (
             <NavLink

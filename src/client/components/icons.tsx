@@ -129,3 +129,9 @@ export const SearchIcon = (p: IconProps) => (
     <path d="M21 21l-6-6" />
   </Icon>
 );
+export const ShieldIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M12 3l8 3v6c0 5-3.5 8-8 9-4.5-1-8-4-8-9V6z" />
+    <path d="M9 12l2 2 4-4" />
+  </Icon>
+);

@@ -77,6 +77,8 @@ export function describeEvent(event: ClientEvent): string {
     // The audit trail (People) words these with the person's name; here they stand alone.
     case 'person.invited':
       return 'invited them';
+    case 'person.invitation_revoked':
+      return 'revoked their invitation';
     case 'person.joined':
       return 'joined';
     case 'person.role_changed':

@@ -6,10 +6,13 @@ import {
   clientEventSchema,
   type ClientEvent,
 } from '#shared/events.ts';
-import { clientKeys, credentialKeys, serverKeys } from './query-keys.ts';
+import { clientKeys, credentialKeys, peopleKeys, serverKeys } from './query-keys.ts';
 import { meKey } from './session.ts';
 
 type Listener = (event: ClientEvent) => void;
+
+/** Reads of secrets, which the audit trail lists besides the changes to people. */
+const AUDITED_READS: ReadonlySet<string> = new Set(['client.password_read', 'credential.revealed']);
 
 const RECONNECT_DELAY_MS = 5_000;
 /**
@@ -68,6 +71,15 @@ function connect(queryClient: QueryClient): void {
       }
       const event = parsed.data;
       for (const listener of listeners) listener(event);
+      // The People screen: a change to someone, or a read of a secret (the audit trail).
+      if (event.personId !== null || AUDITED_READS.has(event.kind)) {
+        void queryClient.invalidateQueries({ queryKey: peopleKeys.all });
+      }
+      if (event.personId !== null) {
+        // Perhaps one's own role or tags changed.
+        void queryClient.invalidateQueries({ queryKey: meKey });
+        return;
+      }
       if (event.clientId === null) {
         // A credential: the vault, and the servers that show its name.
         void queryClient.invalidateQueries({ queryKey: credentialKeys.all });

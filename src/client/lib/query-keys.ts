@@ -27,3 +27,11 @@ export const credentialKeys = {
   list: () => ['credentials', 'list'] as const,
   detail: (id: string) => ['credentials', 'detail', id] as const,
 };
+
+/** The People screen (administrators): everyone, the invitations, and the audit trail. */
+export const peopleKeys = {
+  all: ['people'] as const,
+  list: () => ['people', 'list'] as const,
+  audit: (filter: { kind?: string; actor?: string; person?: string } = {}) =>
+    ['people', 'audit', filter] as const,
+};

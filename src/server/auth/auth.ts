@@ -12,6 +12,12 @@ import { fromBool } from '#server/db/codec.ts';
 import type { Mailer } from '#server/mail/mailer.ts';
 import { resetPasswordMail, verifyEmailMail } from '#server/mail/templates.ts';
 import { isEmailAllowed, notAllowedMessage, type Allowlist } from './allowlist.ts';
+import {
+  acceptInvitation,
+  checkInvitedSignUp,
+  invitedUserData,
+  recordSignIn,
+} from './invited-sign-up.ts';
 
 /**
  * The bridge (auth-routes.ts) sets this header from the socket's address, replacing anything a
@@ -97,6 +103,8 @@ export function createAuth({ db, config, secretKey, mailer, log }: AuthOptions) 
       autoSignInAfterVerification: true,
       expiresIn: 24 * 60 * 60,
       async sendVerificationEmail({ user, url }) {
+        // An invited person's address is verified at sign-up (invited-sign-up.ts).
+        if (user.emailVerified) return;
         // Without SMTP the link goes to the log only while nobody has verified yet: the first
         // person of a new installation has no other way in, and later, whoever reads the log
         // could verify an account that someone else is signing up. The outbox file has it.
@@ -159,6 +167,7 @@ export function createAuth({ db, config, secretKey, mailer, log }: AuthOptions) 
             message: notAllowedMessage(email),
           });
         }
+        await checkInvitedSignUp(db, ctx.body);
         // Account pre-takeover: whoever signed up an address first would otherwise keep their
         // password through the owner's later sign-up, and the owner's click on the only link
         // (sent by the first sign-up) would verify the first comer's account. A sign-up of an
@@ -183,6 +192,17 @@ export function createAuth({ db, config, secretKey, mailer, log }: AuthOptions) 
       accountLinking: { enabled: true, trustedProviders: [], allowDifferentEmails: false },
     },
     databaseHooks: {
+      user: {
+        create: {
+          async before(user, ctx) {
+            const invited = await invitedUserData(db, user, ctx?.body);
+            return invited && { data: { ...user, ...invited } };
+          },
+          async after(user, ctx) {
+            await acceptInvitation(db, user, ctx?.body);
+          },
+        },
+      },
       session: {
         create: {
           async before(session) {
@@ -205,6 +225,9 @@ export function createAuth({ db, config, secretKey, mailer, log }: AuthOptions) 
                 message: notAllowedMessage(user.email),
               });
             }
+          },
+          async after(session) {
+            await recordSignIn(db, session.userId);
           },
         },
       },

@@ -20,7 +20,8 @@ const t = serveThisFile({
     fs.writeFileSync(path.join(web, 'assets', 'index-abc123.js'), 'console.log(1)');
     return { clientDir: web };
   },
-  staff: { member: { name: 'Staff' }, leaver: { name: 'Leaver' } },
+  // An administrator: every signed-in GET below must answer them.
+  staff: { member: { name: 'Staff', role: 'admin' }, leaver: { name: 'Leaver' } },
 });
 let client: Client;
 let serverId: string;
@@ -111,6 +112,7 @@ describe('every registered route', () => {
       '/api/auth/*',
       '/api/auth/callback/:providerId',
       '/api/config',
+      '/api/invitations/:token',
       '/healthz',
       '/readyz',
     ]);
@@ -129,8 +131,10 @@ describe('every registered route', () => {
       if (isPublic(route)) {
         const answer = await send(request);
         expect(answer.body, name).not.toEqual({ error: 'Sign in to continue' });
-        // A provider callback without its state redirects back to sign-in with the error.
-        if (route.method === 'GET') expect(answer.status, name).toBeLessThan(400);
+        // A provider callback without its state redirects back to sign-in with the error; an
+        // invitation link with a made-up token is not found.
+        if (route.url === '/api/invitations/:token') expect(answer.status, name).toBe(404);
+        else if (route.method === 'GET') expect(answer.status, name).toBeLessThan(400);
         continue;
       }
       guarded.push(name);

@@ -54,6 +54,14 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   'POST /api/credentials/:id/rotate': 'write',
   'DELETE /api/credentials/:id': 'write',
   'POST /api/credentials/:id/reveal': 'secret',
+
+  'GET /api/people': 'admin',
+  'PATCH /api/people/:id': 'admin',
+  'POST /api/people/:id/sign-out': 'admin',
+  'POST /api/people/:id/reset-second-factor': 'admin',
+  'POST /api/people/invitations': 'admin',
+  'DELETE /api/people/invitations/:id': 'admin',
+  'GET /api/audit': 'admin',
 };
 
 /** The permission a matched route needs, or undefined when the table does not name it. */

@@ -45,6 +45,8 @@ export const PUBLIC_ROUTES: ReadonlySet<string> = new Set([
   '/api/auth/*',
   '/api/auth/callback/:providerId',
   '/api/config',
+  // The sign-up page's invitation link; answers only with the invited address (or 404).
+  '/api/invitations/:token',
   '/healthz',
   '/readyz',
 ]);

@@ -1,3 +1,4 @@
+import { INVITATION_DAYS } from '#shared/people-admin.ts';
 import type { Mail } from './mailer.ts';
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -41,6 +42,19 @@ export function resetPasswordMail(to: string, link: string): Mail {
     'Choose a new password',
     link,
     'If it was not you, ignore this mail: your password stays as it is.',
+    false,
+  );
+}
+
+export function invitationMail(to: string, link: string, invitedBy: string): Mail {
+  return linkMail(
+    to,
+    'You are invited to Clients Manager',
+    `${invitedBy} invited you to Clients Manager. Choose a password to create your account; the link works once, for ${INVITATION_DAYS} days.`,
+    'Create your account',
+    link,
+    'If you did not expect this, you can ignore this mail: no account is made without you.',
+    // Like a reset link, it makes an account for whoever holds it: never into the log.
     false,
   );
 }

@@ -1,6 +1,6 @@
-import { useState } from 'react';
-import { Link, Navigate, useNavigate } from 'react-router';
-import { Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
+import { useEffect, useState } from 'react';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
+import { Alert, Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useQuery } from '@tanstack/react-query';
 import { authClient, authErrorMessage } from '#client/lib/auth-client.ts';
@@ -10,6 +10,8 @@ import { AuthLayout } from './components/auth-layout.tsx';
 import { EmailField } from './components/email-field.tsx';
 import { NewPasswordField } from './components/new-password-field.tsx';
 import { signUpSchema } from './auth-schemas.ts';
+import { invitationQuery } from './invitation-query.ts';
+import { errorMessage } from '#client/lib/api-client.ts';
 
 export function SignUpPage() {
   const session = useQuery(meQuery());
@@ -19,6 +21,14 @@ export function SignUpPage() {
     initialValues: { name: '', email: '', password: '' },
     validate: schemaResolver(signUpSchema, { sync: true }),
   });
+  // An administrator's invitation link (`?invitation=`): the address it was sent to is fixed.
+  const token = useSearchParams()[0].get('invitation') ?? '';
+  const invitation = useQuery({ ...invitationQuery(token), enabled: token !== '' });
+  const invitedEmail = invitation.data?.email;
+  const { setFieldValue } = form;
+  useEffect(() => {
+    if (invitedEmail !== undefined) setFieldValue('email', invitedEmail);
+  }, [invitedEmail, setFieldValue]);
 
   // Someone already signed in has an account: the app, not a second one.
   if (session.data?.status === 'signed-in') return <Navigate to="/" replace />;
@@ -26,14 +36,31 @@ export function SignUpPage() {
   const submit = form.onSubmit(async ({ name, email, password }) => {
     setError(null);
     const address = email.trim();
-    const result = await authClient.signUp.email({
+    // The server checks the token against the address and verifies it: no mail to wait for.
+    const body = {
       name: name.trim(),
       email: address,
       password,
       callbackURL: '/',
-    });
+      ...(invitedEmail !== undefined ? { invitation: token } : {}),
+    };
+    const result = await authClient.signUp.email(body);
     if (result.error) {
       setError(authErrorMessage(result.error));
+      return;
+    }
+    if (invitedEmail !== undefined) {
+      const signedIn = await authClient.signIn.email({
+        email: address,
+        password,
+        callbackURL: '/',
+      });
+      if (signedIn.error) {
+        setError(authErrorMessage(signedIn.error));
+        return;
+      }
+      // A full load starts the signed-in app with nothing cached from before.
+      window.location.assign('/');
       return;
     }
     await navigate(`/verify-email-address?email=${encodeURIComponent(address)}`);
@@ -44,13 +71,29 @@ export function SignUpPage() {
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
           <FormErrorAlert title="Could not sign up" message={error} />
+          {invitation.isError && (
+            <Alert color="yellow" role="alert" title="Invitation not valid">
+              {errorMessage(invitation.error)} You may still sign up without it.
+            </Alert>
+          )}
+          {invitedEmail !== undefined && (
+            <Text size="sm">You were invited as {invitedEmail}. Choose a password to join.</Text>
+          )}
           <TextInput
             label="Name"
             description="Optional. Shown to your colleagues next to your changes."
             autoComplete="name"
             {...form.getInputProps('name')}
           />
-          <EmailField required {...form.getInputProps('email')} />
+          <EmailField
+            required
+            {...form.getInputProps('email')}
+            readOnly={invitedEmail !== undefined}
+            disabled={token !== '' && invitation.isPending}
+            description={
+              invitedEmail !== undefined ? 'The address you were invited with' : undefined
+            }
+          />
           <NewPasswordField label="Password" {...form.getInputProps('password')} />
           <Button type="submit" fullWidth loading={form.submitting}>
             Sign up

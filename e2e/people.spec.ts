@@ -1,0 +1,139 @@
+import fs from 'node:fs';
+import { test, expect } from './fixtures.ts';
+import { setAccess } from '../src/server/testing/access.ts';
+import { signUpVerified, uniqueEmail } from '../src/server/testing/test-server.ts';
+import { linkIn } from '../src/server/testing/mail-catcher.ts';
+
+const SHOTS = '/tmp/shots-people';
+
+test('an administrator invites someone, changes their role and tags, disables them, and sees the audit trail live', async ({
+  page,
+  browser,
+  server,
+  staff,
+}) => {
+  test.setTimeout(90_000);
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await setAccess(server, staff, { role: 'admin' });
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await page.goto('/');
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'People' })
+    .click();
+  await expect(page.getByRole('heading', { name: 'People', level: 1 })).toBeVisible();
+
+  // Invite: the mail carries a sign-up link with the address fixed.
+  const email = uniqueEmail('invitee');
+  const before = server.mail.mails.length;
+  await page.getByRole('button', { name: 'Invite' }).click();
+  const invite = page.getByRole('dialog', { name: 'Invite someone' });
+  await invite.getByLabel('Email').fill(email);
+  await invite.getByRole('combobox', { name: 'Role' }).click();
+  await page.getByRole('option', { name: 'Viewer' }).click();
+  await invite.getByRole('combobox', { name: 'Limit to tags' }).fill('eu');
+  await invite.getByRole('combobox', { name: 'Limit to tags' }).press('Enter');
+  await invite.getByRole('button', { name: 'Send invitation' }).click();
+  await expect(invite).toHaveCount(0);
+  const invitations = page.getByRole('list', { name: 'Pending invitations' });
+  await expect(invitations.getByText(email)).toBeVisible();
+  const mail = await server.mail.waitFor(email, 'invited to Clients Manager', before);
+
+  const invitee = await browser.newContext();
+  const inviteePage = await invitee.newPage();
+  await inviteePage.goto(linkIn(mail));
+  const address = inviteePage.getByLabel('Email');
+  await expect(address).toHaveValue(email);
+  await expect(address).toHaveAttribute('readonly', '');
+  await inviteePage.getByLabel('Password').fill('invited and joined');
+  await inviteePage.setViewportSize({ width: 390, height: 844 });
+  await inviteePage.screenshot({ path: `${SHOTS}/sign-up-invited-phone.png`, fullPage: true });
+  await inviteePage.getByRole('button', { name: 'Sign up' }).click();
+  await expect(inviteePage).toHaveURL(`${server.url}/`);
+  await invitee.close();
+
+  // The admin's screen learns of the new person from the live feed.
+  const people = page.getByRole('table', { name: 'People' });
+  const row = people.getByRole('row').filter({ hasText: email });
+  await expect(row).toContainText('Viewer');
+  await expect(row).toContainText('eu');
+  await expect(invitations.getByText(email)).toHaveCount(0);
+  const trail = page.getByRole('list', { name: 'Audit trail' });
+  await expect(trail.getByText('joined with an invitation')).toBeVisible();
+
+  // Role and tags.
+  await row.getByRole('button', { name: `Actions for ${email}` }).click();
+  await page.getByRole('menuitem', { name: 'Change role and tags' }).click();
+  const access = page.getByRole('dialog', { name: `Role and tags of ${email}` });
+  await access.getByRole('combobox', { name: 'Role' }).click();
+  await page.getByRole('option', { name: 'Editor' }).click();
+  await access.getByRole('combobox', { name: 'Limit to tags' }).fill('acme');
+  await access.getByRole('combobox', { name: 'Limit to tags' }).press('Enter');
+  await page.screenshot({ path: `${SHOTS}/access-dialog-desktop.png` });
+  await access.getByRole('button', { name: 'Save' }).click();
+  await expect(access).toHaveCount(0);
+  await expect(row).toContainText('Editor');
+  await expect(row).toContainText('eu, acme');
+  await expect(trail.getByText(`made ${email} an editor`)).toBeVisible();
+
+  // Disable, after a confirmation.
+  await row.getByRole('button', { name: `Actions for ${email}` }).click();
+  await page.getByRole('menuitem', { name: 'Disable' }).click();
+  await page
+    .getByRole('dialog', { name: `Disable ${email}?` })
+    .getByRole('button', {
+      name: 'Disable',
+    })
+    .click();
+  await expect(row).toContainText('Disabled');
+  await expect(trail.getByText(`disabled ${email}`)).toBeVisible();
+
+  // The last administrator is told why they may not step down.
+  const meRow = people.getByRole('row').filter({ hasText: '(you)' });
+  await meRow.getByRole('button', { name: /^Actions for / }).click();
+  await page.getByRole('menuitem', { name: 'Disable' }).click();
+  await page
+    .getByRole('dialog', { name: /^Disable / })
+    .getByRole('button', { name: 'Disable' })
+    .click();
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'is the last administrator' }),
+  ).toBeVisible();
+
+  // Another administrator's change appears in the trail without a reload.
+  const colleague = await signUpVerified(server, { email: uniqueEmail('colleague') });
+  await setAccess(server, colleague, { role: 'admin' });
+  const { body: list } = await colleague.json<{ people: { id: string; email: string }[] }>(
+    'GET',
+    '/api/people',
+  );
+  const inviteeId = list.people.find((p) => p.email === email)!.id;
+  await colleague.json('PATCH', `/api/people/${inviteeId}`, { disabled: false });
+  await expect(trail.getByText(`enabled ${email}`)).toBeVisible();
+  await expect(row).toContainText('Active');
+
+  await page.screenshot({ path: `${SHOTS}/people-desktop.png`, fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.getByRole('list', { name: 'People' })).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/people-phone.png`, fullPage: true });
+});
+
+test('People is not in the navigation of someone who is not an administrator', async ({
+  page,
+  staff,
+}) => {
+  void staff;
+  await page.goto('/');
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await expect(nav.getByRole('link', { name: 'Servers' })).toBeVisible();
+  await expect(nav.getByRole('link', { name: 'People' })).toHaveCount(0);
+});
+
+test('the sign-up page says when an invitation link is not valid', async ({ browser, server }) => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${server.url}/sign-up?invitation=made-up-token`);
+  await expect(page.getByRole('alert')).toContainText('This invitation link is not valid any more');
+  await expect(page.getByLabel('Email')).not.toHaveAttribute('readonly', '');
+  await context.close();
+});

@@ -1,0 +1,83 @@
+import { useState } from 'react';
+import { Alert, Button, Group, Modal, Select, Stack, TagsInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import { roleSchema, type Role } from '#shared/people.ts';
+import type { Person } from '#shared/people-admin.ts';
+import { parseTags } from '#shared/tags.ts';
+import { errorMessage, isApiError } from '#client/lib/api-client.ts';
+import { useUpdatePerson } from '../api/people-mutations.ts';
+import { ROLE_OPTIONS } from '../people-text.ts';
+
+/** Changes a person's role and the tags they are limited to (none: every client). */
+export function AccessModal({ person, onClose }: { person: Person | null; onClose: () => void }) {
+  return (
+    <Modal
+      opened={person !== null}
+      onClose={onClose}
+      title={person ? `Role and tags of ${person.email}` : ''}
+    >
+      {person && <AccessForm key={person.id} person={person} onClose={onClose} />}
+    </Modal>
+  );
+}
+
+function AccessForm({ person, onClose }: { person: Person; onClose: () => void }) {
+  const update = useUpdatePerson();
+  const [problem, setProblem] = useState<string | null>(null);
+  const form = useForm({
+    initialValues: { role: person.role as Role, tags: person.tags ?? [] },
+  });
+
+  const submit = form.onSubmit(async ({ role, tags }) => {
+    setProblem(null);
+    try {
+      await update.mutateAsync({
+        id: person.id,
+        patch: { role: roleSchema.parse(role), tags: tags.length === 0 ? null : tags },
+      });
+      notifications.show({ color: 'green', message: `Saved the role and tags of ${person.email}` });
+      onClose();
+    } catch (error) {
+      if (isApiError(error, 400) && Object.keys(error.fields).length > 0) {
+        form.setErrors(error.fields);
+        return;
+      }
+      // The last administrator (409) and anything else: said above the fields.
+      setProblem(errorMessage(error));
+    }
+  });
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="md">
+        {problem && (
+          <Alert color="red" title="Not saved" role="alert">
+            {problem}
+          </Alert>
+        )}
+        <Select
+          label="Role"
+          description="Viewers read but never see a secret; editors change clients; administrators also manage people."
+          data={ROLE_OPTIONS}
+          allowDeselect={false}
+          {...form.getInputProps('role')}
+        />
+        <TagsInput
+          label="Limit to tags"
+          description="They see only clients with at least one of these tags. Empty: every client."
+          {...form.getInputProps('tags')}
+          onChange={(tags) => form.setFieldValue('tags', parseTags(tags))}
+        />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={update.isPending}>
+            Save
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

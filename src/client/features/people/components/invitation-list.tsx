@@ -1,0 +1,79 @@
+import { useState } from 'react';
+import { Button, Card, Group, Stack, Text } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { notifications } from '@mantine/notifications';
+import type { Invitation } from '#shared/people-admin.ts';
+import { errorMessage } from '#client/lib/api-client.ts';
+import { formatDateTime } from '#client/lib/history-text.ts';
+import { useRevokeInvitation } from '../api/people-mutations.ts';
+import { ROLE_LABELS, tagsText } from '../people-text.ts';
+
+const wrap = { overflowWrap: 'anywhere' } as const;
+
+/** Invitations nobody has used yet; each can be revoked (its link then stops working). */
+export function InvitationList({ invitations }: { invitations: readonly Invitation[] }) {
+  const revoke = useRevokeInvitation();
+  // When the list was shown: an invitation expiring meanwhile is marked on the next visit.
+  const [now] = useState(() => Date.now());
+
+  function confirmRevoke(invitation: Invitation) {
+    modals.openConfirmModal({
+      title: `Revoke the invitation of ${invitation.email}?`,
+      children: <Text size="sm">The link in their mail stops working.</Text>,
+      labels: { confirm: 'Revoke', cancel: 'Cancel' },
+      confirmProps: { color: 'red' },
+      onConfirm: () =>
+        void revoke.mutateAsync(invitation.id).then(
+          () => notifications.show({ color: 'green', message: 'Invitation revoked' }),
+          (error: unknown) => notifications.show({ color: 'red', message: errorMessage(error) }),
+        ),
+    });
+  }
+
+  if (invitations.length === 0) {
+    return (
+      <Text c="dimmed" size="sm">
+        No pending invitations.
+      </Text>
+    );
+  }
+  return (
+    <Stack
+      gap="xs"
+      component="ul"
+      aria-label="Pending invitations"
+      style={{ listStyle: 'none', padding: 0, margin: 0 }}
+    >
+      {invitations.map((invitation) => {
+        const expired = new Date(invitation.expiresAt).getTime() <= now;
+        return (
+          <Card key={invitation.id} withBorder radius="md" padding="sm" component="li">
+            <Group justify="space-between" wrap="wrap" gap="xs">
+              <Stack gap={2}>
+                <Text size="sm" fw={600} style={wrap}>
+                  {invitation.email}
+                </Text>
+                <Text size="xs" c="dimmed" style={wrap}>
+                  {`${ROLE_LABELS[invitation.role]} · ${tagsText(invitation.tags)} · ${
+                    expired ? 'Expired' : 'Expires'
+                  } ${formatDateTime(invitation.expiresAt)}${
+                    invitation.invitedBy ? ` · Invited by ${invitation.invitedBy}` : ''
+                  }`}
+                </Text>
+              </Stack>
+              <Button
+                variant="light"
+                color="red"
+                size="compact-sm"
+                onClick={() => confirmRevoke(invitation)}
+                aria-label={`Revoke the invitation of ${invitation.email}`}
+              >
+                Revoke
+              </Button>
+            </Group>
+          </Card>
+        );
+      })}
+    </Stack>
+  );
+}

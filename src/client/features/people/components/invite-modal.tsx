@@ -1,0 +1,87 @@
+import { useState } from 'react';
+import { Button, Group, Modal, Select, Stack, TagsInput, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import { roleSchema, type Role } from '#shared/people.ts';
+import { parseTags } from '#shared/tags.ts';
+import { INVITATION_DAYS } from '#shared/people-admin.ts';
+import { FormErrorAlert } from '#client/components/form-error-alert.tsx';
+import { errorMessage, isApiError } from '#client/lib/api-client.ts';
+import { useInvite } from '../api/people-mutations.ts';
+import { ROLE_OPTIONS } from '../people-text.ts';
+
+/** Invites someone by email with a role and tags; they get a sign-up link by mail. */
+export function InviteModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  return (
+    <Modal opened={opened} onClose={onClose} title="Invite someone">
+      {opened && <InviteForm onClose={onClose} />}
+    </Modal>
+  );
+}
+
+function InviteForm({ onClose }: { onClose: () => void }) {
+  const invite = useInvite();
+  const [problem, setProblem] = useState<string | null>(null);
+  const form = useForm({
+    initialValues: { email: '', role: 'editor' as Role, tags: [] as string[] },
+  });
+
+  const submit = form.onSubmit(async ({ email, role, tags }) => {
+    setProblem(null);
+    try {
+      const sent = await invite.mutateAsync({
+        email,
+        role: roleSchema.parse(role),
+        tags: tags.length === 0 ? null : tags,
+      });
+      notifications.show({ color: 'green', message: `Invitation sent to ${sent.email}` });
+      onClose();
+    } catch (error) {
+      // A bad field, or an address that has an account (409): said next to the field.
+      if (
+        (isApiError(error, 400) || isApiError(error, 409)) &&
+        Object.keys(error.fields).length > 0
+      ) {
+        form.setErrors(error.fields);
+        return;
+      }
+      setProblem(errorMessage(error));
+    }
+  });
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="md">
+        <FormErrorAlert title="Not sent" message={problem} />
+        <TextInput
+          label="Email"
+          type="email"
+          required
+          data-autofocus
+          description={`They get a link to create their account, valid for ${INVITATION_DAYS} days.`}
+          {...form.getInputProps('email')}
+        />
+        <Select
+          label="Role"
+          data={ROLE_OPTIONS}
+          allowDeselect={false}
+          {...form.getInputProps('role')}
+        />
+        <TagsInput
+          label="Limit to tags"
+          description="Empty: every client."
+          {...form.getInputProps('tags')}
+          onChange={(tags) => form.setFieldValue('tags', parseTags(tags))}
+        />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={invite.isPending}>
+            Send invitation
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
