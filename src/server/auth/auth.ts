@@ -12,6 +12,7 @@ import { fromBool } from '#server/db/codec.ts';
 import type { Mailer } from '#server/mail/mailer.ts';
 import { resetPasswordMail, verifyEmailMail } from '#server/mail/templates.ts';
 import { isEmailAllowed, notAllowedMessage, type Allowlist } from './allowlist.ts';
+import { secondFactorPlugins, secondFactorRateLimits } from './second-factors.ts';
 
 /**
  * The bridge (auth-routes.ts) sets this header from the socket's address, replacing anything a
@@ -228,6 +229,7 @@ export function createAuth({ db, config, secretKey, mailer, log }: AuthOptions) 
         '/sign-up/email': { window: 60, max: perMinute },
         '/request-password-reset': { window: 60, max: Math.max(1, Math.floor(perMinute / 2)) },
         '/send-verification-email': { window: 60, max: Math.max(1, Math.floor(perMinute / 2)) },
+        ...secondFactorRateLimits(perMinute),
       },
     },
     plugins: [
@@ -243,6 +245,7 @@ export function createAuth({ db, config, secretKey, mailer, log }: AuthOptions) 
           requireIdTokenVerification: true,
         })),
       }),
+      ...secondFactorPlugins(publicUrl),
     ],
     advanced: {
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
