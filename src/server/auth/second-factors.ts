@@ -7,12 +7,10 @@ import {
   WRONG_SECOND_FACTOR_CODE,
   WRONG_SECOND_FACTOR_MESSAGE,
 } from '#shared/api-error.ts';
+import { TRUST_DEVICE_DAYS } from '#shared/second-factors.ts';
 import type { Db } from '#server/db/database.ts';
 import { HttpError } from '#server/http/http-error.ts';
 import type { SignedInUser } from './session-guard.ts';
-
-/** How long "Trust this device" skips the code at sign-in on that browser. */
-export const TRUST_DEVICE_DAYS = 30;
 
 /** The name authenticator apps show next to the codes, and the passkey's relying party. */
 const APP_NAME = 'Clients Manager';
