@@ -56,26 +56,24 @@ export function PasskeysSection() {
           <Text size="sm">You have no passkeys yet.</Text>
         )}
         {passkeys.data && passkeys.data.length > 0 && (
-          <Table.ScrollContainer minWidth={420}>
-            <Table verticalSpacing="xs" aria-label="Your passkeys">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Name</Table.Th>
-                  <Table.Th>Added</Table.Th>
-                  <Table.Th>
-                    <Text span size="sm" fw={700} style={visuallyHidden}>
-                      Actions
-                    </Text>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {passkeys.data.map((passkey) => (
-                  <PasskeyTableRow key={passkey.id} passkey={passkey} />
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <Table verticalSpacing="xs" aria-label="Your passkeys">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Name</Table.Th>
+                <Table.Th>Added</Table.Th>
+                <Table.Th>
+                  <Text span size="sm" fw={700} style={visuallyHidden}>
+                    Actions
+                  </Text>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {passkeys.data.map((passkey) => (
+                <PasskeyTableRow key={passkey.id} passkey={passkey} />
+              ))}
+            </Table.Tbody>
+          </Table>
         )}
         <AddPasskey />
       </Stack>
@@ -133,7 +131,7 @@ function PasskeyTableRow({ passkey }: { passkey: PasskeyRow }) {
       </Table.Td>
       <Table.Td>
         {!renaming && (
-          <Group gap="xs" justify="flex-end" wrap="nowrap">
+          <Group gap="xs" justify="flex-end">
             <Button
               size="xs"
               variant="default"

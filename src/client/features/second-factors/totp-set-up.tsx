@@ -133,12 +133,12 @@ function ScanStep({
           alt="QR code to add Clients Manager to your authenticator app"
           style={{ imageRendering: 'pixelated', background: 'white' }}
         />
-        <Text size="sm" id="totp-secret-label">
-          Or type this secret into the app:
+        <Text size="sm">
+          Or type this secret into the app:{' '}
+          <Code fz="sm" style={{ wordBreak: 'break-all' }}>
+            {secret}
+          </Code>
         </Text>
-        <Code block aria-labelledby="totp-secret-label" style={{ wordBreak: 'break-all' }}>
-          {secret}
-        </Code>
         <TextInput
           label="Code from the app"
           description="Six digits, to check that the app is set up"

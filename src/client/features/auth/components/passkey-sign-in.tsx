@@ -2,7 +2,11 @@ import { Button } from '@mantine/core';
 import { useState } from 'react';
 import { authClient, authErrorMessage } from '#client/lib/auth-client.ts';
 
-/** "Sign in with a passkey": the browser offers this site's passkeys; no email needed. */
+/**
+ * "Log in with a passkey": the browser offers this site's passkeys; no email needed. Worded as
+ * the provider buttons are ("Log in with Google"), leaving "Sign in" to name the password form's
+ * button alone.
+ */
 export function PasskeySignIn({
   onSignedIn,
   onError,
@@ -32,7 +36,7 @@ export function PasskeySignIn({
   }
   return (
     <Button variant="default" fullWidth loading={pending} onClick={() => void signIn()}>
-      Sign in with a passkey
+      Log in with a passkey
     </Button>
   );
 }
