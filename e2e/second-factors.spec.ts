@@ -26,25 +26,34 @@ const SIZES = [
 ] as const;
 
 /**
- * Screenshots at both sizes, and an axe scan (WCAG 2.1 AA) at each; of the window with `part`
- * scrolled into it, or else of the whole page.
+ * Screenshots at both sizes (of the window with `part` scrolled into it, or else of the whole
+ * page), and an axe scan (WCAG 2.1 A and AA) at each, in light and dark mode, as
+ * accessibility.spec.ts scans the other screens.
  */
 async function look(page: Page, name: string, part?: Locator): Promise<void> {
   fs.mkdirSync(SHOTS, { recursive: true });
   const before = page.viewportSize();
   for (const size of SIZES) {
     await page.setViewportSize({ width: size.width, height: size.height });
-    await part?.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: `${SHOTS}/${name}-${size.name}.png`, fullPage: !part });
-    const result = await new AxeBuilder({ page })
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-      .setLegacyMode()
-      .analyze();
-    expect(
-      result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-      `${name} at ${size.name}`,
-    ).toEqual([]);
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      await part?.scrollIntoViewIfNeeded();
+      if (colorScheme === 'light') {
+        await page.screenshot({ path: `${SHOTS}/${name}-${size.name}.png`, fullPage: !part });
+      }
+      const result = await new AxeBuilder({ page })
+        .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+        .setLegacyMode()
+        .analyze();
+      expect(
+        result.violations.map(
+          (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+        ),
+        `${name} at ${size.name}, ${colorScheme}`,
+      ).toEqual([]);
+    }
   }
+  await page.emulateMedia({ colorScheme: 'light' });
   if (before) await page.setViewportSize(before);
 }
 
@@ -104,8 +113,8 @@ test('authenticator codes are set up in Settings: QR code, secret, a first code,
   // Signs a person in (the password is PASSWORD).
   staff: _staff,
 }) => {
-  // Two screens scanned and photographed at two sizes.
-  test.setTimeout(90_000);
+  // Two screens scanned and photographed at two sizes, each scanned in two colour schemes.
+  test.setTimeout(180_000);
   await page.goto('/settings');
   await setUpCodes(page, true);
   const section = page.getByRole('region', { name: 'Two-factor sign-in' });
@@ -114,7 +123,7 @@ test('authenticator codes are set up in Settings: QR code, secret, a first code,
 });
 
 test('sign-in asks for the code; a backup code works once', async ({ staff, browser, server }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(180_000);
   const email = (await staff.json<{ email: string }>('GET', '/api/me')).body.email;
   const { totp, backupCodes } = await enrolTotp(staff, PASSWORD);
 
@@ -160,6 +169,7 @@ test.describe('passkeys', () => {
   test.afterAll(async () => server?.close());
 
   test('a passkey is added, renamed, signs in, and is removed', async ({ page }) => {
+    test.setTimeout(120_000);
     const staff = await signUpVerified({ url, mail: server.mail }, { email: uniqueEmail('pk') });
     await signInContext(page.context(), staff);
     const cdp = await page.context().newCDPSession(page);
@@ -211,6 +221,7 @@ test.describe('REQUIRE_2FA=true', () => {
   test.afterAll(async () => server?.close());
 
   test('leads a new person through the set-up before the app', async ({ page }) => {
+    test.setTimeout(120_000);
     const staff = await signUpVerified(server, { email: uniqueEmail('req') });
     await signInContext(page.context(), staff);
 
