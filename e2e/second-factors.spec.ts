@@ -200,6 +200,8 @@ test.describe('passkeys', () => {
     // Signed out, then back in with the passkey alone.
     await page.context().clearCookies();
     await page.goto(`${url}/sign-in`);
+    await expect(page.getByRole('button', { name: 'Log in with a passkey' })).toBeVisible();
+    await look(page, 'sign-in-with-passkey');
     await page.getByRole('button', { name: 'Log in with a passkey' }).click();
     await expect(page).toHaveURL(`${url}/`);
 
