@@ -172,10 +172,13 @@ export async function buildApp(
   if (!spa) app.log.warn('web app not built (run npm run build): serving the API only');
   registerErrorHandling(app, { spa });
   registerCsrfCheck(app, config.publicUrl);
-  registerSessionGuard(app, auth, db, {
-    domains: config.allowedEmailDomains,
-    emails: config.allowedEmails,
-  });
+  registerSessionGuard(
+    app,
+    auth,
+    db,
+    { domains: config.allowedEmailDomains, emails: config.allowedEmails },
+    config.require2fa,
+  );
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {

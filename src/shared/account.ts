@@ -15,6 +15,8 @@ export const meSchema = z.object({
   /** The tags this person is limited to; null: every client. */
   tags: z.array(z.string()).nullable(),
   twoFactorEnabled: z.boolean(),
+  /** REQUIRE_2FA: this person must set up a second factor before using the app. */
+  secondFactorRequired: z.boolean(),
   accessToken: z.object({ isSet: z.boolean(), masked: z.string().nullable() }),
 });
 export type Me = z.infer<typeof meSchema>;

@@ -17,5 +17,13 @@ export const ACCOUNT_DISABLED_CODE = 'ACCOUNT_DISABLED';
 export const EMAIL_NOT_VERIFIED_CODE = 'EMAIL_NOT_VERIFIED';
 /** A session of someone ALLOWED_EMAIL_DOMAINS / ALLOWED_EMAILS no longer let in. */
 export const EMAIL_NOT_ALLOWED_CODE = 'EMAIL_NOT_ALLOWED';
+/** REQUIRE_2FA: a password account without a second factor must set one up first. */
+export const SECOND_FACTOR_REQUIRED_CODE = 'SECOND_FACTOR_REQUIRED';
+/** A wrong authenticator or backup code at sign-in; the message does not say which it was. */
+export const WRONG_SECOND_FACTOR_CODE = 'INVALID_SECOND_FACTOR_CODE';
+export const WRONG_SECOND_FACTOR_MESSAGE = 'That code is not right';
 export type ApiErrorCode =
-  typeof ACCOUNT_DISABLED_CODE | typeof EMAIL_NOT_VERIFIED_CODE | typeof EMAIL_NOT_ALLOWED_CODE;
+  | typeof ACCOUNT_DISABLED_CODE
+  | typeof EMAIL_NOT_VERIFIED_CODE
+  | typeof EMAIL_NOT_ALLOWED_CODE
+  | typeof SECOND_FACTOR_REQUIRED_CODE;

@@ -1,6 +1,6 @@
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { NETWORK_ERROR_STATUS, isApiError } from '#client/lib/api-client.ts';
-import { meKey, sessionAfter, type Session } from '#client/lib/session.ts';
+import { meKey, needsSecondFactor, sessionAfter, type Session } from '#client/lib/session.ts';
 
 /**
  * Any 401 means the session ended (signed out elsewhere, expired, revoked by a reset); a 403
@@ -9,6 +9,7 @@ import { meKey, sessionAfter, type Session } from '#client/lib/session.ts';
 function onError(error: unknown): void {
   const after = sessionAfter(error);
   if (after) queryClient.setQueryData<Session>(meKey, after);
+  else if (needsSecondFactor(error)) void queryClient.invalidateQueries({ queryKey: meKey });
 }
 
 export const queryClient = new QueryClient({

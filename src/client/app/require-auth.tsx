@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { Center, Container } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { MeContext, meQuery } from '#client/lib/session.ts';
+import { MeContext, SECOND_FACTOR_SET_UP_PATH, meQuery } from '#client/lib/session.ts';
 import { ErrorAlert } from '#client/components/error-alert.tsx';
 import { FullPageLoader } from '#client/components/full-page-loader.tsx';
 
@@ -38,6 +38,10 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   // The sign-in screen says why in its own words.
   if (session.data.status === 'refused') {
     return <Navigate to={`/sign-in?error=${session.data.code}`} replace />;
+  }
+  // REQUIRE_2FA: nothing else until a second factor is set up (the server refuses the rest).
+  if (session.data.me.secondFactorRequired) {
+    return <Navigate to={SECOND_FACTOR_SET_UP_PATH} replace />;
   }
   return <MeContext value={session.data.me}>{children}</MeContext>;
 }

@@ -46,6 +46,14 @@ const signedOutRoutes: RouteObject[] = [
   },
 ];
 
+/** REQUIRE_2FA's set-up: signed in, but outside the app's shell until a factor is set up. */
+const secondFactorSetUp: RouteObject = {
+  path: 'set-up-second-factor',
+  lazy: async () => ({
+    Component: (await import('./set-up-second-factor-route.tsx')).SetUpSecondFactorRoute,
+  }),
+};
+
 const notAvailable = ['Issues', 'Apps'].map((name): RouteObject => ({
   path: name.toLowerCase(),
   element: <NotAvailablePage name={name} />,
@@ -117,7 +125,12 @@ const router = createBrowserRouter([
     path: '/',
     HydrateFallback: FullPageLoader,
     ErrorBoundary: RouteErrorPage,
-    children: [...signedOutRoutes, signedInRoutes, { path: '*', Component: NotFoundPage }],
+    children: [
+      ...signedOutRoutes,
+      secondFactorSetUp,
+      signedInRoutes,
+      { path: '*', Component: NotFoundPage },
+    ],
   },
 ]);
 

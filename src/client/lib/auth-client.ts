@@ -1,5 +1,6 @@
 import { createAuthClient } from 'better-auth/react';
-import { inferAdditionalFields } from 'better-auth/client/plugins';
+import { inferAdditionalFields, twoFactorClient } from 'better-auth/client/plugins';
+import { passkeyClient } from '@better-auth/passkey/client';
 
 /**
  * Better Auth's browser client; its routes live under /api/auth on this same origin. The user's
@@ -9,6 +10,9 @@ export const authClient = createAuthClient({
   baseURL: window.location.origin,
   plugins: [
     inferAdditionalFields({ user: { listView: { type: ['list', 'table'], required: false } } }),
+    // The sign-in screen shows the code step itself when the answer asks for it.
+    twoFactorClient(),
+    passkeyClient(),
   ],
 });
 

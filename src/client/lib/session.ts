@@ -1,7 +1,11 @@
 import { createContext, use } from 'react';
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { meSchema, type Me } from '#shared/account.ts';
-import { ACCOUNT_DISABLED_CODE, EMAIL_NOT_ALLOWED_CODE } from '#shared/api-error.ts';
+import {
+  ACCOUNT_DISABLED_CODE,
+  EMAIL_NOT_ALLOWED_CODE,
+  SECOND_FACTOR_REQUIRED_CODE,
+} from '#shared/api-error.ts';
 import { apiRequest, isApiError } from './api-client.ts';
 
 /**
@@ -24,6 +28,17 @@ export function sessionAfter(error: unknown): Session | null {
   }
   return null;
 }
+
+/**
+ * REQUIRE_2FA refused a call: this person has to set up a second factor first (their /api/me
+ * says so, and the auth guard leads them there once it is read again).
+ */
+export function needsSecondFactor(error: unknown): boolean {
+  return isApiError(error, 403) && error.code === SECOND_FACTOR_REQUIRED_CODE;
+}
+
+/** The screen where REQUIRE_2FA sends a person without a second factor, until they have one. */
+export const SECOND_FACTOR_SET_UP_PATH = '/set-up-second-factor';
 
 export const meKey = ['me'] as const;
 

@@ -18,6 +18,7 @@ import {
   invitedUserData,
   recordSignIn,
 } from './invited-sign-up.ts';
+import { secondFactorPlugins, secondFactorRateLimits } from './second-factors.ts';
 
 /**
  * The bridge (auth-routes.ts) sets this header from the socket's address, replacing anything a
@@ -251,6 +252,7 @@ export function createAuth({ db, config, secretKey, mailer, log }: AuthOptions) 
         '/sign-up/email': { window: 60, max: perMinute },
         '/request-password-reset': { window: 60, max: Math.max(1, Math.floor(perMinute / 2)) },
         '/send-verification-email': { window: 60, max: Math.max(1, Math.floor(perMinute / 2)) },
+        ...secondFactorRateLimits(perMinute),
       },
     },
     plugins: [
@@ -266,6 +268,7 @@ export function createAuth({ db, config, secretKey, mailer, log }: AuthOptions) 
           requireIdTokenVerification: true,
         })),
       }),
+      ...secondFactorPlugins(publicUrl),
     ],
     advanced: {
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },

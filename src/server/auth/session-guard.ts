@@ -14,6 +14,7 @@ import { HttpError } from '#server/http/http-error.ts';
 import type { Db } from '#server/db/database.ts';
 import { sessionCheck, type FoundSession } from './session-check.ts';
 import { isWebAppFile } from '#server/http/static-files.ts';
+import { secondFactorGate } from './second-factors.ts';
 
 export interface SignedInUser {
   id: string;
@@ -26,6 +27,8 @@ export interface SignedInUser {
   /** The tags this person is limited to; null: every client. */
   tags: readonly string[] | null;
   twoFactorEnabled: boolean;
+  /** REQUIRE_2FA asks this person to set up a second factor before anything else. */
+  secondFactorRequired: boolean;
 }
 
 declare module 'fastify' {
@@ -73,8 +76,10 @@ export function registerSessionGuard(
   auth: Auth,
   db: Db,
   allowlist: Allowlist,
+  require2fa = false,
 ): void {
   const findSession = sessionCheck(auth, db);
+  const secondFactorRefusal = secondFactorGate(db, require2fa);
   app.decorateRequest('user', null);
   app.decorateRequest('sessionId', null);
   app.addHook('onRequest', async (request) => {
@@ -84,6 +89,8 @@ export function registerSessionGuard(
     // No route matched: the not-found answer says so, to anyone signed in.
     if (request.is404) return;
     const needed = permissionFor(request);
+    const noFactor = await secondFactorRefusal(request.user!, needed === 'self');
+    if (noFactor) throw noFactor;
     if (needed === undefined || !can(request.user!.role, needed)) {
       throw new HttpError(403, refusedMessage(needed));
     }
@@ -137,6 +144,7 @@ function admit(
     role: roleSchema.catch('viewer').parse(session.user.role),
     tags: parseAccessTags(session.user.tags),
     twoFactorEnabled: session.user.twoFactorEnabled === true,
+    secondFactorRequired: false,
   };
   return undefined;
 }

@@ -8,7 +8,9 @@ import { meQuery } from '#client/lib/session.ts';
 import { FormErrorAlert } from '#client/components/form-error-alert.tsx';
 import { PasswordField } from '#client/components/password-field.tsx';
 import { AuthLayout } from './components/auth-layout.tsx';
+import { CodeStep } from './components/code-step.tsx';
 import { EmailField } from './components/email-field.tsx';
+import { PasskeySignIn } from './components/passkey-sign-in.tsx';
 import { SocialSignIn } from './components/social-sign-in.tsx';
 import { safeReturnPath, signInSchema } from './auth-schemas.ts';
 import { signInErrorMessage } from './sign-in-errors.ts';
@@ -27,6 +29,8 @@ export function SignInPage() {
   const linkError = signInErrorMessage(searchParams.get('error'));
   const target = returnPath(location.state);
   const [error, setError] = useState<string | null>(null);
+  // Better Auth asked for the second factor after the password.
+  const [codeStep, setCodeStep] = useState(false);
   const form = useForm({
     initialValues: { email: '', password: '' },
     validate: schemaResolver(signInSchema, { sync: true }),
@@ -49,10 +53,28 @@ export function SignInPage() {
       setError(authErrorMessage(result.error));
       return;
     }
+    if ('twoFactorRedirect' in result.data && result.data.twoFactorRedirect) {
+      setCodeStep(true);
+      return;
+    }
     // Better Auth's client loads the callback URL itself; this covers it not doing so. A
     // full load also starts the signed-in app with nothing cached from before.
     window.location.assign(target);
   });
+
+  if (codeStep) {
+    return (
+      <AuthLayout title="Two-factor sign-in">
+        <CodeStep
+          onSignedIn={() => window.location.assign(target)}
+          onStartOver={(message) => {
+            setCodeStep(false);
+            setError(message);
+          }}
+        />
+      </AuthLayout>
+    );
+  }
 
   return (
     <AuthLayout title="Clients Manager" showBrand={false}>
@@ -80,6 +102,7 @@ export function SignInPage() {
           <Button type="submit" fullWidth loading={form.submitting}>
             Sign in
           </Button>
+          <PasskeySignIn onSignedIn={() => window.location.assign(target)} onError={setError} />
           <Anchor component={Link} to="/sign-up" ta="center" size="sm">
             Create an account
           </Anchor>

@@ -29,6 +29,7 @@ export function registerAccountRoutes(
       role: user.role,
       tags: user.tags === null ? null : [...user.tags],
       twoFactorEnabled: user.twoFactorEnabled,
+      secondFactorRequired: user.secondFactorRequired,
       accessToken: await me(user.id),
     };
   });

@@ -1,0 +1,244 @@
+import fs from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, Locator, Page } from '@playwright/test';
+import * as OTPAuth from 'otpauth';
+import { test, expect, signInContext, WEB_APP } from './fixtures.ts';
+import {
+  freePort,
+  signUpVerified,
+  startTestServer,
+  uniqueEmail,
+  type TestServer,
+} from '../src/server/testing/test-server.ts';
+import { enrolTotp } from '../src/server/testing/second-factor-steps.ts';
+
+/*
+ * Second factors through the screens: authenticator codes (computed here from the secret the
+ * screen shows), backup codes, a passkey made and used by Chromium's virtual authenticator,
+ * and REQUIRE_2FA leading a new person through the set-up.
+ */
+
+const PASSWORD = 'correct horse battery';
+const SHOTS = '/tmp/shots-factors';
+const SIZES = [
+  { name: 'desktop', width: 1366, height: 768 },
+  { name: 'phone', width: 390, height: 844 },
+] as const;
+
+/**
+ * Screenshots at both sizes (of the window with `part` scrolled into it, or else of the whole
+ * page), and an axe scan (WCAG 2.1 A and AA) at each, in light and dark mode, as
+ * accessibility.spec.ts scans the other screens.
+ */
+async function look(page: Page, name: string, part?: Locator): Promise<void> {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  const before = page.viewportSize();
+  for (const size of SIZES) {
+    await page.setViewportSize({ width: size.width, height: size.height });
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      await part?.scrollIntoViewIfNeeded();
+      if (colorScheme === 'light') {
+        await page.screenshot({ path: `${SHOTS}/${name}-${size.name}.png`, fullPage: !part });
+      }
+      const result = await new AxeBuilder({ page })
+        .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+        .setLegacyMode()
+        .analyze();
+      expect(
+        result.violations.map(
+          (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+        ),
+        `${name} at ${size.name}, ${colorScheme}`,
+      ).toEqual([]);
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  if (before) await page.setViewportSize(before);
+}
+
+/** Turns on authenticator codes in Settings; returns the app's TOTP and the backup codes. */
+async function setUpCodes(page: Page, shots = false) {
+  const section = page.getByRole('region', { name: 'Two-factor sign-in' });
+  await section.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
+  await section.getByLabel('Current password').fill(PASSWORD);
+  await section.getByRole('button', { name: 'Continue' }).click();
+  return confirmCodes(page, section, shots);
+}
+
+async function confirmCodes(
+  page: Page,
+  within: ReturnType<Page['getByRole']>,
+  shots: boolean,
+): Promise<{ totp: OTPAuth.TOTP; backupCodes: string[] }> {
+  await expect(within.getByRole('img', { name: /QR code/ })).toBeVisible();
+  const secret = (await within.locator('code').innerText()).trim();
+  const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret) });
+  if (shots) await look(page, 'enrol-qr-and-secret', within);
+
+  await within
+    .getByLabel('Code from the app')
+    .fill('000000' === totp.generate() ? '111111' : '000000');
+  await within.getByRole('button', { name: 'Turn on' }).click();
+  await expect(within.getByText('That code is not right')).toBeVisible();
+
+  await within.getByLabel('Code from the app').fill(totp.generate());
+  await within.getByRole('button', { name: 'Turn on' }).click();
+  const list = within.getByRole('list', { name: 'Backup codes' });
+  await expect(list.getByRole('listitem')).toHaveCount(10);
+  const backupCodes = (await list.getByRole('listitem').allInnerTexts()).map((c) => c.trim());
+  if (shots) await look(page, 'enrol-backup-codes', within);
+
+  const done = within.getByRole('button', { name: 'Done' });
+  await expect(done).toBeDisabled();
+  await within.getByLabel('I have saved them').check();
+  await done.click();
+  return { totp, backupCodes };
+}
+
+/** A fresh browser at the sign-in screen, past the password. */
+async function passwordStep(browser: Browser, server: TestServer, email: string) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${server.url}/sign-in`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Two-factor sign-in' })).toBeVisible();
+  return { context, page };
+}
+
+test('authenticator codes are set up in Settings: QR code, secret, a first code, backup codes', async ({
+  page,
+  // Signs a person in (the password is PASSWORD).
+  staff: _staff,
+}) => {
+  // Two screens scanned and photographed at two sizes, each scanned in two colour schemes.
+  test.setTimeout(180_000);
+  await page.goto('/settings');
+  await setUpCodes(page, true);
+  const section = page.getByRole('region', { name: 'Two-factor sign-in' });
+  await expect(section.getByText('On', { exact: true })).toBeVisible();
+  await expect(section.getByRole('button', { name: 'Turn off two-factor sign-in' })).toBeVisible();
+});
+
+test('sign-in asks for the code; a backup code works once', async ({ staff, browser, server }) => {
+  test.setTimeout(180_000);
+  const email = (await staff.json<{ email: string }>('GET', '/api/me')).body.email;
+  const { totp, backupCodes } = await enrolTotp(staff, PASSWORD);
+
+  // A code from the app.
+  const first = await passwordStep(browser, server, email);
+  await look(first.page, 'sign-in-code-step');
+  await first.page.getByLabel('Authentication code').fill(totp.generate());
+  await first.page.getByRole('button', { name: 'Verify' }).click();
+  await expect(first.page).toHaveURL(`${server.url}/`);
+  await first.context.close();
+
+  // A backup code: once.
+  const [backup] = backupCodes;
+  const second = await passwordStep(browser, server, email);
+  await second.page.getByRole('button', { name: 'Use a backup code' }).click();
+  await second.page.getByLabel('Backup code').fill(backup!);
+  await second.page.getByRole('button', { name: 'Verify' }).click();
+  await expect(second.page).toHaveURL(`${server.url}/`);
+  await second.context.close();
+
+  const third = await passwordStep(browser, server, email);
+  await third.page.getByRole('button', { name: 'Use a backup code' }).click();
+  await third.page.getByLabel('Backup code').fill(backup!);
+  await third.page.getByRole('button', { name: 'Verify' }).click();
+  await expect(third.page.getByText('That code is not right')).toBeVisible();
+  await expect(third.page.getByLabel('Backup code')).toHaveAttribute('aria-invalid', 'true');
+  await look(third.page, 'sign-in-wrong-backup-code');
+  await third.context.close();
+});
+
+test.describe('passkeys', () => {
+  // WebAuthn refuses an IP address as the relying party: this server is reached as localhost.
+  let server: TestServer;
+  let url: string;
+  test.beforeAll(async () => {
+    const port = await freePort();
+    url = `http://localhost:${port}`;
+    server = await startTestServer(
+      { PUBLIC_URL: url, AUTH_RATE_LIMIT_PER_MINUTE: '1000' },
+      { clientDir: WEB_APP, port },
+    );
+  });
+  test.afterAll(async () => server?.close());
+
+  test('a passkey is added, renamed, signs in, and is removed', async ({ page }) => {
+    test.setTimeout(120_000);
+    const staff = await signUpVerified({ url, mail: server.mail }, { email: uniqueEmail('pk') });
+    await signInContext(page.context(), staff);
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('WebAuthn.enable');
+    await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+      },
+    });
+
+    await page.goto(`${url}/settings`);
+    const section = page.getByRole('region', { name: 'Passkeys' });
+    await expect(section.getByText('You have no passkeys yet.')).toBeVisible();
+    await section.getByLabel('Passkey name').fill('Test key');
+    await section.getByRole('button', { name: 'Add a passkey' }).click();
+    await expect(section.getByRole('cell', { name: 'Test key', exact: true })).toBeVisible();
+
+    await section.getByRole('button', { name: 'Rename Test key' }).click();
+    await section.getByLabel('New name').fill('Work laptop');
+    await section.getByRole('button', { name: 'Save' }).click();
+    await expect(section.getByRole('cell', { name: 'Work laptop', exact: true })).toBeVisible();
+    await look(page, 'settings-passkeys', section);
+
+    // Signed out, then back in with the passkey alone.
+    await page.context().clearCookies();
+    await page.goto(`${url}/sign-in`);
+    await expect(page.getByRole('button', { name: 'Log in with a passkey' })).toBeVisible();
+    await look(page, 'sign-in-with-passkey');
+    await page.getByRole('button', { name: 'Log in with a passkey' }).click();
+    await expect(page).toHaveURL(`${url}/`);
+
+    await page.goto(`${url}/settings`);
+    await section.getByRole('button', { name: 'Remove Work laptop' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
+    await expect(section.getByText('You have no passkeys yet.')).toBeVisible();
+  });
+});
+
+test.describe('REQUIRE_2FA=true', () => {
+  let server: TestServer;
+  test.beforeAll(async () => {
+    server = await startTestServer(
+      { REQUIRE_2FA: 'true', AUTH_RATE_LIMIT_PER_MINUTE: '1000' },
+      { clientDir: WEB_APP },
+    );
+  });
+  test.afterAll(async () => server?.close());
+
+  test('leads a new person through the set-up before the app', async ({ page }) => {
+    test.setTimeout(120_000);
+    const staff = await signUpVerified(server, { email: uniqueEmail('req') });
+    await signInContext(page.context(), staff);
+
+    await page.goto(`${server.url}/settings`);
+    await expect(page).toHaveURL(`${server.url}/set-up-second-factor`);
+    const heading = page.getByRole('heading', { name: 'Set up two-factor sign-in' });
+    await expect(heading).toBeVisible();
+    await look(page, 'required-set-up');
+
+    const main = page.getByRole('main');
+    await main.getByLabel('Current password').fill(PASSWORD);
+    await main.getByRole('button', { name: 'Continue' }).click();
+    await confirmCodes(page, main, false);
+    await expect(page).toHaveURL(`${server.url}/`);
+    await page.goto(`${server.url}/settings`);
+    await expect(page.getByRole('heading', { name: 'Settings' })).toBeVisible();
+  });
+});

@@ -1,0 +1,221 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { serveThisFile } from '#server/testing/file-server.ts';
+import {
+  enrolTotp,
+  signInWithPassword,
+  type Enrolled,
+} from '#server/testing/second-factor-steps.ts';
+import {
+  Session,
+  signUpVerified,
+  startTestServer,
+  uniqueEmail,
+  type TestServer,
+} from '#server/testing/test-server.ts';
+import { fromBool } from '#server/db/codec.ts';
+import type { Me } from '#shared/account.ts';
+
+const PASSWORD = 'correct horse battery';
+
+const t = serveThisFile();
+// Every test signs in several times from 127.0.0.1; each starts with fresh counters.
+beforeEach(async () => {
+  await t.server.app.parts.db.kysely.deleteFrom('rateLimit').execute();
+});
+
+/** A verified person with authenticator codes on, signed in. */
+async function enrolledPerson(server: TestServer = t.server) {
+  const email = uniqueEmail('factor');
+  const session = await signUpVerified(server, { email, password: PASSWORD });
+  const enrolled: Enrolled = await enrolTotp(session, PASSWORD);
+  return { email, session, ...enrolled };
+}
+
+/** The code step of a sign-in: posts a code with the pending sign-in's cookie. */
+function verify(session: Session, kind: 'totp' | 'backup-code', code: string, trustDevice = false) {
+  return session.json<{ code?: string; message?: string }>(
+    'POST',
+    `/api/auth/two-factor/verify-${kind}`,
+    { code, trustDevice },
+  );
+}
+
+describe('authenticator codes', () => {
+  it('are turned on with the password and a first code, then asked at every sign-in', async () => {
+    const { email, totp, session: enrolledIn } = await enrolledPerson();
+    expect((await enrolledIn.json<Me>('GET', '/api/me')).body.twoFactorEnabled).toBe(true);
+
+    const { session, body } = await signInWithPassword(t.server, email, PASSWORD);
+    expect(body.twoFactorRedirect).toBe(true);
+    // No session until the code.
+    expect((await session.json('GET', '/api/me')).status).toBe(401);
+
+    const wrong = await verify(session, 'totp', wrongCode(totp.generate()));
+    expect(wrong.status).toBe(401);
+    expect(wrong.body.message).toBe('That code is not right');
+
+    expect((await verify(session, 'totp', totp.generate())).status).toBe(200);
+    expect((await session.json('GET', '/api/me')).status).toBe(200);
+  });
+
+  it('refuses turning on without the right password', async () => {
+    const session = await signUpVerified(t.server, { password: PASSWORD });
+    const response = await session.json('POST', '/api/auth/two-factor/enable', {
+      password: 'not the password',
+    });
+    expect(response.status).toBe(400);
+  });
+
+  it('says the same for a wrong backup code as for a wrong authenticator code', async () => {
+    const { email, totp } = await enrolledPerson();
+    const { session } = await signInWithPassword(t.server, email, PASSWORD);
+    const wrongTotp = await verify(session, 'totp', wrongCode(totp.generate()));
+    const wrongBackup = await verify(session, 'backup-code', 'AAAAA-BBBBB');
+    expect(wrongBackup.status).toBe(wrongTotp.status);
+    expect(wrongBackup.body).toEqual(wrongTotp.body);
+  });
+
+  it('accepts each of the ten backup codes once', async () => {
+    const { email, backupCodes } = await enrolledPerson();
+    expect(backupCodes).toHaveLength(10);
+    const [code] = backupCodes;
+
+    const first = await signInWithPassword(t.server, email, PASSWORD);
+    expect((await verify(first.session, 'backup-code', code!)).status).toBe(200);
+    expect((await first.session.json('GET', '/api/me')).status).toBe(200);
+
+    const again = await signInWithPassword(t.server, email, PASSWORD);
+    const reused = await verify(again.session, 'backup-code', code!);
+    expect(reused.status).toBe(401);
+    expect(reused.body.message).toBe('That code is not right');
+    expect((await again.session.json('GET', '/api/me')).status).toBe(401);
+  });
+
+  it('skips the code on a device trusted at the last sign-in, and only there', async () => {
+    const { email, totp } = await enrolledPerson();
+    const first = await signInWithPassword(t.server, email, PASSWORD);
+    expect((await verify(first.session, 'totp', totp.generate(), true)).status).toBe(200);
+    const trusted = first.session.cookies.get('cm.trust_device');
+    expect(trusted).toBeTruthy();
+
+    const device = new Session(t.server);
+    device.cookies.set('cm.trust_device', trusted!);
+    const next = await signInWithPassword(t.server, email, PASSWORD, device);
+    expect(next.body.twoFactorRedirect).toBeUndefined();
+    expect((await device.json('GET', '/api/me')).status).toBe(200);
+
+    const elsewhere = await signInWithPassword(t.server, email, PASSWORD);
+    expect(elsewhere.body.twoFactorRedirect).toBe(true);
+  });
+
+  it('limits wrong codes from one address like password sign-ins: 429', async () => {
+    const limit = t.server.config.authRateLimitPerMinute;
+    // Better Auth also ends a pending sign-in after five wrong codes and locks a person's codes
+    // after ten in a row: spread over people and sign-ins, only the address limit is reached.
+    const pending = [];
+    for (let i = 0; i <= Math.ceil(limit / 5); i++) {
+      const { email, totp, backupCodes } = await enrolledPerson();
+      pending.push({ totp, backupCodes, ...(await signInWithPassword(t.server, email, PASSWORD)) });
+    }
+    await t.server.app.parts.db.kysely.deleteFrom('rateLimit').execute();
+    const statuses: number[] = [];
+    for (const { session, totp } of pending) {
+      for (let i = 0; i < 5 && statuses.length < limit; i++) {
+        statuses.push((await verify(session, 'totp', wrongCode(totp.generate()))).status);
+      }
+    }
+    expect(statuses).toEqual(Array<number>(limit).fill(401));
+    const last = pending.at(-1)!;
+    const limited = await verify(last.session, 'totp', last.totp.generate());
+    expect(limited.status).toBe(429);
+    // The backup-code route counts on its own, as sign-in and sign-up do.
+    expect((await verify(last.session, 'backup-code', last.backupCodes[0]!)).status).toBe(200);
+  });
+});
+
+describe('turning codes off', () => {
+  it('needs the password, and sign-in asks for no code after', async () => {
+    const { email, session } = await enrolledPerson();
+    expect(
+      (await session.json('POST', '/api/auth/two-factor/disable', { password: 'wrong one' }))
+        .status,
+    ).toBe(400);
+    expect(
+      (await session.json('POST', '/api/auth/two-factor/disable', { password: PASSWORD })).status,
+    ).toBe(200);
+    const { body } = await signInWithPassword(t.server, email, PASSWORD);
+    expect(body.twoFactorRedirect).toBeUndefined();
+  });
+});
+
+describe('REQUIRE_2FA=true', () => {
+  let strict: TestServer;
+  beforeAll(async () => {
+    strict = await startTestServer({ REQUIRE_2FA: 'true', AUTH_RATE_LIMIT_PER_MINUTE: '1000' });
+  });
+  afterAll(async () => strict?.close());
+
+  async function meOf(session: Session): Promise<Me> {
+    const me = await session.json<Me>('GET', '/api/me');
+    expect(me.status).toBe(200);
+    return me.body;
+  }
+
+  it('refuses the app to a password account without a second factor until one is set up', async () => {
+    const session = await signUpVerified(strict, { password: PASSWORD });
+    expect((await meOf(session)).secondFactorRequired).toBe(true);
+    const refused = await session.json<{ code?: string }>('GET', '/api/clients');
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe('SECOND_FACTOR_REQUIRED');
+    // Their own account stays open (Settings' sessions list).
+    expect((await session.json('GET', '/api/me/sessions')).status).toBe(200);
+
+    await enrolTotp(session, PASSWORD);
+    expect((await meOf(session)).secondFactorRequired).toBe(false);
+    expect((await session.json('GET', '/api/clients')).status).toBe(200);
+  });
+
+  it('counts a passkey as a second factor', async () => {
+    const session = await signUpVerified(strict, { password: PASSWORD });
+    const { id: userId } = await meOf(session);
+    const { db } = strict.app.parts;
+    await db.kysely
+      .insertInto('passkey')
+      .values({
+        id: randomUUID(),
+        name: 'Laptop',
+        publicKey: 'not checked here',
+        userId,
+        credentialID: randomUUID(),
+        counter: 0,
+        deviceType: 'singleDevice',
+        backedUp: fromBool(false, db.dialect),
+        transports: 'internal',
+        createdAt: new Date().toISOString(),
+        aaguid: null,
+      })
+      .execute();
+    expect((await meOf(session)).secondFactorRequired).toBe(false);
+    expect((await session.json('GET', '/api/clients')).status).toBe(200);
+  });
+
+  it('leaves a person who signs in only through a provider to that provider', async () => {
+    const session = await signUpVerified(strict, { password: PASSWORD });
+    const { id: userId } = await meOf(session);
+    // As an OpenID Connect or Google sign-in leaves it: the person's one account is the
+    // provider's, with no password here.
+    await strict.app.parts.db.kysely
+      .updateTable('account')
+      .set({ providerId: 'google', accountId: `google-${userId}`, password: null })
+      .where('userId', '=', userId)
+      .execute();
+    expect((await meOf(session)).secondFactorRequired).toBe(false);
+    expect((await session.json('GET', '/api/clients')).status).toBe(200);
+  });
+});
+
+/** A six-digit code that is not the right one. */
+function wrongCode(right: string): string {
+  return String((Number(right) + 1) % 1_000_000).padStart(6, '0');
+}

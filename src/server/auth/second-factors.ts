@@ -1,0 +1,132 @@
+import { passkey } from '@better-auth/passkey';
+import { APIError, createAuthMiddleware, isAPIError } from 'better-auth/api';
+import { twoFactor } from 'better-auth/plugins/two-factor';
+import type { BetterAuthPlugin } from 'better-auth';
+import {
+  SECOND_FACTOR_REQUIRED_CODE,
+  WRONG_SECOND_FACTOR_CODE,
+  WRONG_SECOND_FACTOR_MESSAGE,
+} from '#shared/api-error.ts';
+import { TRUST_DEVICE_DAYS } from '#shared/second-factors.ts';
+import type { Db } from '#server/db/database.ts';
+import { HttpError } from '#server/http/http-error.ts';
+import type { SignedInUser } from './session-guard.ts';
+
+/** The name authenticator apps show next to the codes, and the passkey's relying party. */
+const APP_NAME = 'Clients Manager';
+
+/** The routes that check a code of a person who is signing in. */
+const CODE_ROUTES: ReadonlySet<string> = new Set([
+  '/two-factor/verify-totp',
+  '/two-factor/verify-backup-code',
+]);
+
+/**
+ * Better Auth's refusals of a wrong code at the code step ("Invalid code", "Invalid backup
+ * code"). Answered as one, so a refusal never says which of the person's factors it tried.
+ */
+const WRONG_CODE_ERRORS: ReadonlySet<string> = new Set(['INVALID_CODE', 'INVALID_BACKUP_CODE']);
+
+/**
+ * Second factors: an authenticator app's codes (TOTP) with ten single-use backup codes, and
+ * passkeys (WebAuthn). Better Auth keeps the TOTP secret and backup codes encrypted with its
+ * secret, and a passkey's public key only. A passkey sign-in is itself two factors (the device
+ * and its unlock), so it does not ask for a code.
+ */
+export function secondFactorPlugins(publicUrl: string) {
+  const url = new URL(publicUrl);
+  return [
+    twoFactor({
+      issuer: APP_NAME,
+      backupCodeOptions: { amount: 10 },
+      trustDeviceMaxAge: TRUST_DEVICE_DAYS * 24 * 60 * 60,
+    }),
+    // The relying party is this installation's host: a passkey works only on the address it
+    // was made on (WebAuthn refuses an IP address there, so PUBLIC_URL needs a host name).
+    passkey({ rpID: url.hostname, rpName: APP_NAME, origin: url.origin }),
+    neutralCodeErrors(),
+  ] as const;
+}
+
+function neutralCodeErrors() {
+  return {
+    id: 'clients-manager-neutral-code-errors',
+    hooks: {
+      after: [
+        {
+          matcher: (context) => CODE_ROUTES.has(context.path ?? ''),
+          handler: createAuthMiddleware(async (ctx) => {
+            const returned: unknown = ctx.context.returned;
+            if (isAPIError(returned) && WRONG_CODE_ERRORS.has(returned.body?.code ?? '')) {
+              throw new APIError('UNAUTHORIZED', {
+                code: WRONG_SECOND_FACTOR_CODE,
+                message: WRONG_SECOND_FACTOR_MESSAGE,
+              });
+            }
+          }),
+        },
+      ],
+    },
+  } satisfies BetterAuthPlugin;
+}
+
+/**
+ * Limits per client address on the routes that check a code or a passkey, as on sign-in with a
+ * password: each wrong try is a guess. (Better Auth also locks a challenge after five wrong
+ * codes, and a person's codes after ten in a row, for fifteen minutes.)
+ */
+export function secondFactorRateLimits(perMinute: number) {
+  const rule = { window: 60, max: perMinute };
+  return {
+    '/two-factor/verify-totp': rule,
+    '/two-factor/verify-backup-code': rule,
+    // These check the password.
+    '/two-factor/enable': rule,
+    '/two-factor/disable': rule,
+    '/two-factor/get-totp-uri': rule,
+    '/two-factor/generate-backup-codes': rule,
+    // One passkey sign-in asks for options, then verifies.
+    '/passkey/generate-authenticate-options': { window: 60, max: perMinute * 2 },
+    '/passkey/verify-authentication': rule,
+  };
+}
+
+/**
+ * REQUIRE_2FA: a person who signs in with a password and has neither an authenticator app nor
+ * a passkey must set one up before anything else. Someone who signs in only through a provider
+ * (Google, OpenID Connect) is left to that provider's own second factor: they have no
+ * password account here. Only the routes a person needs for their own account stay open
+ * (permission `self`: /api/me, which tells the web app to lead them to the set-up, and the
+ * like); setting a factor up is Better Auth's, under /api/auth, which the guard leaves alone.
+ */
+export function secondFactorGate(db: Db, require2fa: boolean) {
+  return async function secondFactorRefusal(
+    user: SignedInUser,
+    selfRoute: boolean,
+  ): Promise<HttpError | undefined> {
+    if (!(await mustSetUpSecondFactor(db, require2fa, user))) return undefined;
+    user.secondFactorRequired = true;
+    if (selfRoute) return undefined;
+    return new HttpError(403, 'Set up a second factor to continue', {
+      code: SECOND_FACTOR_REQUIRED_CODE,
+    });
+  };
+}
+
+async function mustSetUpSecondFactor(
+  db: Db,
+  require2fa: boolean,
+  user: SignedInUser,
+): Promise<boolean> {
+  if (!require2fa || user.twoFactorEnabled) return false;
+  const found = await db.kysely
+    .selectFrom('account')
+    .select('account.id')
+    .where('account.userId', '=', user.id)
+    .where('account.providerId', '=', 'credential')
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('passkey').select('passkey.id').where('passkey.userId', '=', user.id))),
+    )
+    .executeTakeFirst();
+  return found !== undefined;
+}
