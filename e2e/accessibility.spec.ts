@@ -96,7 +96,7 @@ for (const scheme of SCHEMES) {
         await page.goto('/sign-in');
         await page.getByLabel('Email').fill('nobody@example.com');
         await page.getByLabel('Password').fill('not the password');
-        await page.getByRole('button', { name: 'Sign in' }).click();
+        await page.getByRole('button', { name: 'Sign in', exact: true }).click();
         await expect(
           page.getByRole('alert').filter({ hasText: 'Could not sign in' }),
         ).toBeVisible();

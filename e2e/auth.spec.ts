@@ -19,7 +19,7 @@ test('sign up, verify by the mailed link, land on the dashboard, sign out and ba
 
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page).toHaveURL(`${server.url}/`);
   await expect(page.getByText('Margaret', { exact: true })).toBeVisible();
   // A signed-in user opening the sign-in screen goes to '/'.
@@ -55,7 +55,7 @@ test('an unverified user is sent to verify and can resend the mail', async ({ pa
   await page.goto('/sign-in');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill('a long pass phrase');
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Verify your email address' })).toBeVisible();
 
   const before = server.mail.mails.length;
@@ -89,7 +89,7 @@ test('forgot password: mail, reset page, the new password works', async ({ page,
 
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill('a brand new phrase');
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page).toHaveURL(`${server.url}/`);
 });
 
@@ -102,7 +102,7 @@ test('opened at another address than PUBLIC_URL, sign-in says which address to o
   await page.goto(`${elsewhere}/sign-in`);
   await page.getByLabel('Email').fill(uniqueEmail());
   await page.getByLabel('Password').fill('a long pass phrase');
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(
     page.getByText(
       `this page was opened at ${elsewhere}, but Clients Manager answers at ${server.url} (PUBLIC_URL). Open ${server.url} instead.`,

@@ -200,9 +200,9 @@ test.describe('passkeys', () => {
     // Signed out, then back in with the passkey alone.
     await page.context().clearCookies();
     await page.goto(`${url}/sign-in`);
-    await expect(page.getByRole('button', { name: 'Log in with a passkey' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Sign in with a passkey' })).toBeVisible();
     await look(page, 'sign-in-with-passkey');
-    await page.getByRole('button', { name: 'Log in with a passkey' }).click();
+    await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
     await expect(page).toHaveURL(`${url}/`);
 
     await page.goto(`${url}/settings`);

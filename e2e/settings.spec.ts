@@ -15,7 +15,7 @@ test('settings list the signed-in devices and sign out all the others', async ({
   await phone.goto(`${server.url}/sign-in`);
   await phone.getByLabel('Email').fill(email);
   await phone.getByLabel('Password').fill('correct horse battery');
-  await phone.getByRole('button', { name: 'Sign in' }).click();
+  await phone.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(phone).toHaveURL(`${server.url}/`);
 
   await page.goto('/settings');

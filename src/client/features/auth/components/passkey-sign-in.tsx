@@ -2,11 +2,7 @@ import { Button } from '@mantine/core';
 import { useState } from 'react';
 import { authClient, authErrorMessage } from '#client/lib/auth-client.ts';
 
-/**
- * "Log in with a passkey": the browser offers this site's passkeys; no email needed. Worded as
- * the provider buttons are ("Log in with Google"), leaving "Sign in" to name the password form's
- * button alone.
- */
+/** "Sign in with a passkey": the browser offers this site's passkeys; no email needed. */
 export function PasskeySignIn({
   onSignedIn,
   onError,
@@ -36,7 +32,7 @@ export function PasskeySignIn({
   }
   return (
     <Button variant="default" fullWidth loading={pending} onClick={() => void signIn()}>
-      Log in with a passkey
+      Sign in with a passkey
     </Button>
   );
 }
