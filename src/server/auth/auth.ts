@@ -12,6 +12,7 @@ import { fromBool } from '#server/db/codec.ts';
 import type { Mailer } from '#server/mail/mailer.ts';
 import { resetPasswordMail, verifyEmailMail } from '#server/mail/templates.ts';
 import { isEmailAllowed, notAllowedMessage, type Allowlist } from './allowlist.ts';
+import { roleForNewUser } from './first-admin.ts';
 
 /**
  * The bridge (auth-routes.ts) sets this header from the socket's address, replacing anything a
@@ -183,6 +184,14 @@ export function createAuth({ db, config, secretKey, mailer, log }: AuthOptions) 
       accountLinking: { enabled: true, trustedProviders: [], allowDifferentEmails: false },
     },
     databaseHooks: {
+      user: {
+        create: {
+          // The first person of a new installation is its administrator (first-admin.ts).
+          async before() {
+            return { data: { role: await roleForNewUser(db, config.defaultRole) } };
+          },
+        },
+      },
       session: {
         create: {
           async before(session) {
