@@ -16,6 +16,8 @@ import { filterClients } from '#shared/client-search.ts';
 import { HttpError, parseInput } from '#server/http/http-error.ts';
 import { REFUSE_CROSS_SITE } from '#server/http/csrf.ts';
 import { actorOf, requireUser } from '#server/auth/session-guard.ts';
+import { commandsFor } from '#server/auth/secret-access.ts';
+import { can } from '#shared/people.ts';
 import type { ClientRepository } from './client-repository.ts';
 import { buildCommands, type CommandContext } from './deploy-command.ts';
 import { ClientListCache, etagMatches, gzippedBody } from './client-list-cache.ts';
@@ -154,12 +156,14 @@ export function registerClientRoutes(
     if (!client) throw notFound();
     const server = await commandServer(servers, client, serverId);
     const commands = buildCommands(deployCommandTemplate, {
-      accessToken: await tokens.read(user.id),
+      accessToken: can(user.role, 'secret') ? await tokens.read(user.id) : null,
       tags: client.tags,
       server,
       code: client.code,
     });
-    return reply.header('cache-control', 'no-store').send({ commands });
+    return reply
+      .header('cache-control', 'no-store')
+      .send({ commands: commandsFor(user, commands) });
   });
 }
 

@@ -11,6 +11,7 @@ import type { SecretBox } from '#server/secrets.ts';
 import { HttpError, parseInput } from '#server/http/http-error.ts';
 import { REFUSE_CROSS_SITE } from '#server/http/csrf.ts';
 import { actorOf, requireUser } from '#server/auth/session-guard.ts';
+import { requireSecretPermission } from '#server/auth/secret-access.ts';
 import type { ClientRepository } from '#server/features/clients/client-repository.ts';
 import { nameIds } from '#server/features/clients/client-bulk-routes.ts';
 import { ClientsNotFoundError, exportClients } from './client-export.ts';
@@ -33,10 +34,13 @@ export function registerTransferRoutes(
 ): void {
   const { db, box, clients, onCommitted } = deps;
 
-  // A download. With ?secrets=1 the passwords are in it, and each read is in the event log.
+  // A download. With ?secrets=1 the passwords are in it (a role with `secret` only), and each
+  // read is in the event log.
   app.get('/api/clients/export', { config: REFUSE_CROSS_SITE }, async (request, reply) => {
-    const actor = actorOf(requireUser(request));
+    const user = requireUser(request);
+    const actor = actorOf(user);
     const secrets = flag(request.query, 'secrets');
+    if (secrets) requireSecretPermission(user);
     return sendExport(reply, await exportClients(db, box, clients, { secrets, actor }), secrets);
   });
 
@@ -44,8 +48,10 @@ export function registerTransferRoutes(
   // check refuses it cross-site as it does the GET above. All of them or, when an id is
   // missing, a 404 with nothing read and nothing recorded.
   app.post('/api/clients/export', async (request, reply) => {
-    const actor = actorOf(requireUser(request));
+    const user = requireUser(request);
+    const actor = actorOf(user);
     const { ids, secrets } = parseInput(exportSelectionSchema, request.body);
+    if (secrets) requireSecretPermission(user);
     try {
       const exported = await exportClients(db, box, clients, { secrets, actor, ids });
       return sendExport(reply, exported, secrets);
