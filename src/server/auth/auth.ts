@@ -235,6 +235,8 @@ export function createAuth({ db, config, secretKey, mailer, log }: AuthOptions) 
         '/sign-in/email': { window: 60, max: perMinute },
         '/sign-in/social': { window: 60, max: perMinute * 2 },
         '/sign-up/email': { window: 60, max: perMinute },
+        // Asks for the current password: as guessable as a sign-in.
+        '/change-password': { window: 60, max: perMinute },
         '/request-password-reset': { window: 60, max: Math.max(1, Math.floor(perMinute / 2)) },
         '/send-verification-email': { window: 60, max: Math.max(1, Math.floor(perMinute / 2)) },
       },
