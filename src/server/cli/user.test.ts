@@ -51,7 +51,8 @@ async function signIn(
   return { session, status, body };
 }
 
-describe('npm run user', () => {
+// Each command is a process of its own that opens the database: slow on a busy machine.
+describe('npm run user', { timeout: 60_000 }, () => {
   it('creates a verified user with a password from standard input', async () => {
     const result = await userCommand(
       ['create', '--email', 'ops@example.test', '--name', 'Ops'],
@@ -134,7 +135,6 @@ describe('npm run user', () => {
   });
 });
 
-// Several commands per test, each a process of its own that opens the database.
 describe('npm run user -- role', { timeout: 60_000 }, () => {
   // A server of its own: how many admins there are matters.
   let server: TestServer;
