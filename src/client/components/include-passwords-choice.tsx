@@ -1,8 +1,10 @@
 import { Alert, Checkbox } from '@mantine/core';
+import { useCan } from '#client/lib/use-can.ts';
 
 /**
  * The export's "Include passwords" box and, once ticked, what that means. `whose` names the
  * passwords the file would hold ("every server password", "these clients' server passwords").
+ * Not offered to a role that may not read secrets (the server refuses that export).
  */
 export function IncludePasswordsChoice({
   checked,
@@ -13,6 +15,8 @@ export function IncludePasswordsChoice({
   onChange: (checked: boolean) => void;
   whose: string;
 }) {
+  const maySeeSecrets = useCan('secret');
+  if (!maySeeSecrets) return null;
   return (
     <>
       <Checkbox

@@ -19,6 +19,7 @@ import {
   recordSignIn,
 } from './invited-sign-up.ts';
 import { secondFactorPlugins, secondFactorRateLimits } from './second-factors.ts';
+import { roleForNewUser } from './first-admin.ts';
 
 /**
  * The bridge (auth-routes.ts) sets this header from the socket's address, replacing anything a
@@ -195,9 +196,12 @@ export function createAuth({ db, config, secretKey, mailer, log }: AuthOptions) 
     databaseHooks: {
       user: {
         create: {
+          // The first person of a new installation is its administrator (first-admin.ts); an
+          // invited person gets the role and tags of their invitation.
           async before(user, ctx) {
+            const role = await roleForNewUser(db, config.defaultRole);
             const invited = await invitedUserData(db, user, ctx?.body);
-            return invited && { data: { ...user, ...invited } };
+            return { data: { ...user, role, ...invited } };
           },
           async after(user, ctx) {
             await acceptInvitation(db, user, ctx?.body);
@@ -250,6 +254,8 @@ export function createAuth({ db, config, secretKey, mailer, log }: AuthOptions) 
         '/sign-in/email': { window: 60, max: perMinute },
         '/sign-in/social': { window: 60, max: perMinute * 2 },
         '/sign-up/email': { window: 60, max: perMinute },
+        // Asks for the current password: as guessable as a sign-in.
+        '/change-password': { window: 60, max: perMinute },
         '/request-password-reset': { window: 60, max: Math.max(1, Math.floor(perMinute / 2)) },
         '/send-verification-email': { window: 60, max: Math.max(1, Math.floor(perMinute / 2)) },
         ...secondFactorRateLimits(perMinute),

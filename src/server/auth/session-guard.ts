@@ -13,6 +13,7 @@ import type { Actor } from '#shared/events.ts';
 import { HttpError } from '#server/http/http-error.ts';
 import type { Db } from '#server/db/database.ts';
 import { sessionCheck, type FoundSession } from './session-check.ts';
+import { SECRET_REFUSED_MESSAGE } from './secret-access.ts';
 import { isWebAppFile } from '#server/http/static-files.ts';
 import { secondFactorGate } from './second-factors.ts';
 
@@ -102,7 +103,7 @@ function refusedMessage(needed: Permission | undefined): string {
     case 'admin':
       return 'Only an administrator may do this';
     case 'secret':
-      return 'Your role may not read secrets';
+      return SECRET_REFUSED_MESSAGE;
     case 'write':
       return 'Your role may read but not change anything';
     default:

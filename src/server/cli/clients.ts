@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import { parseArgs } from 'node:util';
 import type { ImportReport } from '#shared/client-transfer.ts';
 import { configFromEnvOrExit } from '#server/config-from-env.ts';
@@ -11,6 +10,7 @@ import { exportClients } from '#server/features/transfer/client-export.ts';
 import { importClients } from '#server/features/transfer/client-import.ts';
 import { ImportFileError } from '#server/features/transfer/import-mapping.ts';
 import { runCommand } from './run-command.ts';
+import { commandLineActor } from './command-line-actor.ts';
 
 const USAGE = `Usage: npm run clients -- <command> [options]
 
@@ -29,17 +29,6 @@ const USAGE = `Usage: npm run clients -- <command> [options]
 
 Uses the same settings as the server (environment and .env: DATA_DIR, DATABASE_URL,
 SECRET_KEY). Live browsers see the changes as if a colleague made them.`;
-
-/** Shown in the clients' history as who did it. */
-function commandLineActor() {
-  let user = 'operator';
-  try {
-    user = os.userInfo().username;
-  } catch {
-    // No user name for this uid (some containers): keep the generic one.
-  }
-  return { id: null, name: `${user} (command line)` };
-}
 
 /** How many invalid documents are listed one by one; the rest are counted. */
 const INVALID_LISTED = 20;

@@ -7,6 +7,8 @@ import { resolveSecretKey } from '#server/secrets.ts';
 import { createAuth, type Auth } from '#server/auth/auth.ts';
 import { toBool, toIso } from '#server/db/codec.ts';
 import type { Mailer } from '#server/mail/mailer.ts';
+import { changeRole, LastAdminError } from '#server/auth/role-change.ts';
+import { roleSchema, type Role } from '#shared/people.ts';
 
 export class UserAdminError extends Error {
   override name = 'UserAdminError';
@@ -15,6 +17,7 @@ export class UserAdminError extends Error {
 export interface UserRow {
   email: string;
   name: string;
+  role: Role;
   verified: boolean;
   disabled: boolean;
   createdAt: string;
@@ -88,6 +91,7 @@ export class UserAdmin {
       .select((eb) => [
         'user.email',
         'user.name',
+        'user.role',
         'user.emailVerified',
         'user.disabled',
         'user.createdAt',
@@ -97,6 +101,7 @@ export class UserAdmin {
         'user.id',
         'user.email',
         'user.name',
+        'user.role',
         'user.emailVerified',
         'user.disabled',
         'user.createdAt',
@@ -106,11 +111,31 @@ export class UserAdmin {
     return rows.map((r) => ({
       email: r.email,
       name: r.name,
+      // As the session guard reads it: an unreadable role grants the least.
+      role: roleSchema.catch('viewer').parse(r.role),
       verified: toBool(r.emailVerified),
       disabled: toBool(r.disabled),
       createdAt: toIso(r.createdAt),
       sessions: Number(r.sessions),
     }));
+  }
+
+  /**
+   * Gives the user a role, recorded in the audit trail as done from the command line. Refuses
+   * to demote the last administrator. Returns the role they had.
+   */
+  async setRole(email: string, role: Role, actor: { id: null; name: string }): Promise<Role> {
+    const user = await this.#find(email);
+    if (!user) throw new UserAdminError(`No user with the email ${email}.`);
+    try {
+      const result = await changeRole(this.#db, { personId: user.id, role, actor });
+      if (result.changed === 'no-such-person')
+        throw new UserAdminError(`No user with the email ${email}.`);
+      return result.from;
+    } catch (error) {
+      if (error instanceof LastAdminError) throw new UserAdminError(error.message);
+      throw error;
+    }
   }
 
   /** Disables the user and ends every session they have, at once. Returns the sessions ended. */

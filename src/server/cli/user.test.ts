@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { Session } from '#server/testing/test-server.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Me } from '#shared/account.ts';
+import { Session, startTestServer, type TestServer } from '#server/testing/test-server.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
 import { openEventStream } from '#server/testing/sse-reader.ts';
 import { notAllowedMessage } from '#server/auth/allowlist.ts';
@@ -14,14 +15,15 @@ function userCommand(
   args: string[],
   stdin = '',
   env: Record<string, string> = {},
+  server: TestServer = t.server,
 ): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['src/server/cli/user.ts', ...args], {
       cwd: ROOT,
       env: {
         PATH: process.env.PATH ?? '',
-        DATA_DIR: t.server.dataDir,
-        ...t.server.databaseEnv,
+        DATA_DIR: server.dataDir,
+        ...server.databaseEnv,
         LOG_LEVEL: 'warn',
         ...env,
       },
@@ -38,8 +40,9 @@ function userCommand(
 async function signIn(
   email: string,
   password: string,
+  server: TestServer = t.server,
 ): Promise<{ session: Session; status: number; body: { message?: string } }> {
-  const session = new Session(t.server);
+  const session = new Session(server);
   const { status, body } = await session.json<{ message?: string }>(
     'POST',
     '/api/auth/sign-in/email',
@@ -48,7 +51,8 @@ async function signIn(
   return { session, status, body };
 }
 
-describe('npm run user', () => {
+// Each command is a process of its own that opens the database: slow on a busy machine.
+describe('npm run user', { timeout: 60_000 }, () => {
   it('creates a verified user with a password from standard input', async () => {
     const result = await userCommand(
       ['create', '--email', 'ops@example.test', '--name', 'Ops'],
@@ -94,7 +98,7 @@ describe('npm run user', () => {
     expect(again.status).toBe(403);
     expect(again.body.message).toMatch(/This account is disabled/);
     expect((await userCommand(['list'])).out).toMatch(
-      /leaver@example\.test\t-\tverified, DISABLED\t0 session\(s\)/,
+      /leaver@example\.test\t-\t[a-z]+\tverified, DISABLED\t0 session\(s\)/,
     );
 
     await userCommand(['enable', '--email', 'leaver@example.test']);
@@ -128,5 +132,115 @@ describe('npm run user', () => {
       expect(result, email).toMatchObject({ code: 0, out: `Created ${email} (verified).\n` });
       expect((await signIn(email, 'allowed password')).status, email).toBe(200);
     }
+  });
+});
+
+describe('npm run user -- role', { timeout: 60_000 }, () => {
+  // A server of its own: how many admins there are matters.
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+    // The installation's first person, and so its admin: the people the tests make are not.
+    await userCommand(['create', '--email', 'owner@example.test'], 'owner password', {}, server);
+  });
+  afterAll(async () => server.close());
+
+  const run = (args: string[], stdin = '', env: Record<string, string> = {}) =>
+    userCommand(args, stdin, env, server);
+
+  async function roleEvents(email: string) {
+    const user = await server.app.parts.db.kysely
+      .selectFrom('user')
+      .select('id')
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
+    const events = await server.app.parts.db.kysely
+      .selectFrom('event')
+      .select(['kind', 'clientId', 'personId', 'actorId', 'actorName', 'fields'])
+      .where('personId', '=', user.id)
+      .orderBy('seq')
+      .execute();
+    return events.map((e) => ({ ...e, fields: JSON.parse(e.fields) as unknown }));
+  }
+
+  it('creates the first person as admin and later ones with DEFAULT_ROLE; list shows it', async () => {
+    // A new installation of its own: which account is the first matters here.
+    const fresh = await startTestServer();
+    try {
+      const create = (email: string, env: Record<string, string> = {}) =>
+        userCommand(['create', '--email', email], 'some password', env, fresh);
+      expect((await create('boss@example.test')).code).toBe(0);
+      expect((await create('ed@example.test')).code).toBe(0);
+      expect((await create('vi@example.test', { DEFAULT_ROLE: 'viewer' })).code).toBe(0);
+      const list = (await userCommand(['list'], '', {}, fresh)).out;
+      expect(list).toMatch(/^boss@example\.test\t-\tadmin\tverified, active\t/m);
+      expect(list).toMatch(/^ed@example\.test\t-\teditor\tverified, active\t/m);
+      expect(list).toMatch(/^vi@example\.test\t-\tviewer\tverified, active\t/m);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('sets a role, which applies on the next request, and records it in the audit trail', async () => {
+    await run(['create', '--email', 'demoted@example.test'], 'demoted password');
+    const { session } = await signIn('demoted@example.test', 'demoted password', server);
+    expect((await session.json('POST', '/api/clients', { name: 'Before' })).status).toBe(201);
+
+    const result = await run(['role', '--email', 'demoted@example.test', 'viewer']);
+    expect(result).toMatchObject({
+      code: 0,
+      out: 'demoted@example.test is now viewer (was editor).\n',
+    });
+    expect((await session.json<Me>('GET', '/api/me')).body.role).toBe('viewer');
+    expect((await session.json('POST', '/api/clients', { name: 'After' })).status).toBe(403);
+    expect(await roleEvents('demoted@example.test')).toEqual([
+      {
+        kind: 'person.role_changed',
+        clientId: null,
+        personId: expect.any(String) as string,
+        actorId: null,
+        actorName: expect.stringMatching(/\(command line\)$/) as string,
+        fields: ['role'],
+      },
+    ]);
+
+    // The same role again changes nothing and records nothing.
+    const again = await run(['role', '--email', 'demoted@example.test', 'viewer']);
+    expect(again).toMatchObject({ code: 0, out: 'demoted@example.test is viewer already.\n' });
+    expect(await roleEvents('demoted@example.test')).toHaveLength(1);
+  });
+
+  it('refuses to demote the last admin, and says why', async () => {
+    // Whoever else this file made admin is made an editor first: one admin is left.
+    await run(['create', '--email', 'only-admin@example.test'], 'only admin password');
+    await run(['role', '--email', 'only-admin@example.test', 'admin']);
+    const admins = await server.app.parts.db.kysely
+      .selectFrom('user')
+      .select('email')
+      .where('role', '=', 'admin')
+      .where('email', '!=', 'only-admin@example.test')
+      .execute();
+    for (const { email } of admins) {
+      expect((await run(['role', '--email', email, 'editor'])).code, email).toBe(0);
+    }
+
+    const refused = await run(['role', '--email', 'only-admin@example.test', 'viewer']);
+    expect(refused.code).toBe(1);
+    expect(refused.out).toBe('');
+    expect(refused.err.trim()).toBe(
+      'only-admin@example.test is the last administrator: make someone else an admin first, so someone can still manage people.',
+    );
+    expect((await run(['list'])).out).toMatch(/^only-admin@example\.test\t-\tadmin\t/m);
+    // One event: the promotion above, not the refused demotion.
+    expect(await roleEvents('only-admin@example.test')).toHaveLength(1);
+  });
+
+  it('refuses an unknown role or person', async () => {
+    const badRole = await run(['role', '--email', 'someone@example.test', 'owner']);
+    expect(badRole).toMatchObject({ code: 1, out: '' });
+    expect(badRole.err.trim()).toBe('Name one role: admin, editor or viewer.');
+    const nobody = await run(['role', '--email', 'nobody@example.test', 'viewer']);
+    expect(nobody).toMatchObject({ code: 1, out: '' });
+    expect(nobody.err.trim()).toBe('No user with the email nobody@example.test.');
   });
 });

@@ -1,14 +1,18 @@
 import { parseArgs } from 'node:util';
+import { roleSchema } from '#shared/people.ts';
 import { configFromEnvOrExit } from '#server/config-from-env.ts';
 import { UserAdmin, UserAdminError } from './user-admin.ts';
 import { runCommand } from './run-command.ts';
+import { commandLineActor } from './command-line-actor.ts';
 
 const USAGE = `Usage: npm run user -- <command> [options]
 
   create --email EMAIL [--name NAME]   a verified user; the password is read from standard
                                        input when one is piped in, otherwise generated and
                                        printed once
-  list                                 every user, with status and open sessions
+  list                                 every user, with role, status and open sessions
+  role --email EMAIL ROLE              give the user the role admin, editor or viewer (the
+                                       last admin cannot be demoted)
   disable --email EMAIL                refuse sign-in and end all of the user's sessions now
   enable --email EMAIL                 allow a disabled user again
 
@@ -59,9 +63,22 @@ async function main(): Promise<number> {
             u.disabled ? 'DISABLED' : 'active',
           ].join(', ');
           console.log(
-            `${u.email}\t${u.name || '-'}\t${status}\t${u.sessions} session(s)\tsince ${u.createdAt.slice(0, 10)}`,
+            `${u.email}\t${u.name || '-'}\t${u.role}\t${status}\t${u.sessions} session(s)\tsince ${u.createdAt.slice(0, 10)}`,
           );
         }
+        return 0;
+      }
+      case 'role': {
+        const email = needEmail();
+        const role = roleSchema.safeParse(positionals[1]);
+        if (!role.success || positionals.length !== 2)
+          throw new UserAdminError('Name one role: admin, editor or viewer.');
+        const from = await admin.setRole(email, role.data, commandLineActor());
+        console.log(
+          from === role.data
+            ? `${email} is ${role.data} already.`
+            : `${email} is now ${role.data} (was ${from}).`,
+        );
         return 0;
       }
       case 'disable': {

@@ -19,6 +19,11 @@ function parseLastEventId(value: unknown): number | null {
 export function registerEventsRoute(app: FastifyInstance, hub: EventHub): void {
   app.get('/api/events', async (request, reply) => {
     const user = requireUser(request);
+    // The head alone: Node sends a HEAD answer's head only when it ends, so a subscription
+    // would hold the request open for as long as the stream lives.
+    if (request.method === 'HEAD') {
+      return reply.header('content-type', 'text/event-stream; charset=utf-8').send();
+    }
     const query = request.query as { lastEventId?: string };
     const lastEventId = parseLastEventId(request.headers['last-event-id'] ?? query.lastEventId);
 

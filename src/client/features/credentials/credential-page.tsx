@@ -19,6 +19,7 @@ import { KindBadge } from './components/credential-list.tsx';
 import { PublicKey } from './components/public-key.tsx';
 import { RenameCredentialForm } from './components/rename-credential-form.tsx';
 import { SecretReveal } from './components/secret-reveal.tsx';
+import { useCan } from '#client/lib/use-can.ts';
 
 export function CredentialPage() {
   const { credentialId = '' } = useParams();
@@ -53,6 +54,8 @@ function byWhom(at: string, by: string | null): string {
 
 function CredentialDetails({ credential }: { credential: Credential }) {
   const navigate = useNavigate();
+  const mayWrite = useCan('write');
+  const maySeeSecrets = useCan('secret');
   const remove = useDeleteCredential();
   const [renaming, rename] = useDisclosure(false);
   const [rotating, rotate] = useDisclosure(false);
@@ -96,23 +99,25 @@ function CredentialDetails({ credential }: { credential: Credential }) {
         </Group>
       </Stack>
 
-      <Group gap="sm">
-        <Button variant="default" leftSection={<EditIcon size={16} />} onClick={rename.open}>
-          Rename
-        </Button>
-        <Button variant="default" onClick={rotate.open}>
-          Rotate
-        </Button>
-        <Button
-          variant="default"
-          color="red"
-          leftSection={<TrashIcon size={16} />}
-          loading={remove.isPending}
-          onClick={confirmDelete}
-        >
-          Delete
-        </Button>
-      </Group>
+      {mayWrite && (
+        <Group gap="sm">
+          <Button variant="default" leftSection={<EditIcon size={16} />} onClick={rename.open}>
+            Rename
+          </Button>
+          <Button variant="default" onClick={rotate.open}>
+            Rotate
+          </Button>
+          <Button
+            variant="default"
+            color="red"
+            leftSection={<TrashIcon size={16} />}
+            loading={remove.isPending}
+            onClick={confirmDelete}
+          >
+            Delete
+          </Button>
+        </Group>
+      )}
       <FormErrorAlert title="The credential was not deleted" message={deleteProblem} />
 
       <Paper withBorder radius="md" p="lg">
@@ -122,9 +127,11 @@ function CredentialDetails({ credential }: { credential: Credential }) {
               <PublicKey publicKey={credential.publicKey} fingerprint={credential.fingerprint} />
             </Section>
           )}
-          <Section title="Secret">
-            <SecretReveal credential={credential} />
-          </Section>
+          {maySeeSecrets && (
+            <Section title="Secret">
+              <SecretReveal credential={credential} />
+            </Section>
+          )}
           <Section title="Used by">
             {credential.servers.length === 0 ? (
               <Text size="sm" c="dimmed">

@@ -5,6 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { ErrorAlert } from '#client/components/error-alert.tsx';
 import { PlusIcon } from '#client/components/icons.tsx';
 import { credentialsQuery } from '#client/lib/credential-list-query.ts';
+import { useCan } from '#client/lib/use-can.ts';
 import { FormModal, NewCredentialForm } from './components/credential-form.tsx';
 import { CredentialList, credentialPath } from './components/credential-list.tsx';
 
@@ -13,6 +14,7 @@ export function CredentialsPage() {
   const credentials = useQuery(credentialsQuery());
   const [adding, { open, close }] = useDisclosure(false);
   const navigate = useNavigate();
+  const mayWrite = useCan('write');
 
   return (
     <Stack gap="lg">
@@ -20,9 +22,11 @@ export function CredentialsPage() {
         <Title order={1} size="h2">
           Credentials
         </Title>
-        <Button leftSection={<PlusIcon size={16} />} onClick={open}>
-          New credential
-        </Button>
+        {mayWrite && (
+          <Button leftSection={<PlusIcon size={16} />} onClick={open}>
+            New credential
+          </Button>
+        )}
       </Group>
       <Text size="sm" c="dimmed" maw={720}>
         SSH keys, passwords and tokens that servers sign in with. Secrets are stored encrypted and

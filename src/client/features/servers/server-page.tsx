@@ -26,6 +26,7 @@ import { formatDateTime } from '#client/lib/history-text.ts';
 import { serverQuery } from '#client/lib/server-queries.ts';
 import { useCheckServer, useDeleteServer, useMakePrimary } from './api/server-mutations.ts';
 import { HostKeyAlert } from './components/host-key-alert.tsx';
+import { useCan } from '#client/lib/use-can.ts';
 import { ServerFormModal } from './components/server-form.tsx';
 import { ServerHistory } from './components/server-history.tsx';
 import { ServerStatusBadge } from '#client/components/server-status-badge.tsx';
@@ -61,6 +62,7 @@ export function ServerPage() {
 
 function ServerDetails({ server }: { server: Server }) {
   const [editing, { open: openEdit, close: closeEdit }] = useDisclosure(false);
+  const mayWrite = useCan('write');
   return (
     <Stack gap="lg" maw={960}>
       <Stack gap={4}>
@@ -85,7 +87,7 @@ function ServerDetails({ server }: { server: Server }) {
         </Text>
       </Stack>
 
-      <ServerActions server={server} onEdit={openEdit} />
+      {mayWrite && <ServerActions server={server} onEdit={openEdit} />}
 
       {server.status === 'host_key_changed' && <HostKeyAlert server={server} />}
 

@@ -18,6 +18,7 @@ import { ErrorAlert } from '#client/components/error-alert.tsx';
 import { PlusIcon, SearchIcon } from '#client/components/icons.tsx';
 import { serversQuery } from '#client/lib/server-queries.ts';
 import { ServerFormModal } from './components/server-form.tsx';
+import { useCan } from '#client/lib/use-can.ts';
 import { ServerList } from './components/server-list.tsx';
 import { STATUS_FILTERS } from '#client/lib/server-status.ts';
 
@@ -51,6 +52,7 @@ export function ServersPage() {
     placeholderData: keepPreviousData,
   });
   const [adding, { open: openAdd, close: closeAdd }] = useDisclosure(false);
+  const mayWrite = useCan('write');
   const filtered = q !== '' || status !== '';
 
   return (
@@ -59,9 +61,11 @@ export function ServersPage() {
         <Title order={1} size="h2">
           Servers
         </Title>
-        <Button leftSection={<PlusIcon size={16} />} onClick={openAdd}>
-          Add server
-        </Button>
+        {mayWrite && (
+          <Button leftSection={<PlusIcon size={16} />} onClick={openAdd}>
+            Add server
+          </Button>
+        )}
       </Group>
       <Group gap="sm" align="flex-end" wrap="wrap">
         <TextInput

@@ -9,6 +9,8 @@ import { FormErrorAlert } from '#client/components/form-error-alert.tsx';
 import { PasswordField } from '#client/components/password-field.tsx';
 import { useSaveAccessToken } from './api/access-token.ts';
 import { SessionsSection } from './sessions-section.tsx';
+import { ProfileSection } from './profile-section.tsx';
+import { PasswordSection } from './password-section.tsx';
 
 /** The account's own sections; the app adds the sections other features bring (`children`). */
 export function SettingsPage({ children }: { children?: ReactNode }) {
@@ -18,6 +20,8 @@ export function SettingsPage({ children }: { children?: ReactNode }) {
         Settings
       </Title>
       <AccountSection />
+      <ProfileSection />
+      <PasswordSection />
       <AccessTokenSection />
       <SessionsSection />
       {children}

@@ -5,20 +5,27 @@ import { IMPORT_MAX_BYTES } from '#shared/client-transfer.ts';
 import { errorMessage } from '#client/lib/api-client.ts';
 import { notifyFailure } from '#client/lib/notify-failure.ts';
 import { IncludePasswordsChoice } from '#client/components/include-passwords-choice.tsx';
+import { useCan } from '#client/lib/use-can.ts';
 import { downloadExport } from './api/transfer-api.ts';
 import { ImportDialog } from './components/import-dialog.tsx';
 
 /** Settings → Import and export: the whole client list to a file, and back. */
 export function TransferSection() {
+  // A viewer exports (without passwords) but imports nothing.
+  const mayWrite = useCan('write');
   return (
     <Paper withBorder p="lg" radius="md" component="section" aria-labelledby="transfer-title">
       <Stack gap="lg">
         <Title order={2} size="h4" id="transfer-title">
-          Import and export
+          {mayWrite ? 'Import and export' : 'Export'}
         </Title>
         <ExportPart />
-        <Divider />
-        <ImportPart />
+        {mayWrite && (
+          <>
+            <Divider />
+            <ImportPart />
+          </>
+        )}
       </Stack>
     </Paper>
   );

@@ -11,6 +11,7 @@ import type { SecretBox } from '#server/secrets.ts';
 import { HttpError, parseInput } from '#server/http/http-error.ts';
 import { REFUSE_CROSS_SITE } from '#server/http/csrf.ts';
 import { accessOf, actorOf, requireUser, type SignedInUser } from '#server/auth/session-guard.ts';
+import { requireSecretPermission } from '#server/auth/secret-access.ts';
 import { canSeeTags } from '#shared/people.ts';
 import type { Client } from '#shared/clients.ts';
 import { checkImportReach } from './import-reach.ts';
@@ -42,11 +43,13 @@ export function registerTransferRoutes(
 ): void {
   const { db, box, clients, onCommitted } = deps;
 
-  // A download. With ?secrets=1 the passwords are in it, and each read is in the event log.
+  // A download. With ?secrets=1 the passwords are in it (a role with `secret` only), and each
+  // read is in the event log.
   app.get('/api/clients/export', { config: REFUSE_CROSS_SITE }, async (request, reply) => {
     const user = requireUser(request);
     const actor = actorOf(user);
     const secrets = flag(request.query, 'secrets');
+    if (secrets) requireSecretPermission(user);
     const visible = visibleTo(user);
     const exported = await exportClients(db, box, clients, { secrets, actor, visible });
     return sendExport(reply, exported, secrets);
@@ -59,6 +62,7 @@ export function registerTransferRoutes(
     const user = requireUser(request);
     const actor = actorOf(user);
     const { ids, secrets } = parseInput(exportSelectionSchema, request.body);
+    if (secrets) requireSecretPermission(user);
     try {
       const visible = visibleTo(user);
       const exported = await exportClients(db, box, clients, { secrets, actor, ids, visible });

@@ -15,6 +15,7 @@ import {
   useBulkTags,
 } from '../api/bulk-mutations.ts';
 import { useGoToClient } from '../use-client-search.ts';
+import { useCan } from '#client/lib/use-can.ts';
 
 /** "1 client", "3 clients". */
 export function clientCount(n: number): string {
@@ -36,6 +37,8 @@ export function BulkActions({ ids, onDone }: { ids: string[]; onDone: () => void
   const { clientId } = useParams();
   const goToClient = useGoToClient();
   const none = ids.length === 0;
+  // A viewer keeps Export (without passwords); the others write.
+  const mayWrite = useCan('write');
 
   function confirmDelete() {
     // The selection as it was when asked: it may change while the confirmation is open.
@@ -65,25 +68,31 @@ export function BulkActions({ ids, onDone }: { ids: string[]; onDone: () => void
 
   return (
     <Group gap="xs" wrap="wrap">
-      <Button size="xs" variant="default" disabled={none} onClick={() => setDialog('add')}>
-        Add tag
-      </Button>
-      <Button size="xs" variant="default" disabled={none} onClick={() => setDialog('remove')}>
-        Remove tag
-      </Button>
+      {mayWrite && (
+        <>
+          <Button size="xs" variant="default" disabled={none} onClick={() => setDialog('add')}>
+            Add tag
+          </Button>
+          <Button size="xs" variant="default" disabled={none} onClick={() => setDialog('remove')}>
+            Remove tag
+          </Button>
+        </>
+      )}
       <Button size="xs" variant="default" disabled={none} onClick={() => setDialog('export')}>
         Export
       </Button>
-      <Button
-        size="xs"
-        color="red"
-        variant="light"
-        disabled={none}
-        loading={remove.isPending}
-        onClick={confirmDelete}
-      >
-        Delete
-      </Button>
+      {mayWrite && (
+        <Button
+          size="xs"
+          color="red"
+          variant="light"
+          disabled={none}
+          loading={remove.isPending}
+          onClick={confirmDelete}
+        >
+          Delete
+        </Button>
+      )}
       {(dialog === 'add' || dialog === 'remove') && (
         <TagDialog
           mode={dialog}

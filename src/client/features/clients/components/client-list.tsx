@@ -34,6 +34,7 @@ import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { filterIndexed, searchIndex, type IndexedClient } from '#shared/client-search.ts';
 import type { ClientSummary } from '#shared/clients.ts';
 import { ErrorAlert } from '#client/components/error-alert.tsx';
+import { useCan } from '#client/lib/use-can.ts';
 import { PlusIcon, SearchIcon } from '#client/components/icons.tsx';
 import { clientsQuery } from '../api/client-queries.ts';
 import { clientTitle } from '../client-title.ts';
@@ -78,6 +79,7 @@ export function ClientList({
   selectionActions?: (selection: { ids: string[]; clear: () => void }) => ReactNode;
 }) {
   const clients = useQuery(clientsQuery());
+  const mayWrite = useCan('write');
   const { text: query, setText: setQuery, settle } = useSearchText();
   const { search } = useLocation();
   // A row opened before the URL caught up with the box still carries what the box says.
@@ -218,17 +220,19 @@ export function ClientList({
         <Title order={1} size="h3">
           Clients
         </Title>
-        <Tooltip label="Add client">
-          <ActionIcon
-            variant="filled"
-            size="lg"
-            radius="xl"
-            aria-label="Add client"
-            onClick={onAdd}
-          >
-            <PlusIcon />
-          </ActionIcon>
-        </Tooltip>
+        {mayWrite && (
+          <Tooltip label="Add client">
+            <ActionIcon
+              variant="filled"
+              size="lg"
+              radius="xl"
+              aria-label="Add client"
+              onClick={onAdd}
+            >
+              <PlusIcon />
+            </ActionIcon>
+          </Tooltip>
+        )}
       </Group>
 
       <TextInput
@@ -288,9 +292,11 @@ export function ClientList({
         ) : clients.data.length === 0 ? (
           <Stack gap="sm" py="xl" align="center" ta="center">
             <Text c="dimmed">No clients yet.</Text>
-            <Button leftSection={<PlusIcon size={16} />} onClick={onAdd}>
-              Add the first client
-            </Button>
+            {mayWrite && (
+              <Button leftSection={<PlusIcon size={16} />} onClick={onAdd}>
+                Add the first client
+              </Button>
+            )}
           </Stack>
         ) : matches.length === 0 ? (
           <Stack gap={4} py="xl" align="center" ta="center" role="status">

@@ -34,6 +34,7 @@ import { ClientHistory } from './client-history.tsx';
 import { ClientCommands } from './client-commands.tsx';
 import { Section } from '#client/components/section.tsx';
 import { ServerJson } from './server-json.tsx';
+import { useCan } from '#client/lib/use-can.ts';
 
 export function ClientPanel({
   clientId,
@@ -44,6 +45,8 @@ export function ClientPanel({
 }) {
   const client = useQuery(clientQuery(clientId));
   const headingId = useId();
+  // Every action of the menu writes: a viewer gets no menu.
+  const mayWrite = useCan('write');
 
   return (
     <Paper withBorder p="lg" radius="md" component="section" aria-labelledby={headingId}>
@@ -66,7 +69,7 @@ export function ClientPanel({
               </Title>
             )}
           </Stack>
-          {client.isSuccess && <ClientActions client={client.data} onEdit={onEdit} />}
+          {client.isSuccess && mayWrite && <ClientActions client={client.data} onEdit={onEdit} />}
         </Group>
         {client.isPending ? (
           <Stack gap="sm" role="status" aria-label="Loading client">

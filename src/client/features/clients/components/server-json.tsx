@@ -6,6 +6,7 @@ import { replaceHidden } from '#shared/command-safe-text.ts';
 import { notifyFailure } from '#client/lib/notify-failure.ts';
 import { copyText } from '#client/lib/clipboard.ts';
 import { CopyIcon, EyeIcon, EyeOffIcon } from '#client/components/icons.tsx';
+import { useCan } from '#client/lib/use-can.ts';
 import { fetchClientPassword } from '../api/client-queries.ts';
 
 const MASK = '••••••••';
@@ -32,6 +33,7 @@ export function ServerJson({ client }: { client: Client }) {
   // Tied to the version it was read at, so an edit elsewhere hides a revealed password again.
   const [revealed, setRevealed] = useState<{ version: number; password: string } | null>(null);
   const [busy, setBusy] = useState<'reveal' | 'copy' | null>(null);
+  const maySeeSecrets = useCan('secret');
   const password =
     client.server.hasPassword && revealed?.version === client.version ? revealed.password : null;
 
@@ -69,7 +71,7 @@ export function ServerJson({ client }: { client: Client }) {
       <Code block style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
         {serverJson(client.server, password)}
       </Code>
-      {client.server.hasPassword && (
+      {client.server.hasPassword && maySeeSecrets && (
         <Group gap="xs">
           <Button
             size="compact-sm"

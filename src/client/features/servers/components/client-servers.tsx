@@ -8,6 +8,7 @@ import { useClientServers } from '#client/lib/server-queries.ts';
 import { serverAddress } from '#client/lib/server-status.ts';
 import { serverPath } from './server-list.tsx';
 import { ServerFormModal } from './server-form.tsx';
+import { useCan } from '#client/lib/use-can.ts';
 import { ServerStatusBadge } from '#client/components/server-status-badge.tsx';
 
 /**
@@ -17,6 +18,7 @@ import { ServerStatusBadge } from '#client/components/server-status-badge.tsx';
 export function ClientServers({ client }: { client: Server['client'] }) {
   const servers = useClientServers(client.id);
   const [adding, { open, close }] = useDisclosure(false);
+  const mayWrite = useCan('write');
 
   let body;
   if (servers.isPending) {
@@ -64,15 +66,17 @@ export function ClientServers({ client }: { client: Server['client'] }) {
   return (
     <Stack gap="xs">
       {body}
-      <Button
-        variant="light"
-        size="compact-sm"
-        leftSection={<PlusIcon size={14} />}
-        style={{ alignSelf: 'flex-start' }}
-        onClick={open}
-      >
-        Add server
-      </Button>
+      {mayWrite && (
+        <Button
+          variant="light"
+          size="compact-sm"
+          leftSection={<PlusIcon size={14} />}
+          style={{ alignSelf: 'flex-start' }}
+          onClick={open}
+        >
+          Add server
+        </Button>
+      )}
       <ServerFormModal opened={adding} onClose={close} client={client} />
     </Stack>
   );

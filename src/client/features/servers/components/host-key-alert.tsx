@@ -4,6 +4,7 @@ import { notifications } from '@mantine/notifications';
 import type { Server } from '#shared/servers.ts';
 import { notifyFailure } from '#client/lib/notify-failure.ts';
 import { useAcceptHostKey } from '../api/server-mutations.ts';
+import { useCan } from '#client/lib/use-can.ts';
 
 /**
  * A server that offered a different host key than the pinned one: both fingerprints, and the
@@ -11,6 +12,7 @@ import { useAcceptHostKey } from '../api/server-mutations.ts';
  */
 export function HostKeyAlert({ server }: { server: Server }) {
   const accept = useAcceptHostKey();
+  const mayWrite = useCan('write');
   const offered = server.offeredHostKey;
 
   function confirmAccept() {
@@ -49,7 +51,7 @@ export function HostKeyAlert({ server }: { server: Server }) {
         </Text>
         <KeyLine label="Pinned" hostKey={server.hostKey} />
         <KeyLine label="Offered" hostKey={offered} />
-        {offered && (
+        {offered && mayWrite && (
           <Button
             color="red"
             variant="light"

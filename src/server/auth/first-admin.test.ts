@@ -1,0 +1,73 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Me } from '#shared/account.ts';
+import {
+  Session,
+  signUpVerified,
+  startTestServer,
+  uniqueEmail,
+  type TestServer,
+} from '#server/testing/test-server.ts';
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function roleOf(session: Session): Promise<Me['role']> {
+  const me = await session.json<Me>('GET', '/api/me');
+  expect(me.status).toBe(200);
+  return me.body.role;
+}
+
+async function rolesInDatabase(s: TestServer): Promise<string[]> {
+  const rows = await s.app.parts.db.kysely
+    .selectFrom('user')
+    .select('role')
+    .orderBy('createdAt')
+    .execute();
+  return rows.map((r) => r.role);
+}
+
+describe('the role of a new person', () => {
+  it('is admin for the first person of a new installation, DEFAULT_ROLE (editor) after', async () => {
+    server = await startTestServer();
+    expect(await roleOf(await signUpVerified(server, { name: 'First' }))).toBe('admin');
+    expect(await roleOf(await signUpVerified(server, { name: 'Second' }))).toBe('editor');
+    expect(await roleOf(await signUpVerified(server, { name: 'Third' }))).toBe('editor');
+  });
+
+  it('follows DEFAULT_ROLE=viewer after the first, who is still admin', async () => {
+    server = await startTestServer({ DEFAULT_ROLE: 'viewer' });
+    expect(await roleOf(await signUpVerified(server))).toBe('admin');
+    expect(await roleOf(await signUpVerified(server))).toBe('viewer');
+  });
+
+  it('stays admin when the first person starts a pending sign-up over after someone else', async () => {
+    server = await startTestServer();
+    const email = uniqueEmail('first');
+    // The first sign-up is never verified; a colleague signs up meanwhile.
+    const pending = await new Session(server).request('POST', '/api/auth/sign-up/email', {
+      email,
+      password: 'first password 1',
+      name: 'First',
+    });
+    expect(pending.status).toBe(200);
+    expect(await roleOf(await signUpVerified(server, { name: 'Colleague' }))).toBe('editor');
+    // Signing up again removes the unverified account and makes it anew: still the admin, so
+    // the installation is not left without one.
+    const again = await signUpVerified(server, { email, password: 'first password 2' });
+    expect(await roleOf(again)).toBe('admin');
+    expect((await rolesInDatabase(server)).sort()).toEqual(['admin', 'editor']);
+  });
+
+  it('leaves at least one admin when the first two sign up at the same moment', async () => {
+    server = await startTestServer();
+    const s = server;
+    const sessions = await Promise.all([signUpVerified(s), signUpVerified(s), signUpVerified(s)]);
+    const roles = await Promise.all(sessions.map(roleOf));
+    // Each may read "no admin yet" before another's insert commits (two admins, never none).
+    expect(roles.filter((role) => role === 'admin').length).toBeGreaterThanOrEqual(1);
+    expect(roles.every((role) => role === 'admin' || role === 'editor')).toBe(true);
+  });
+});
