@@ -7,7 +7,12 @@ import { ROUTE_PERMISSIONS } from './route-permissions.ts';
 import { isWebAppFile } from '#server/http/static-files.ts';
 import type { RouteRequest } from '#server/testing/route-requests.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
-import { freePort, type Session } from '#server/testing/test-server.ts';
+import {
+  freePort,
+  signUpVerified,
+  uniqueEmail,
+  type Session,
+} from '#server/testing/test-server.ts';
 
 /**
  * THE ROUTE × ROLE MATRIX: every signed-in route the app registered, asked by each kind of
@@ -17,12 +22,16 @@ import { freePort, type Session } from '#server/testing/test-server.ts';
  */
 
 const t = serveThisFile({
+  // The People routes each act on a person signed up for them: more than a minute's sign-ups.
+  env: { AUTH_RATE_LIMIT_PER_MINUTE: '1000' },
   // A check of a closed port fails at once: one attempt, no retries.
   start: { serverChecks: { timeoutMs: 5_000, attempts: 1, retryDelayMs: 10 } },
   staff: {
     admin: { name: 'Matrix Admin', role: 'admin' },
     editor: { name: 'Matrix Editor', role: 'editor' },
     viewer: { name: 'Matrix Viewer', role: 'viewer' },
+    // An editor limited to clients tagged 'elsewhere': every record made below is 'matrix'.
+    limited: { name: 'Matrix Limited', role: 'editor', tags: ['elsewhere'] },
   },
 });
 
@@ -76,6 +85,21 @@ class Records {
   async otherServer(): Promise<Server> {
     const client = await this.client();
     return this.#ok<Server>('POST', '/api/servers', { clientId: client.id, label: 'Second' });
+  }
+
+  /** A person of their own, signed up and verified, for the People routes to act on. */
+  async person(): Promise<string> {
+    const session = await signUpVerified(t.server, { name: 'Matrix person' });
+    return (await session.json<{ id: string }>('GET', '/api/me')).body.id;
+  }
+
+  /** A pending invitation, so it may be revoked. */
+  async invitation(): Promise<string> {
+    const made = await this.#ok<{ id: string }>('POST', '/api/people/invitations', {
+      email: uniqueEmail('matrix-invited'),
+      role: 'viewer',
+    });
+    return made.id;
   }
 
   /** A token in the vault that no server uses, so it may be deleted. */
@@ -319,6 +343,43 @@ const ROUTE_CASES: Readonly<Record<string, RouteCase>> = {
       body: { purpose: 'reveal' },
     }),
   },
+
+  'GET /api/people': { allowed: 200, request: async () => get('/api/people') },
+  'PATCH /api/people/:id': {
+    allowed: 200,
+    request: async (r) => ({
+      method: 'PATCH',
+      path: `/api/people/${await r.person()}`,
+      body: { role: 'viewer', tags: ['matrix'] },
+    }),
+  },
+  'POST /api/people/:id/sign-out': {
+    allowed: 200,
+    request: async (r) => ({ method: 'POST', path: `/api/people/${await r.person()}/sign-out` }),
+  },
+  'POST /api/people/:id/reset-second-factor': {
+    allowed: 200,
+    request: async (r) => ({
+      method: 'POST',
+      path: `/api/people/${await r.person()}/reset-second-factor`,
+    }),
+  },
+  'POST /api/people/invitations': {
+    allowed: 201,
+    request: async () => ({
+      method: 'POST',
+      path: '/api/people/invitations',
+      body: { email: uniqueEmail('matrix-invite'), role: 'editor', tags: ['matrix'] },
+    }),
+  },
+  'DELETE /api/people/invitations/:id': {
+    allowed: 204,
+    request: async (r) => ({
+      method: 'DELETE',
+      path: `/api/people/invitations/${await r.invitation()}`,
+    }),
+  },
+  'GET /api/audit': { allowed: 200, request: async () => get('/api/audit') },
 };
 
 /** What a person should get from one route: its allowed answer, or a refusal with a status. */
@@ -329,7 +390,7 @@ type Expected = { allowed: true } | { refused: number };
  * expecting a 404 for a client outside their tags) is one more entry with its own `expect`.
  */
 interface MatrixPerson {
-  staff: 'admin' | 'editor' | 'viewer';
+  staff: 'admin' | 'editor' | 'viewer' | 'limited';
   expect: (route: string) => Expected;
 }
 
@@ -338,10 +399,49 @@ const byRole =
   (route: string): Expected =>
     can(role, ROUTE_PERMISSIONS[route]!) ? { allowed: true } : { refused: 403 };
 
+/**
+ * What an editor limited to 'elsewhere' gets for a record tagged 'matrix' (every record above):
+ * a route about one client or server answers as for a client that does not exist, 404. A write
+ * naming such a client in its body is refused as such a body is, 400 naming the field (a new
+ * client without one of their tags, a server for a client they cannot see, an import of one);
+ * bulk routes and an export of chosen ids answer 404 for ids they cannot reach. Lists, their own
+ * account and an unused credential (everyone's until a server uses it) answer as for any editor.
+ */
+const LIMITED_ANSWERS: Readonly<Record<string, Expected>> = {
+  'GET /api/clients/:id': { refused: 404 },
+  'GET /api/clients/:id/history': { refused: 404 },
+  'GET /api/clients/:id/commands': { refused: 404 },
+  'GET /api/clients/:id/password': { refused: 404 },
+  'PUT /api/clients/:id': { refused: 404 },
+  'DELETE /api/clients/:id': { refused: 404 },
+  'POST /api/clients/:id/duplicate': { refused: 404 },
+  'POST /api/clients/:id/restore': { refused: 404 },
+  'POST /api/clients/bulk/tags': { refused: 404 },
+  'POST /api/clients/bulk/delete': { refused: 404 },
+  'POST /api/clients/bulk/restore': { refused: 404 },
+  'POST /api/clients/export': { refused: 404 },
+  'POST /api/clients': { refused: 400 },
+  'POST /api/clients/import': { refused: 400 },
+  'GET /api/servers/:id': { refused: 404 },
+  'GET /api/servers/:id/history': { refused: 404 },
+  'PUT /api/servers/:id': { refused: 404 },
+  'DELETE /api/servers/:id': { refused: 404 },
+  'POST /api/servers/:id/primary': { refused: 404 },
+  'POST /api/servers/:id/host-key': { refused: 404 },
+  'POST /api/servers/:id/check': { refused: 404 },
+  'POST /api/servers': { refused: 400 },
+};
+
+const limitedByTag = (route: string): Expected => {
+  const byItsRole = byRole('editor')(route);
+  return 'refused' in byItsRole ? byItsRole : (LIMITED_ANSWERS[route] ?? byItsRole);
+};
+
 const PEOPLE: readonly MatrixPerson[] = [
   { staff: 'admin', expect: byRole('admin') },
   { staff: 'editor', expect: byRole('editor') },
   { staff: 'viewer', expect: byRole('viewer') },
+  { staff: 'limited', expect: limitedByTag },
 ];
 
 /** The route's key in ROUTE_PERMISSIONS: Fastify answers HEAD with the GET route. */
@@ -441,7 +541,7 @@ describe('every signed-in route × every kind of person', () => {
         } else {
           expect(answer.status, name).toBe(expected.refused);
           if (route.method !== 'HEAD') {
-            expect(answer.body, name).toEqual({ error: expect.any(String) as string });
+            expect(answer.body, name).toMatchObject({ error: expect.any(String) as string });
           }
           // A refused request wrote nothing: no change, no recorded read.
           expect(await eventCount(), name).toBe(before);
