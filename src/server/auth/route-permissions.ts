@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Permission } from '#shared/people.ts';
+import { isWebAppSourceMap } from '#server/http/static-files.ts';
 
 /**
  * What each signed-in route needs, by method and the path it was registered with: the one place
@@ -66,7 +67,8 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
 
 /** The permission a matched route needs, or undefined when the table does not name it. */
 export function permissionFor(request: FastifyRequest): Permission | undefined {
-  const url = request.routeOptions.url;
+  const { url, config } = request.routeOptions;
+  if (isWebAppSourceMap(config)) return 'self';
   if (url === undefined) return undefined;
   // Fastify answers HEAD with the GET route.
   const method = request.method === 'HEAD' ? 'GET' : request.method;

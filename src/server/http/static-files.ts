@@ -45,6 +45,19 @@ export function wantsSpaFallback(method: string, url: string, accept: string | u
  * not: they hold the client's whole source, comments included, which is for staff only.
  */
 export function isWebAppFile(config: unknown): boolean {
+  const file = webBuildFile(config);
+  return file !== undefined && !SOURCE_MAP.test(file);
+}
+
+/** A source map of the web build: for anyone signed in (route-permissions.ts). */
+export function isWebAppSourceMap(config: unknown): boolean {
+  const file = webBuildFile(config);
+  return file !== undefined && SOURCE_MAP.test(file);
+}
+
+const SOURCE_MAP = /\.map(\.(br|gz))?$/;
+
+function webBuildFile(config: unknown): string | undefined {
   const file = (config as { file?: unknown } | undefined)?.file;
-  return typeof file === 'string' && !/\.map(\.(br|gz))?$/.test(file);
+  return typeof file === 'string' ? file : undefined;
 }

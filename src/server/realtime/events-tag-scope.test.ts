@@ -46,6 +46,12 @@ describe('access by tag on the live stream', () => {
         secret: 's',
       })
     ).body;
+    const created = await stream.next();
+    expect(created.event).toBe('client.created');
+    expect(eventOf(created.data).clientId).toBe(eu.id);
+    // The credential is unused while its event is sent: that event is everyone's. (Read before
+    // a server uses it: the hub decides when it reads the event, which may be later.)
+    expect((await stream.next()).event).toBe('credential.created');
     await t.staff.editor.json('POST', '/api/servers', {
       clientId: us.id,
       label: 'deploy',
@@ -64,11 +70,6 @@ describe('access by tag on the live stream', () => {
       version: 1,
     });
 
-    const created = await stream.next();
-    expect(created.event).toBe('client.created');
-    expect(eventOf(created.data).clientId).toBe(eu.id);
-    // The credential was unused when it was made: that event is everyone's.
-    expect((await stream.next()).event).toBe('credential.created');
     const updated = await stream.next();
     expect(updated.event).toBe('client.updated');
     expect(eventOf(updated.data).clientId).toBe(eu.id);

@@ -75,7 +75,7 @@ beforeAll(async () => {
   before = (await untyped().selectFrom('event').selectAll().orderBy('seq').execute()).map(
     normalised,
   );
-  expect(await migrateToLatest(db)).toEqual(['0009-vault-and-host-keys']);
+  expect((await migrateToLatest(db))[0]).toBe('0009-vault-and-host-keys');
 }, 120_000);
 afterAll(async () => opened.close());
 
