@@ -8,7 +8,12 @@ import type { ServerList } from '#shared/servers.ts';
 import { PUBLIC_ROUTES } from './session-guard.ts';
 import { isWebAppFile } from '#server/http/static-files.ts';
 import type { RegisteredRoute } from '#server/http/route-registry.ts';
-import { distinctRoutes, requestFor, type RouteRequest } from '#server/testing/route-requests.ts';
+import {
+  distinctRoutes,
+  requestFor,
+  sendRouteRequest,
+  type RouteRequest,
+} from '#server/testing/route-requests.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
 
 const t = serveThisFile({
@@ -55,36 +60,8 @@ function isPublic(route: RegisteredRoute): boolean {
   return PUBLIC_ROUTES.has(route.url) || isWebAppFile(route.config);
 }
 
-/** Sends one request and reads its answer; a stream (a route left open) is cut after its head. */
-async function send(
-  request: RouteRequest,
-  cookie?: string,
-): Promise<{ status: number; body: unknown }> {
-  const abort = new AbortController();
-  const response = await fetch(new URL(request.path, t.server.url), {
-    method: request.method,
-    redirect: 'manual',
-    signal: abort.signal,
-    headers: {
-      origin: t.server.url,
-      ...(cookie ? { cookie } : {}),
-      ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
-  });
-  if ((response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
-    abort.abort();
-    return { status: response.status, body: 'stream' };
-  }
-  const text = await response.text();
-  let body: unknown = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // Not JSON: kept as text, and the assertions below say what was expected.
-  }
-  return { status: response.status, body };
-}
+const send = (request: RouteRequest, cookie?: string) =>
+  sendRouteRequest(t.server.url, request, cookie);
 
 describe('every registered route', () => {
   const routes = () => distinctRoutes(t.server.app.registeredRoutes);

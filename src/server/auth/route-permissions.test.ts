@@ -5,7 +5,7 @@ import type { Server, ServerList } from '#shared/servers.ts';
 import { PUBLIC_ROUTES } from './session-guard.ts';
 import { ROUTE_PERMISSIONS } from './route-permissions.ts';
 import { isWebAppFile } from '#server/http/static-files.ts';
-import type { RouteRequest } from '#server/testing/route-requests.ts';
+import { sendRouteRequest, type RouteRequest } from '#server/testing/route-requests.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
 import {
   freePort,
@@ -461,40 +461,8 @@ function signedInRoutes(): { method: string; url: string }[] {
   return routes;
 }
 
-/** Sends one request as a person; a stream (left open by the route) is cut after its head. */
-async function send(
-  request: RouteRequest,
-  cookie: string,
-): Promise<{ status: number; body: unknown }> {
-  const abort = new AbortController();
-  const response = await fetch(new URL(request.path, t.server.url), {
-    method: request.method,
-    redirect: 'manual',
-    signal: abort.signal,
-    headers: {
-      origin: t.server.url,
-      cookie,
-      ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
-  });
-  // A HEAD answer has no body, but the stream's route keeps its connection open all the same.
-  if (
-    request.method === 'HEAD' ||
-    (response.headers.get('content-type') ?? '').startsWith('text/event-stream')
-  ) {
-    abort.abort();
-    return { status: response.status, body: request.method === 'HEAD' ? '' : 'stream' };
-  }
-  const text = await response.text();
-  let body: unknown = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // Not JSON (a HEAD answer, a 204): kept as text.
-  }
-  return { status: response.status, body };
-}
+const send = (request: RouteRequest, cookie: string) =>
+  sendRouteRequest(t.server.url, request, cookie);
 
 async function eventCount(): Promise<number> {
   const row = await t.server.app.parts.db.kysely

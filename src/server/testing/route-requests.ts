@@ -77,3 +77,40 @@ export function distinctRoutes(routes: readonly RegisteredRoute[]): RegisteredRo
     return true;
   });
 }
+
+/**
+ * Sends one route request, with a session's cookie or none, and reads its answer. A stream (a
+ * route left open) is cut after its head, and so is a HEAD answer (it has no body, but the
+ * stream's route keeps its connection open all the same).
+ */
+export async function sendRouteRequest(
+  baseUrl: string,
+  request: RouteRequest,
+  cookie?: string,
+): Promise<{ status: number; body: unknown }> {
+  const abort = new AbortController();
+  const response = await fetch(new URL(request.path, baseUrl), {
+    method: request.method,
+    redirect: 'manual',
+    signal: abort.signal,
+    headers: {
+      origin: baseUrl,
+      ...(cookie ? { cookie } : {}),
+      ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
+  });
+  const streamed = (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
+  if (request.method === 'HEAD' || streamed) {
+    abort.abort();
+    return { status: response.status, body: request.method === 'HEAD' ? '' : 'stream' };
+  }
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // Not JSON (a 204, a file): kept as text, for the caller's assertions to name.
+  }
+  return { status: response.status, body };
+}

@@ -1,13 +1,12 @@
 import { useState } from 'react';
-import { Alert, Button, Group, Modal, Select, Stack, TagsInput } from '@mantine/core';
+import { Alert, Button, Group, Modal, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { roleSchema, type Role } from '#shared/people.ts';
 import type { Person } from '#shared/people-admin.ts';
-import { parseTags } from '#shared/tags.ts';
 import { errorMessage, isApiError } from '#client/lib/api-client.ts';
 import { useUpdatePerson } from '../api/people-mutations.ts';
-import { ROLE_OPTIONS } from '../people-text.ts';
+import { AccessFields } from './access-fields.tsx';
 
 /** Changes a person's role and the tags they are limited to (none: every client). */
 export function AccessModal({ person, onClose }: { person: Person | null; onClose: () => void }) {
@@ -56,18 +55,12 @@ function AccessForm({ person, onClose }: { person: Person; onClose: () => void }
             {problem}
           </Alert>
         )}
-        <Select
-          label="Role"
-          description="Viewers read but never see a secret; editors change clients; administrators also manage people."
-          data={ROLE_OPTIONS}
-          allowDeselect={false}
-          {...form.getInputProps('role')}
-        />
-        <TagsInput
-          label="Limit to tags"
-          description="They see only clients with at least one of these tags. Empty: every client."
-          {...form.getInputProps('tags')}
-          onChange={(tags) => form.setFieldValue('tags', parseTags(tags))}
+        <AccessFields
+          role={form.getInputProps('role')}
+          roleDescription="Viewers read but never see a secret; editors change clients; administrators also manage people."
+          tags={form.getInputProps('tags')}
+          tagsDescription="They see only clients with at least one of these tags. Empty: every client."
+          onTagsChange={(tags) => form.setFieldValue('tags', tags)}
         />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>

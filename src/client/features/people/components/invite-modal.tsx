@@ -1,14 +1,13 @@
 import { useState } from 'react';
-import { Button, Group, Modal, Select, Stack, TagsInput, TextInput } from '@mantine/core';
+import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { roleSchema, type Role } from '#shared/people.ts';
-import { parseTags } from '#shared/tags.ts';
 import { INVITATION_DAYS } from '#shared/people-admin.ts';
 import { FormErrorAlert } from '#client/components/form-error-alert.tsx';
 import { errorMessage, isApiError } from '#client/lib/api-client.ts';
 import { useInvite } from '../api/people-mutations.ts';
-import { ROLE_OPTIONS } from '../people-text.ts';
+import { AccessFields } from './access-fields.tsx';
 
 /** Invites someone by email with a role and tags; they get a sign-up link by mail. */
 export function InviteModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
@@ -61,17 +60,11 @@ function InviteForm({ onClose }: { onClose: () => void }) {
           description={`They get a link to create their account, valid for ${INVITATION_DAYS} days.`}
           {...form.getInputProps('email')}
         />
-        <Select
-          label="Role"
-          data={ROLE_OPTIONS}
-          allowDeselect={false}
-          {...form.getInputProps('role')}
-        />
-        <TagsInput
-          label="Limit to tags"
-          description="Empty: every client."
-          {...form.getInputProps('tags')}
-          onChange={(tags) => form.setFieldValue('tags', parseTags(tags))}
+        <AccessFields
+          role={form.getInputProps('role')}
+          tags={form.getInputProps('tags')}
+          tagsDescription="Empty: every client."
+          onTagsChange={(tags) => form.setFieldValue('tags', tags)}
         />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>

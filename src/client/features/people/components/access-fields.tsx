@@ -1,0 +1,40 @@
+import { Select, TagsInput } from '@mantine/core';
+import type { useForm } from '@mantine/form';
+import { parseTags } from '#shared/tags.ts';
+import { ROLE_OPTIONS } from '../people-text.ts';
+
+/** What a form's getInputProps gives a field. */
+type InputProps = ReturnType<ReturnType<typeof useForm>['getInputProps']>;
+
+/** A person's role and the tags they are limited to, as the invitation and the change ask. */
+export function AccessFields({
+  role,
+  tags,
+  onTagsChange,
+  roleDescription,
+  tagsDescription,
+}: {
+  role: InputProps;
+  tags: InputProps;
+  onTagsChange: (tags: string[]) => void;
+  roleDescription?: string;
+  tagsDescription: string;
+}) {
+  return (
+    <>
+      <Select
+        label="Role"
+        description={roleDescription}
+        data={ROLE_OPTIONS}
+        allowDeselect={false}
+        {...role}
+      />
+      <TagsInput
+        label="Limit to tags"
+        description={tagsDescription}
+        {...tags}
+        onChange={(value) => onTagsChange(parseTags(value))}
+      />
+    </>
+  );
+}
