@@ -366,3 +366,25 @@ describe('the audit trail', () => {
     expect((await t.staff.admin.json('GET', '/api/audit?kind=client.created')).status).toBe(400);
   });
 });
+
+describe('ids in the path', () => {
+  it('are refused with a 400 naming the id when they cannot be one, never a 500', async () => {
+    const routes: [string, string][] = [
+      ['PATCH', '/api/people/%00'],
+      ['POST', '/api/people/%00/sign-out'],
+      ['POST', '/api/people/%00/reset-second-factor'],
+      ['DELETE', '/api/people/invitations/%00'],
+      ['GET', '/api/invitations/%00'],
+      ['POST', '/api/people/a%20b/sign-out'],
+    ];
+    for (const [method, url] of routes) {
+      const answer = await t.staff.admin.json<{ error: string }>(
+        method,
+        url,
+        method === 'PATCH' ? { role: 'viewer' } : undefined,
+      );
+      expect(answer.status, `${method} ${url}`).toBe(400);
+      expect(answer.body.error, `${method} ${url}`).toMatch(/\b(id|token): Must be an id$/);
+    }
+  });
+});

@@ -18,7 +18,12 @@ import { pendingInvitation } from '#server/auth/invited-sign-up.ts';
 import type { Invitations } from './invitations.ts';
 import { readAudit } from './audit-log.ts';
 
-const idSchema = z.string().min(1).max(200);
+/**
+ * Ids of people (Better Auth's), invitations (UUIDs) and invitation tokens (base64url): letters,
+ * digits, '-' and '_'. Anything else never names one, and must not reach a query (PostgreSQL
+ * refuses a NUL in text with an error, not a miss).
+ */
+const idSchema = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'Must be an id');
 
 function idOf(params: unknown): string {
   return parseInput(idSchema, (params as { id?: unknown }).id, 'id');
