@@ -18,7 +18,7 @@ import type { Me } from '#shared/account.ts';
 
 const PASSWORD = 'correct horse battery';
 
-const t = serveThisFile();
+const t = serveThisFile({ staff: { admin: { name: 'Admin', role: 'admin' } } });
 // Every test signs in several times from 127.0.0.1; each starts with fresh counters.
 beforeEach(async () => {
   await t.server.app.parts.db.kysely.deleteFrom('rateLimit').execute();
@@ -131,6 +131,44 @@ describe('authenticator codes', () => {
     expect(limited.status).toBe(429);
     // The backup-code route counts on its own, as sign-in and sign-up do.
     expect((await verify(last.session, 'backup-code', last.backupCodes[0]!)).status).toBe(200);
+  });
+});
+
+/** A sign-in that chose 'trust this device': the trust cookie it left. */
+async function trustedDevice(email: string, totp: Enrolled['totp']): Promise<string> {
+  const { session } = await signInWithPassword(t.server, email, PASSWORD);
+  expect((await verify(session, 'totp', totp.generate(), true)).status).toBe(200);
+  return session.cookies.get('cm.trust_device')!;
+}
+
+/** Whether a sign-in from a browser holding this trust cookie is asked for a code. */
+async function askedForCode(email: string, trustCookie: string): Promise<boolean> {
+  const device = new Session(t.server);
+  device.cookies.set('cm.trust_device', trustCookie);
+  const { body } = await signInWithPassword(t.server, email, PASSWORD, device);
+  return body.twoFactorRedirect === true;
+}
+
+describe('trusted devices', () => {
+  it('are all forgotten when the person turns codes off, not only the browser doing it', async () => {
+    const { email, totp, session } = await enrolledPerson();
+    const trust = await trustedDevice(email, totp);
+    expect(await askedForCode(email, trust)).toBe(false);
+    expect(
+      (await session.json('POST', '/api/auth/two-factor/disable', { password: PASSWORD })).status,
+    ).toBe(200);
+    await enrolTotp(session, PASSWORD);
+    expect(await askedForCode(email, trust)).toBe(true);
+  });
+
+  it('are all forgotten when an administrator resets the person’s second factor', async () => {
+    const { email, totp, session } = await enrolledPerson();
+    const trust = await trustedDevice(email, totp);
+    const { id } = (await session.json<Me>('GET', '/api/me')).body;
+    const reset = await t.staff.admin.json('POST', `/api/people/${id}/reset-second-factor`, {});
+    expect(reset.status).toBe(200);
+    await enrolTotp(session, PASSWORD);
+    expect(await askedForCode(email, trust)).toBe(true);
   });
 });
 

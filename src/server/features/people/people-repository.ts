@@ -1,3 +1,4 @@
+import { forgetTrustedDevices } from '#server/auth/trusted-devices.ts';
 import type { Transaction } from 'kysely';
 import type { Actor } from '#shared/events.ts';
 import { roleSchema, type Role } from '#shared/people.ts';
@@ -144,6 +145,7 @@ export class PeopleRepository {
       if (!(await this.#lockPerson(trx, id))) return { status: 'not_found' };
       await trx.deleteFrom('twoFactor').where('userId', '=', id).execute();
       await trx.deleteFrom('passkey').where('userId', '=', id).execute();
+      await forgetTrustedDevices(trx, id);
       await trx
         .updateTable('user')
         .set({ twoFactorEnabled: fromBool(false, this.#db.dialect), updatedAt: at })
