@@ -31,7 +31,11 @@ export function requestFor(
     : vault
       ? (values.credentialId ?? values.id)
       : values.id;
-  const path = route.url.replace(/:id\b/g, id).replace(/\*$/, values.wildcard ?? 'get-session');
+  const path = route.url
+    .replace(/:id\b/g, id)
+    // An invitation token of the right shape that no invitation has.
+    .replace(/:token\b/g, 'no-such-invitation-token')
+    .replace(/\*$/, values.wildcard ?? 'get-session');
   const writes = route.method === 'POST' || route.method === 'PUT';
   if (!writes) return { method: route.method, path };
   return { method: route.method, path, body: bodyFor(route, values) };
