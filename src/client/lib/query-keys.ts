@@ -35,3 +35,10 @@ export const peopleKeys = {
   audit: (filter: { kind?: string; actor?: string; person?: string } = {}) =>
     ['people', 'audit', filter] as const,
 };
+
+/** Settings → Webhooks (administrators): the endpoints, and each one's deliveries. */
+export const webhookKeys = {
+  all: ['webhooks'] as const,
+  list: () => ['webhooks', 'list'] as const,
+  deliveries: (id: string) => ['webhooks', 'deliveries', id] as const,
+};

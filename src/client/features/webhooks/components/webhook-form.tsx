@@ -1,0 +1,186 @@
+import { useId, useState } from 'react';
+import { Button, Group, Modal, Radio, Stack, Switch, TextInput } from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
+import { useMediaQuery } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { WEBHOOK_FORMATS, type Webhook, type WebhookFormat } from '#shared/webhooks.ts';
+import { errorMessage, isApiError } from '#client/lib/api-client.ts';
+import { focusWhenShown } from '#client/lib/focus-when-shown.ts';
+import { FormErrorAlert } from '#client/components/form-error-alert.tsx';
+import { PasswordField } from '#client/components/password-field.tsx';
+import { useCreateWebhook, useUpdateWebhook } from '../api/webhook-mutations.ts';
+import { FORMAT_LABELS } from '../webhook-text.ts';
+import {
+  initialValues,
+  toFormErrors,
+  toInput,
+  webhookFormSchema,
+  type WebhookFormValues,
+} from '../webhook-form-values.ts';
+import { EventsField } from './events-field.tsx';
+import { SecretOnce } from './secret-once.tsx';
+
+/** What the dialog is open for: a new endpoint, or an existing one to edit. */
+export type WebhookEditing = { webhook: Webhook | null } | null;
+
+/**
+ * Adds or edits an endpoint, full screen on a phone. After an add, the dialog shows the
+ * signing secret once and closes only by its Done button, so a stray click does not lose it.
+ */
+export function WebhookFormModal({
+  editing,
+  onClose,
+}: {
+  editing: WebhookEditing;
+  onClose: () => void;
+}) {
+  const phone = useMediaQuery('(max-width: 36em)');
+  const [secret, setSecret] = useState<string | null>(null);
+  const close = () => {
+    setSecret(null);
+    onClose();
+  };
+  const title = secret
+    ? 'Endpoint added'
+    : editing?.webhook
+      ? 'Edit webhook endpoint'
+      : 'Add a webhook endpoint';
+  return (
+    <Modal
+      opened={editing !== null}
+      onClose={close}
+      title={title}
+      size="lg"
+      fullScreen={phone}
+      centered
+      closeOnClickOutside={secret === null}
+      closeOnEscape={secret === null}
+      withCloseButton={secret === null}
+    >
+      {editing !== null &&
+        (secret ? (
+          <SecretOnce secret={secret} onDone={close} />
+        ) : (
+          <WebhookForm webhook={editing.webhook} onCreated={setSecret} onClose={close} />
+        ))}
+    </Modal>
+  );
+}
+
+function WebhookForm({
+  webhook,
+  onCreated,
+  onClose,
+}: {
+  webhook: Webhook | null;
+  onCreated: (secret: string) => void;
+  onClose: () => void;
+}) {
+  const create = useCreateWebhook();
+  const update = useUpdateWebhook();
+  const formId = useId();
+  const [problem, setProblem] = useState<string | null>(null);
+  const form = useForm<WebhookFormValues>({
+    initialValues: initialValues(webhook),
+    validate: schemaResolver(webhookFormSchema, { sync: true }),
+  });
+  const focusFirstError = () =>
+    focusWhenShown(
+      () =>
+        document
+          .getElementById(formId)
+          ?.querySelector<HTMLElement>('[aria-invalid="true"], [data-error-group] input'),
+      undefined,
+      500,
+    );
+
+  const submit = form.onSubmit(async (values) => {
+    setProblem(null);
+    try {
+      if (webhook) {
+        await update.mutateAsync({ id: webhook.id, patch: toInput(values) });
+        notifications.show({ color: 'green', message: 'Endpoint saved.' });
+        onClose();
+      } else {
+        const created = await create.mutateAsync(toInput(values));
+        onCreated(created.secret);
+      }
+    } catch (error) {
+      if (isApiError(error, 400) && Object.keys(error.fields).length > 0) {
+        const { errors, unplaced } = toFormErrors(error.fields);
+        form.setErrors(errors);
+        setProblem(unplaced.length > 0 ? unplaced.join('\n') : null);
+        focusFirstError();
+        return;
+      }
+      setProblem(errorMessage(error));
+    }
+  }, focusFirstError);
+
+  const eventsError = form.errors.events;
+  return (
+    <form id={formId} onSubmit={submit} noValidate>
+      <Stack gap="md">
+        <FormErrorAlert
+          title={webhook ? 'The endpoint was not saved' : 'The endpoint was not added'}
+          message={problem}
+          style={{ whiteSpace: 'pre-line' }}
+        />
+        <TextInput
+          label="Address (URL)"
+          description="Where each event is sent, as an HTTP POST."
+          placeholder="https://example.com/hooks/clients-manager"
+          required
+          autoComplete="off"
+          data-autofocus
+          {...form.getInputProps('url')}
+        />
+        <div data-error-group={eventsError ? '' : undefined}>
+          <EventsField
+            value={form.values.events}
+            onChange={(events) => {
+              form.setFieldValue('events', events);
+              form.clearFieldError('events');
+            }}
+            error={eventsError}
+          />
+        </div>
+        <Radio.Group
+          label="Format"
+          value={form.values.format}
+          onChange={(format) => form.setFieldValue('format', format as WebhookFormat)}
+          error={form.errors.format}
+        >
+          <Group gap="lg" mt={6}>
+            {WEBHOOK_FORMATS.map((format) => (
+              <Radio key={format} value={format} label={FORMAT_LABELS[format]} />
+            ))}
+          </Group>
+        </Radio.Group>
+        <PasswordField
+          label="Signing secret"
+          autoComplete="new-password"
+          description={
+            webhook
+              ? 'Leave empty to keep the current one; a new one replaces it.'
+              : 'Leave empty to generate one. If you choose it: at least 16 characters.'
+          }
+          {...form.getInputProps('secret')}
+        />
+        <Switch
+          label="Enabled"
+          description="When off, nothing is sent to this address."
+          {...form.getInputProps('enabled', { type: 'checkbox' })}
+        />
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={form.submitting}>
+            {webhook ? 'Save' : 'Add endpoint'}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

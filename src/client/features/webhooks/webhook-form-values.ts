@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import type { ClientEventKind } from '#shared/events.ts';
+import {
+  webhookInputSchema,
+  webhookSecretSchema,
+  type Webhook,
+  type WebhookFormat,
+  type WebhookInput,
+} from '#shared/webhooks.ts';
+
+export interface WebhookFormValues {
+  url: string;
+  events: ClientEventKind[];
+  format: WebhookFormat;
+  enabled: boolean;
+  /** Empty: made by the server on create, kept as it is on edit. */
+  secret: string;
+}
+
+/** The shared input's rules, with an empty secret allowed (it means "none given"). */
+export const webhookFormSchema = webhookInputSchema.extend({
+  secret: z.union([z.literal(''), webhookSecretSchema]),
+});
+
+export const FORM_FIELDS = ['url', 'events', 'format', 'enabled', 'secret'] as const;
+
+export function initialValues(webhook: Webhook | null): WebhookFormValues {
+  if (!webhook) return { url: '', events: [], format: 'json', enabled: true, secret: '' };
+  return {
+    url: webhook.url,
+    events: [...webhook.events],
+    format: webhook.format,
+    enabled: webhook.enabled,
+    secret: '',
+  };
+}
+
+/** What is sent on create and on edit: the secret only when one is typed. */
+export function toInput(values: WebhookFormValues): WebhookInput {
+  const { secret, ...rest } = values;
+  return { ...rest, url: rest.url.trim(), ...(secret === '' ? {} : { secret }) };
+}
+
+/**
+ * A 400's fields as the form names them: `events.3` is said next to the events, and what no
+ * field of the form holds is said above it.
+ */
+export function toFormErrors(fields: Record<string, string>): {
+  errors: Record<string, string>;
+  unplaced: string[];
+} {
+  const errors: Record<string, string> = {};
+  const unplaced: string[] = [];
+  for (const [path, message] of Object.entries(fields)) {
+    const field = FORM_FIELDS.find((name) => path === name || path.startsWith(`${name}.`));
+    if (field) errors[field] ??= message;
+    else unplaced.push(message);
+  }
+  return { errors, unplaced };
+}
