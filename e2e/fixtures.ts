@@ -32,8 +32,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     async ({}, use) => {
       // One server serves a whole worker's tests, which sign up many people a minute from one
       // address; the limit itself is tested with its default in rate-limit.spec.ts.
+      // WEBHOOK_ALLOW_PRIVATE: webhooks.spec.ts delivers to its own receiver on 127.0.0.1.
       const server = await startTestServer(
-        { AUTH_RATE_LIMIT_PER_MINUTE: '1000' },
+        { AUTH_RATE_LIMIT_PER_MINUTE: '1000', WEBHOOK_ALLOW_PRIVATE: 'true' },
         { clientDir: WEB_APP },
       );
       await use(server);

@@ -1,4 +1,4 @@
-import { Alert, Button, Code, Group, Stack, Text } from '@mantine/core';
+import { Alert, Button, Code, Group, Stack, Text, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { SIGNATURE_HEADER } from '#shared/webhooks.ts';
 import { copyText } from '#client/lib/clipboard.ts';
@@ -17,18 +17,15 @@ export function SecretOnce({ secret, onDone }: { secret: string; onDone: () => v
       <Alert color="yellow" title="Copy the signing secret now" role="status">
         You will not see it again. If it is lost, set a new one by editing the endpoint.
       </Alert>
-      <Stack gap={4}>
-        <Text size="sm" fw={500} id="webhook-secret-label">
-          Signing secret
-        </Text>
-        <Code
-          block
-          aria-labelledby="webhook-secret-label"
-          style={{ overflowWrap: 'anywhere', wordBreak: 'break-all', whiteSpace: 'pre-wrap' }}
-        >
-          {secret}
-        </Code>
-      </Stack>
+      <Textarea
+        label="Signing secret"
+        value={secret}
+        readOnly
+        autosize
+        minRows={1}
+        ff="monospace"
+        styles={{ input: { wordBreak: 'break-all' } }}
+      />
       <Text size="sm" c="dimmed">
         Each delivery carries <Code>{SIGNATURE_HEADER}: sha256=…</Code>, the HMAC-SHA256 of the body
         with this secret. The receiver computes it too and refuses a body whose signature differs,

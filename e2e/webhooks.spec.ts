@@ -1,0 +1,170 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import { createHmac } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { test, expect, seedClient } from './fixtures.ts';
+import { setAccess } from '../src/server/testing/access.ts';
+import {
+  SIGNATURE_HEADER,
+  TIMESTAMP_HEADER,
+  webhookPayloadSchema,
+} from '../src/shared/webhooks.ts';
+
+const SHOTS = '/tmp/shots-hooksweb';
+const WCAG_21_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+interface Received {
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+/** A webhook receiver on 127.0.0.1 that answers 200 and keeps what it got. */
+async function startReceiver() {
+  const received: Received[] = [];
+  const server = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      received.push({ headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
+      response.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    // A path of its own, so a retried test finds its own row.
+    url: `http://127.0.0.1:${port}/hook-${Date.now()}`,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+async function expectNoAxeViolations(page: Page, screen: string) {
+  const result = await new AxeBuilder({ page }).withTags(WCAG_21_AA).setLegacyMode().analyze();
+  const found = result.violations.flatMap((violation) =>
+    violation.nodes.map((node) => `${violation.id} at ${node.target.join(' ')}: ${violation.help}`),
+  );
+  expect(found, `axe violations on ${screen}`).toEqual([]);
+}
+
+test('an administrator adds an endpoint, sees its secret once, and sees a signed delivery', async ({
+  page,
+  server,
+  staff,
+}) => {
+  test.setTimeout(120_000);
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await setAccess(server, staff, { role: 'admin' });
+  const receiver = await startReceiver();
+  try {
+    await page.setViewportSize({ width: 1366, height: 768 });
+    await page.goto('/settings');
+    const section = page.getByRole('region', { name: 'Webhooks' });
+    await expect(section).toBeVisible();
+
+    // The form says what is wrong next to each field, before anything is sent.
+    await section.getByRole('button', { name: 'Add endpoint' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add a webhook endpoint' });
+    await dialog.getByLabel('Address (URL)').fill('ftp://example.com/hook');
+    await dialog.getByRole('button', { name: 'Add endpoint' }).click();
+    await expect(dialog.getByText('Enter a full http:// or https:// address')).toBeVisible();
+    await expect(dialog.getByText('Choose at least one event')).toBeVisible();
+    await expect(dialog.getByLabel('Address (URL)')).toHaveAttribute('aria-invalid', 'true');
+    await page.screenshot({ path: `${SHOTS}/add-errors-desktop.png` });
+    await expectNoAxeViolations(page, 'the add dialog with errors');
+
+    await dialog.getByLabel('Address (URL)').fill(receiver.url);
+    await dialog.getByRole('checkbox', { name: 'All clients events' }).check();
+    await expect(dialog.getByRole('checkbox', { name: 'Client added' })).toBeChecked();
+    await dialog.getByRole('button', { name: 'Add endpoint' }).click();
+
+    // The secret, this once.
+    const added = page.getByRole('dialog', { name: 'Endpoint added' });
+    await expect(added.getByText('You will not see it again.')).toBeVisible();
+    const secret = await added.getByLabel('Signing secret').inputValue();
+    expect(secret.length).toBeGreaterThanOrEqual(16);
+    await page.screenshot({ path: `${SHOTS}/secret-once-desktop.png` });
+    await expectNoAxeViolations(page, 'the secret shown once');
+    await added.getByRole('button', { name: 'Done' }).click();
+    await expect(added).toHaveCount(0);
+    await expect(page.getByText(secret)).toHaveCount(0);
+
+    const table = section.getByRole('table', { name: 'Webhook endpoints' });
+    const row = table.getByRole('row').filter({ hasText: receiver.url });
+    await expect(row).toContainText('6 events');
+    await expect(row).toContainText('Enabled');
+    await expect(row).toContainText('None yet');
+
+    // An event the endpoint wants: a signed JSON POST reaches the receiver.
+    await seedClient(staff, { name: 'Webhook Watched', code: 'WHW' });
+    await expect.poll(() => receiver.received.length, { timeout: 30_000 }).toBeGreaterThan(0);
+    const [first] = receiver.received;
+    const expected = `sha256=${createHmac('sha256', secret).update(first!.body).digest('hex')}`;
+    expect(first!.headers[SIGNATURE_HEADER]).toBe(expected);
+    expect(first!.headers[TIMESTAMP_HEADER]).toMatch(/^\d+$/);
+    const payload = webhookPayloadSchema.parse(JSON.parse(first!.body));
+    expect(payload.event.kind).toBe('client.created');
+
+    // The row and the deliveries say it was delivered with 200.
+    await expect(row).toContainText('Delivered', { timeout: 15_000 });
+    await expect(row).toContainText('HTTP 200');
+    await page.screenshot({ path: `${SHOTS}/list-desktop.png` });
+    await expectNoAxeViolations(page, 'Settings as an administrator');
+    await row.getByRole('button', { name: `Deliveries to ${receiver.url}` }).click();
+    const drawer = page.getByRole('dialog', { name: 'Deliveries' });
+    const deliveries = drawer.getByRole('table', { name: 'Deliveries' });
+    const delivered = deliveries.getByRole('row').filter({ hasText: 'client.created' });
+    await expect(delivered).toContainText('Delivered');
+    await expect(delivered).toContainText('HTTP 200');
+
+    // Send again: the receiver gets the same delivery once more.
+    const before = receiver.received.length;
+    await delivered.getByRole('button', { name: /^Send again/ }).click();
+    await expect.poll(() => receiver.received.length, { timeout: 30_000 }).toBe(before + 1);
+    await page.screenshot({ path: `${SHOTS}/deliveries-desktop.png` });
+    await expectNoAxeViolations(page, 'the deliveries');
+    await drawer.getByRole('button', { name: 'Close' }).click();
+
+    // The phone: cards instead of tables.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const cards = section.getByRole('list', { name: 'Webhook endpoints' });
+    await expect(cards.getByText(receiver.url)).toBeVisible();
+    await section.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}/list-phone.png`, fullPage: true });
+    await expectNoAxeViolations(page, 'Settings as an administrator on a phone');
+    await section.getByRole('button', { name: 'Add endpoint' }).click();
+    await dialog.getByRole('button', { name: 'Add endpoint' }).click();
+    await expect(dialog.getByText('Choose at least one event')).toBeVisible();
+    await page.screenshot({ path: `${SHOTS}/add-errors-phone.png` });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await cards.getByRole('button', { name: `Deliveries to ${receiver.url}` }).click();
+    await expect(
+      drawer.getByRole('list', { name: 'Deliveries' }).getByText('client.created').first(),
+    ).toBeVisible();
+    await page.screenshot({ path: `${SHOTS}/deliveries-phone.png` });
+    await expectNoAxeViolations(page, 'the deliveries on a phone');
+    await drawer.getByRole('button', { name: 'Close' }).click();
+
+    // Delete, asked first; nothing more is sent.
+    await cards.getByRole('button', { name: `Actions for ${receiver.url}` }).click();
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete this endpoint?' })
+      .getByRole('button', { name: 'Delete' })
+      .click();
+    await expect(section.getByText(receiver.url)).toHaveCount(0);
+  } finally {
+    await receiver.close();
+  }
+});
+
+test('an editor sees no Webhooks section', async ({ page, server, staff }) => {
+  await setAccess(server, staff, { role: 'editor' });
+  await page.goto('/settings');
+  await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Import and export' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Webhooks' })).toHaveCount(0);
+  expect((await staff.request('GET', '/api/webhooks')).status).toBe(403);
+});
