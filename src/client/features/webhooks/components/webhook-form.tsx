@@ -169,7 +169,7 @@ function WebhookForm({
         />
         <Switch
           label="Enabled"
-          description="When off, nothing is sent to this address."
+          description="When off, nothing is sent, and events of that time are not sent later."
           {...form.getInputProps('enabled', { type: 'checkbox' })}
         />
         <Group justify="flex-end" gap="sm">
