@@ -10,9 +10,10 @@ export interface Received {
 
 /**
  * How the receiver answers its nth request (from 1): a status, `hold` (no answer until the
- * test ends or the connection goes), or a redirect to another of its paths.
+ * test ends or the connection goes), a redirect to another of its paths, or a status after a
+ * while (a receiver that takes its time).
  */
-export type Answer = number | 'hold' | { redirect: string };
+export type Answer = number | 'hold' | { redirect: string } | { status: number; afterMs: number };
 
 /**
  * A real HTTP server on 127.0.0.1 that webhooks deliver to in tests. It keeps every request,
@@ -47,8 +48,10 @@ export class WebhookReceiver {
         if (answer === 'hold') {
           this.#held.add(res);
           res.on('close', () => this.#held.delete(res));
-        } else if (typeof answer === 'object') {
+        } else if (typeof answer === 'object' && 'redirect' in answer) {
           res.writeHead(302, { location: answer.redirect }).end();
+        } else if (typeof answer === 'object') {
+          setTimeout(() => res.writeHead(answer.status).end('ok'), answer.afterMs);
         } else {
           res.writeHead(answer, { 'content-type': 'text/plain' }).end('ok');
         }
