@@ -15,6 +15,7 @@ const DATABASE_FREE = [
   'src/server/db/codec.test.ts',
   'src/server/ssh/**/*.test.ts',
   'src/server/features/transfer/import-mapping.test.ts',
+  'src/server/realtime/webhook-address.test.ts',
 ];
 
 /** Tests of what only SQLite has (the database file's bytes, durability): SQLite project only. */

@@ -31,6 +31,8 @@ import { DeployTokens } from './features/account/deploy-tokens.ts';
 import { registerAccountRoutes } from './features/account/account-routes.ts';
 import { registerSessionRoutes } from './features/account/session-routes.ts';
 import { registerPeopleFeature } from './features/people/people-feature.ts';
+import { registerWebhookFeature } from './features/webhooks/webhook-feature.ts';
+import type { WebhookOutbox, WebhookTimings } from './realtime/webhook-outbox.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { registerCsrfCheck } from './http/csrf.ts';
 import { loggerOptions, terminalLogStream } from './http/logger.ts';
@@ -53,6 +55,8 @@ export interface AppParts {
   hub: EventHub;
   /** The scheduled server checks; undefined when SERVER_CHECK_INTERVAL is 0. */
   schedule: CheckSchedule | undefined;
+  /** Set once the routes are registered, as the outbox starts with them. */
+  webhooks?: WebhookOutbox;
 }
 
 declare module 'fastify' {
@@ -75,6 +79,8 @@ export async function buildApp(
     serverChecks?: CheckOptions;
     /** Milliseconds between scheduled checks instead of SERVER_CHECK_INTERVAL; 0: none. */
     checkIntervalMs?: number;
+    /** Retry delays and the timeout of webhook deliveries (tests shorten the waits). */
+    webhooks?: WebhookTimings;
   } = {},
 ): Promise<FastifyInstance> {
   const stream = options.logStream ?? (await terminalLogStream());
@@ -213,6 +219,14 @@ export async function buildApp(
   registerTransferRoutes(app, { db, box, clients, onCommitted: () => void hub.wake() });
   registerPeopleFeature(app, { db, mailer, publicUrl: config.publicUrl, hub });
   registerEventsRoute(app, hub);
+  app.parts.webhooks = registerWebhookFeature(app, {
+    db,
+    box,
+    hub,
+    log: app.log,
+    allowPrivate: config.webhookAllowPrivate,
+    ...(options.webhooks ? { timings: options.webhooks } : {}),
+  });
 
   return app;
 }

@@ -142,6 +142,10 @@ const envSchema = z.object({
     .enum(['true', 'false', ''], 'must be true or false')
     .default('false')
     .transform((v) => v === 'true'),
+  WEBHOOK_ALLOW_PRIVATE: z
+    .enum(['true', 'false', ''], 'must be true or false')
+    .default('false')
+    .transform((v) => v === 'true'),
   // A week at most: a longer wait overflows Node's timers.
   SERVER_CHECK_INTERVAL: z
     .string()
@@ -203,6 +207,11 @@ export interface Config {
   defaultRole: Role;
   /** Every email + password account must set up a second factor before using the app. */
   require2fa: boolean;
+  /**
+   * Webhook endpoints may be on private, loopback and link-local addresses (a receiver on the
+   * same network, a test's on 127.0.0.1); off, such addresses are refused (webhook-address.ts).
+   */
+  webhookAllowPrivate: boolean;
 }
 
 export class ConfigError extends Error {
@@ -256,6 +265,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     serverCheckIntervalMinutes: e.SERVER_CHECK_INTERVAL,
     defaultRole: e.DEFAULT_ROLE,
     require2fa: e.REQUIRE_2FA,
+    webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
   };
 }
 

@@ -130,7 +130,7 @@ it('a wrong previous key changes nothing and says which secret it could not open
 
 it('npm run rotate-secret-key re-seals everything; the app reads it with the new key, the old key opens nothing', async () => {
   const { code, out } = await rotateCli({ SECRET_KEY: NEW_KEY, SECRET_KEY_PREVIOUS: OLD_KEY });
-  expect(out).toContain('Re-encrypted 3 credential(s) and 1 deploy token(s)');
+  expect(out).toContain('Re-encrypted 3 credential(s), 1 deploy token(s) and 0 webhook secret(s)');
   expect(code).toBe(0);
 
   const sealed = await sealedSecrets();

@@ -6,6 +6,7 @@ import {
   credentialPassphrasePlace,
   credentialPlace,
   deployTokenPlace,
+  webhookSecretPlace,
   type SealedPlace,
 } from './secrets.ts';
 
@@ -15,7 +16,7 @@ export class RotationError extends Error {
 
 export interface RotationReport {
   /** Secrets re-sealed under the new key, per table. */
-  resealed: { credentials: number; deployTokens: number };
+  resealed: { credentials: number; deployTokens: number; webhooks: number };
   /** Secrets that the new key opens already (a second run after a finished one). */
   alreadyNew: number;
 }
@@ -29,7 +30,8 @@ interface StoredSecret {
 }
 
 /**
- * Re-seals every stored secret (the vault's credentials, users' deploy tokens) from the
+ * Re-seals every stored secret (the vault's credentials, users' deploy tokens, webhook
+ * endpoints' signing secrets) from the
  * previous SECRET_KEY to the new one, in one transaction: either all of them move to the new
  * key or none does. A secret the previous key cannot open but the new one can is left as it
  * is, so running the command twice is harmless; one that neither opens stops the rotation,
@@ -77,7 +79,7 @@ async function resealEach(
   trx: Transaction<Database>,
   reseal: (secret: StoredSecret) => string | null,
 ): Promise<RotationReport['resealed']> {
-  const counts = { credentials: 0, deployTokens: 0 };
+  const counts = { credentials: 0, deployTokens: 0, webhooks: 0 };
   const credentials = await trx
     .selectFrom('credential')
     .select(['id', 'secret', 'sealedForClient', 'passphrase'])
@@ -126,6 +128,15 @@ async function resealEach(
       .execute();
     counts.deployTokens += 1;
   }
+  const webhooks = await trx.selectFrom('webhook').select(['id', 'secret']).execute();
+  for (const row of webhooks) {
+    const place = webhookSecretPlace(row.id);
+    const what = `The signing secret of webhook ${row.id}`;
+    const sealed = reseal({ sealed: row.secret, from: place, to: place, what });
+    if (sealed === null) continue;
+    await trx.updateTable('webhook').set({ secret: sealed }).where('id', '=', row.id).execute();
+    counts.webhooks += 1;
+  }
   return counts;
 }
 
@@ -143,5 +154,5 @@ export async function resealLegacySecrets(db: Kysely<Database>, box: SecretBox):
         SecretBox.isLegacy(sealed) || from !== to ? box.seal(box.open(sealed, from), to) : null,
       ),
     );
-  return counts.credentials + counts.deployTokens;
+  return counts.credentials + counts.deployTokens + counts.webhooks;
 }

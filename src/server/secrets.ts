@@ -19,7 +19,7 @@ const TAG_BYTES = 16;
  * copied to another row, column or table does not open there.
  */
 export interface SealedPlace {
-  table: 'client' | 'credential' | 'deployToken';
+  table: 'client' | 'credential' | 'deployToken' | 'webhook';
   column: 'serverPassword' | 'secret' | 'passphrase' | 'token';
   row: string;
 }
@@ -51,6 +51,12 @@ export const deployTokenPlace = (userId: string): SealedPlace => ({
   table: 'deployToken',
   column: 'token',
   row: userId,
+});
+
+export const webhookSecretPlace = (webhookId: string): SealedPlace => ({
+  table: 'webhook',
+  column: 'secret',
+  row: webhookId,
 });
 
 function associatedData(place: SealedPlace): Buffer {

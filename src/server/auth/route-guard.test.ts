@@ -31,6 +31,7 @@ const t = serveThisFile({
 let client: Client;
 let serverId: string;
 let credentialId: string;
+let webhookId: string;
 
 beforeAll(async () => {
   client = (await t.staff.member.json<Client>('POST', '/api/clients', { name: 'Guarded' })).body;
@@ -46,6 +47,14 @@ beforeAll(async () => {
       secret: 'guarded-token',
     })
   ).body.id;
+  // Switched off, on a public address: it is there for the routes, and delivers nothing.
+  webhookId = (
+    await t.staff.member.json<{ webhook: { id: string } }>('POST', '/api/webhooks', {
+      url: 'http://203.0.113.10/guarded',
+      events: ['client.created'],
+      enabled: false,
+    })
+  ).body.webhook.id;
   // Disabled while a session still exists: the `user` command deletes the sessions too, but a
   // sign-in that passed its check a moment before the disabling can leave one behind.
   const { id } = (await t.staff.leaver.json<{ id: string }>('GET', '/api/me')).body;
@@ -103,6 +112,7 @@ describe('every registered route', () => {
         id: client.id,
         serverId,
         credentialId,
+        webhookId,
         version: client.version,
       });
       if (isPublic(route)) {
@@ -146,7 +156,7 @@ describe('every registered route', () => {
   it('answers the staff member it guards for (the requests above were real ones)', async () => {
     for (const route of routes().filter((r) => !isPublic(r) && r.method === 'GET')) {
       const answer = await send(
-        requestFor(route, { id: client.id, serverId, credentialId }),
+        requestFor(route, { id: client.id, serverId, credentialId, webhookId }),
         t.staff.member.cookieHeader,
       );
       expect(answer.status, `${route.method} ${route.url}`).toBe(200);

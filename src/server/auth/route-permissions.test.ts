@@ -23,7 +23,8 @@ import {
 
 const t = serveThisFile({
   // The People routes each act on a person signed up for them: more than a minute's sign-ups.
-  env: { AUTH_RATE_LIMIT_PER_MINUTE: '1000' },
+  // Webhooks point at a closed port on 127.0.0.1: allowed here, and every attempt is refused.
+  env: { AUTH_RATE_LIMIT_PER_MINUTE: '1000', WEBHOOK_ALLOW_PRIVATE: 'true' },
   // A check of a closed port fails at once: one attempt, no retries.
   start: { serverChecks: { timeoutMs: 5_000, attempts: 1, retryDelayMs: 10 } },
   staff: {
@@ -100,6 +101,23 @@ class Records {
       role: 'viewer',
     });
     return made.id;
+  }
+
+  /** A webhook endpoint (on the closed port) that wants the clients' creations. */
+  async webhook(): Promise<string> {
+    const made = await this.#ok<{ webhook: { id: string } }>('POST', '/api/webhooks', {
+      url: `http://127.0.0.1:${this.#closedPort}/hook`,
+      events: ['client.created'],
+    });
+    return made.webhook.id;
+  }
+
+  /** A webhook with a delivery queued (of a client's creation): it waits on the closed port. */
+  async webhookDelivery(): Promise<{ webhookId: string; deliveryId: string }> {
+    await this.client();
+    const webhookId = await this.webhook();
+    const queued = await this.#ok<{ id: string }>('POST', `/api/webhooks/${webhookId}/test`);
+    return { webhookId, deliveryId: queued.id };
   }
 
   /** A token in the vault that no server uses, so it may be deleted. */
@@ -380,6 +398,50 @@ const ROUTE_CASES: Readonly<Record<string, RouteCase>> = {
     }),
   },
   'GET /api/audit': { allowed: 200, request: async () => get('/api/audit') },
+
+  'GET /api/webhooks': { allowed: 200, request: async () => get('/api/webhooks') },
+  'POST /api/webhooks': {
+    allowed: 201,
+    request: async () => ({
+      method: 'POST',
+      path: '/api/webhooks',
+      body: { url: 'http://127.0.0.1:9/matrix', events: ['server.created'], enabled: false },
+    }),
+  },
+  'PATCH /api/webhooks/:id': {
+    allowed: 200,
+    request: async (r) => ({
+      method: 'PATCH',
+      path: `/api/webhooks/${await r.webhook()}`,
+      body: { events: ['client.updated'], enabled: false },
+    }),
+  },
+  'DELETE /api/webhooks/:id': {
+    allowed: 204,
+    request: async (r) => ({ method: 'DELETE', path: `/api/webhooks/${await r.webhook()}` }),
+  },
+  'GET /api/webhooks/:id/deliveries': {
+    allowed: 200,
+    request: async (r) => get(`/api/webhooks/${await r.webhook()}/deliveries`),
+  },
+  // The delivery still waits on the closed port: a resend of it is the route's own 409.
+  'POST /api/webhooks/:id/deliveries/:deliveryId/resend': {
+    allowed: 409,
+    request: async (r) => {
+      const { webhookId, deliveryId } = await r.webhookDelivery();
+      return {
+        method: 'POST',
+        path: `/api/webhooks/${webhookId}/deliveries/${deliveryId}/resend`,
+      };
+    },
+  },
+  'POST /api/webhooks/:id/test': {
+    allowed: 202,
+    request: async (r) => {
+      await r.client();
+      return { method: 'POST', path: `/api/webhooks/${await r.webhook()}/test` };
+    },
+  },
 };
 
 /** What a person should get from one route: its allowed answer, or a refusal with a status. */

@@ -63,6 +63,14 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   'POST /api/people/invitations': 'admin',
   'DELETE /api/people/invitations/:id': 'admin',
   'GET /api/audit': 'admin',
+
+  'GET /api/webhooks': 'admin',
+  'POST /api/webhooks': 'admin',
+  'PATCH /api/webhooks/:id': 'admin',
+  'DELETE /api/webhooks/:id': 'admin',
+  'GET /api/webhooks/:id/deliveries': 'admin',
+  'POST /api/webhooks/:id/deliveries/:deliveryId/resend': 'admin',
+  'POST /api/webhooks/:id/test': 'admin',
 };
 
 /** The permission a matched route needs, or undefined when the table does not name it. */

@@ -10,8 +10,9 @@ import { runCommand } from './run-command.ts';
 const USAGE = `Usage: SECRET_KEY_PREVIOUS=<old key> SECRET_KEY=<new key> npm run rotate-secret-key
 
 Re-encrypts every stored secret (client server passwords, including those of deleted clients
-kept for undo, and users' deploy access tokens) from SECRET_KEY_PREVIOUS to SECRET_KEY, in one
-transaction: all or nothing. Running it again after it finished changes nothing.
+kept for undo, users' deploy access tokens and webhook signing secrets) from
+SECRET_KEY_PREVIOUS to SECRET_KEY, in one transaction: all or nothing. Running it again
+after it finished changes nothing.
 
 Stop the server (every instance) first and start it again with the new SECRET_KEY. Better
 Auth's signing secret is derived from SECRET_KEY too: after the rotation everyone signs in
@@ -39,9 +40,9 @@ async function main(): Promise<number> {
   try {
     await migrateToLatest(db);
     const report = await rotateSecretKey(db.kysely, { previous, next });
-    const { credentials, deployTokens } = report.resealed;
+    const { credentials, deployTokens, webhooks } = report.resealed;
     console.log(
-      `Re-encrypted ${credentials} credential(s) and ${deployTokens} deploy token(s) under the new SECRET_KEY.`,
+      `Re-encrypted ${credentials} credential(s), ${deployTokens} deploy token(s) and ${webhooks} webhook secret(s) under the new SECRET_KEY.`,
     );
     if (report.alreadyNew > 0) {
       console.log(`${report.alreadyNew} secret(s) were under the new key already.`);

@@ -29,6 +29,8 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
   { name: 'server', key: 'id' },
   { name: 'deletedClient', key: 'id' },
   { name: 'event', key: 'seq' },
+  { name: 'webhook', key: 'id' },
+  { name: 'webhookDelivery', key: 'id' },
 ];
 
 /**

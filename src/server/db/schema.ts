@@ -105,6 +105,8 @@ export interface EventTable {
   credentialId: string | null;
   /** The person a `person.*` event is about; null for the others. */
   personId: string | null;
+  /** The webhook endpoint a `webhook.*` event is about; null for the others. */
+  webhookId: ColumnType<string | null, string | null | undefined, string | null>;
   actorId: string | null;
   actorName: string;
   at: Timestamp;
@@ -224,6 +226,45 @@ export interface RateLimitTable {
   lastRequest: number | string;
 }
 
+/** PostgreSQL hands a bigint back as text; SQLite as a number. */
+type BigInteger = ColumnType<number | string, number, number>;
+
+/** A webhook endpoint (migration 0012): where the outbox delivers the events it wants. */
+export interface WebhookTable {
+  id: string;
+  url: string;
+  /** JSON array of the event kinds it wants. */
+  events: string;
+  /** 'json' or 'slack' (webhookFormatSchema). */
+  format: string;
+  enabled: Bool;
+  /** The signing secret, AES-256-GCM sealed at the endpoint's place (secrets.ts). */
+  secret: string;
+  /** The last event sequence number it has been given deliveries for. */
+  cursor: BigInteger;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+  createdById: string | null;
+}
+
+/** One event for one endpoint, with its latest attempt (deliveryStatusSchema). */
+export interface WebhookDeliveryTable {
+  id: string;
+  webhookId: string;
+  eventSeq: BigInteger;
+  eventKind: string;
+  status: string;
+  attempts: number;
+  responseCode: number | null;
+  error: string | null;
+  createdAt: Timestamp;
+  /** Retries stop 24 hours after this. */
+  firstAttemptAt: Timestamp | null;
+  lastAttemptAt: Timestamp | null;
+  nextAttemptAt: Timestamp | null;
+  deliveredAt: Timestamp | null;
+}
+
 export interface Database {
   client: ClientTable;
   server: ServerTable;
@@ -239,4 +280,6 @@ export interface Database {
   twoFactor: TwoFactorTable;
   passkey: PasskeyTable;
   invitation: InvitationTable;
+  webhook: WebhookTable;
+  webhookDelivery: WebhookDeliveryTable;
 }

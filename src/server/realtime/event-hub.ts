@@ -74,6 +74,7 @@ export class EventHub {
   #failing = false;
   #timer: NodeJS.Timeout | undefined;
   #heartbeat: NodeJS.Timeout | undefined;
+  readonly #listeners: (() => void)[] = [];
 
   constructor(db: Kysely<Database>, log: FastifyBaseLogger, options: { ringSize?: number } = {}) {
     this.#db = db;
@@ -96,6 +97,14 @@ export class EventHub {
     // other instances' notifications wake it at once.
     this.#timer = setInterval(() => void this.wake(), pollMs).unref();
     this.#heartbeat = setInterval(() => this.#broadcast(': keep-alive\n\n'), 25_000).unref();
+  }
+
+  /**
+   * Calls `listener` after each read that found new events (the webhook outbox), so that
+   * whatever follows the log wakes on the hub's wake-ups instead of polling on its own.
+   */
+  onNewEvents(listener: () => void): void {
+    this.#listeners.push(listener);
   }
 
   /** Reads and sends whatever is new. Calls made while a read runs fold into one more read. */
@@ -126,6 +135,15 @@ export class EventHub {
   }
 
   async #readNew(): Promise<void> {
+    const before = this.#cursor;
+    try {
+      await this.#readPages();
+    } finally {
+      if (this.#cursor !== before) for (const listener of this.#listeners) listener();
+    }
+  }
+
+  async #readPages(): Promise<void> {
     for (;;) {
       const events = await this.#readPage(this.#cursor);
       for (const event of events) {

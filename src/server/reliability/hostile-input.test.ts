@@ -23,7 +23,7 @@ let requestsSent = 0;
 /** Everything a write could touch, so a refused one can be shown to have changed nothing. */
 async function fingerprint() {
   const db = t.server.app.parts.db.kysely;
-  const [clients, servers, credentials, events, deleted, tokens] = await Promise.all([
+  const [clients, servers, credentials, events, deleted, tokens, webhooks] = await Promise.all([
     db.selectFrom('client').selectAll().orderBy('id').execute(),
     // Every change to a server or credential raises its version; a reveal, which is no
     // change, leaves its mark on the credential.
@@ -36,8 +36,14 @@ async function fingerprint() {
       .then((row) => ({ count: Number(row.count), last: Number(row.last) })),
     db.selectFrom('deletedClient').select(['id', 'version']).orderBy('id').execute(),
     db.selectFrom('deployToken').select(['userId', 'token']).orderBy('userId').execute(),
+    // What a route writes, not the cursor the outbox moves on its own (nor its deliveries).
+    db
+      .selectFrom('webhook')
+      .select(['id', 'url', 'events', 'format', 'enabled', 'secret'])
+      .orderBy('id')
+      .execute(),
   ]);
-  return { clients, servers, credentials, events, deleted, tokens };
+  return { clients, servers, credentials, events, deleted, tokens, webhooks };
 }
 
 beforeAll(async () => {
@@ -60,6 +66,13 @@ beforeAll(async () => {
   ]) {
     expect((await t.staff.member.json('POST', '/api/credentials', body)).status).toBe(201);
   }
+  // A webhook, switched off (it delivers nothing), its id among the real ones.
+  const hook = await t.staff.member.json('POST', '/api/webhooks', {
+    url: 'https://hooks.example.com/fuzz',
+    events: ['client.created'],
+    enabled: false,
+  });
+  expect(hook.status).toBe(201);
 });
 afterAll(async () => {
   // eslint-disable-next-line no-console -- the figure issue 7 asks for, in the test log
@@ -135,6 +148,9 @@ describe('generated requests to every route', () => {
       const credentials = (
         await t.staff.member.json<{ credentials: { id: string }[] }>('GET', '/api/credentials')
       ).body.credentials;
+      const webhooks = (
+        await t.staff.member.json<{ webhooks: { id: string }[] }>('GET', '/api/webhooks')
+      ).body.webhooks;
       const routes = distinctRoutes(t.server.app.registeredRoutes).filter(
         // The web build's files: none in this server (it has no web app).
         (r) => r.url.startsWith('/api/') || r.url === '/healthz' || r.url === '/readyz',
@@ -143,7 +159,7 @@ describe('generated requests to every route', () => {
       const servers = (await t.staff.member.json<ServerList>('GET', '/api/servers')).body.servers;
       const arbitrary = hostileRequests({
         routes,
-        realIds: [...clients, ...credentials].map((c) => c.id),
+        realIds: [...clients, ...credentials, ...webhooks].map((c) => c.id),
         realClientIds: clients.map((c) => c.id),
         realServerIds: servers.map((s) => s.id),
         origin: t.server.url,

@@ -195,6 +195,34 @@ const credentialBodies: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
   },
 );
 
+/**
+ * Webhook bodies: valid ones (a public name, a private address refused on save, a Slack
+ * endpoint, a chosen secret), or one field hostile.
+ */
+const validWebhook = fc.record({
+  url: fc.constantFrom(
+    'https://hooks.example.com/in',
+    'http://10.0.0.1/hook',
+    'http://[::ffff:127.0.0.1]/x',
+    'ftp://example.com/',
+    '',
+  ),
+  events: fc.constantFrom<unknown>(['client.created'], ['server.checked', 'person.joined'], []),
+  format: fc.constantFrom('json', 'slack'),
+  enabled: fc.boolean(),
+  secret: fc.constantFrom('a-secret-of-sixteen+', 'short'),
+});
+const WEBHOOK_PATHS = ['url', 'events', 'events.0', 'format', 'enabled', 'secret'];
+const webhookBodies: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
+  { weight: 1, arbitrary: validWebhook },
+  {
+    weight: 3,
+    arbitrary: fc
+      .tuple(validWebhook, fc.constantFrom(...WEBHOOK_PATHS), fc.oneof(anyJson, poisoned))
+      .map(([body, path, value]) => withValueAt(body, path, value)),
+  },
+);
+
 const accessTokenBodies = fc.oneof(
   fc.record({ accessToken: fc.constantFrom('tok-123', 'a b c', '') }),
   fc.record({ accessToken: fc.oneof(anyJson, poisoned) }),
@@ -256,7 +284,9 @@ function bodies(
         ? credentialBodies
         : route.startsWith('/api/servers')
           ? serverBodies(clientIds)
-          : clientBodies;
+          : route.startsWith('/api/webhooks')
+            ? webhookBodies
+            : clientBodies;
   return fc.oneof(
     { weight: 6, arbitrary: object.map((o) => ({ text: JSON.stringify(o), jsonObject: true })) },
     {
@@ -363,7 +393,7 @@ const headerValue = fc.oneof(
 
 export interface HostileSetup {
   routes: readonly RegisteredRoute[];
-  /** Ids of real clients and credentials, for the client and vault routes' `:id`. */
+  /** Ids of real clients, credentials and webhooks, for the routes' `:id`. */
   realIds: readonly string[];
   /** Ids of real clients, for a server's `clientId`. */
   realClientIds: readonly string[];
@@ -436,7 +466,10 @@ export function hostileRequests(setup: HostileSetup): fc.Arbitrary<HostileReques
       })
       .map(({ id, wildcard, query, body, contentType, lastEventId, extra, origin, session }) => {
         const auth = route.url.startsWith('/api/auth/');
-        const path = route.url.replace(/:id\b/g, id).replace(/\*$/, wildcard);
+        const path = route.url
+          .replace(/:id\b/g, id)
+          .replace(/:deliveryId\b/g, id)
+          .replace(/\*$/, wildcard);
         const headers: Record<string, string> = { ...extra };
         if (contentType !== undefined || body !== undefined) {
           headers['content-type'] = contentType ?? 'application/json';

@@ -13,6 +13,7 @@ import { distinctRoutes, requestFor } from '#server/testing/route-requests.ts';
 import { Session, uniqueEmail, type TestServer } from '#server/testing/test-server.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
 import { sshKeygen } from '#server/testing/sshd.ts';
+import { WebhookReceiver } from '#server/testing/webhook-receiver.ts';
 
 /**
  * No secret leaks (issue 7, item 6): known secrets go in through every route and error path
@@ -38,6 +39,8 @@ const KNOWN = {
   vaultToken: 'VaultTok-LEAK-Rf4Tg5Yh6Uj7',
   vaultToken2: 'VaultTok2-LEAK-Ik8Ol9Pm0Nb1',
   keyPassphrase: 'KeyPhrase-LEAK-Zx3Cv4 Bn5',
+  webhookSecret: 'HookSec-LEAK-Mn4Bv6Cx8Zl1+/"',
+  webhookSecret2: 'HookSec2-LEAK-Po9Iu7Yt5Re3',
 };
 /** SSH private keys written by ssh-keygen, and the one the server generates (known once revealed). */
 const VAULT_KEYS = ['pastedKey', 'lockedKey', 'generatedKey'];
@@ -103,7 +106,8 @@ class RecordingSession extends Session {
 const logLines: string[] = [];
 const exchanges: Exchange[] = [];
 const t = serveThisFile({
-  env: { LOG_LEVEL: 'debug', SECRET_KEY },
+  // Webhooks deliver to a receiver of the test's on 127.0.0.1.
+  env: { LOG_LEVEL: 'debug', SECRET_KEY, WEBHOOK_ALLOW_PRIVATE: 'true' },
   start: { logStream: { write: (line) => logLines.push(line) } },
 });
 
@@ -150,6 +154,27 @@ it(
     SECRETS.lockedKey = await readFile(path.join(keyDir, 'locked'), 'utf8');
     await rm(keyDir, { recursive: true, force: true });
     const anon = new RecordingSession(t.server, exchanges);
+
+    // A webhook with a chosen secret, which an edit replaces (and a refused edit carries): its
+    // deliveries go on through everything below, failing at first.
+    const receiver = await new WebhookReceiver((n) => (n === 1 ? 500 : 200)).start();
+    const hook = await staff.json<{ webhook: { id: string } }>('POST', '/api/webhooks', {
+      url: receiver.url(),
+      events: ['client.created', 'client.updated', 'credential.revealed', 'person.joined'],
+      secret: KNOWN.webhookSecret,
+    });
+    expect(hook.status).toBe(201);
+    await staff.request('PATCH', `/api/webhooks/${hook.body.webhook.id}`, {
+      secret: KNOWN.webhookSecret2,
+      url: 'not an address',
+    });
+    await staff.request('PATCH', `/api/webhooks/${hook.body.webhook.id}`, {
+      secret: KNOWN.webhookSecret2,
+      format: 'slack',
+    });
+    await anon.request('PATCH', `/api/webhooks/${hook.body.webhook.id}`, {
+      secret: KNOWN.webhookSecret,
+    });
 
     // Auth error paths: a wrong password, a known password for another address, bad bodies.
     await anon.request('POST', '/api/auth/sign-in/email', {
@@ -393,6 +418,14 @@ it(
 
     const events = stream.messages.map((m) => `${m.id ?? ''} ${m.event} ${m.data}`);
     stream.close();
+    // The webhook's deliveries, a retry among them, and its list of them.
+    await receiver.waitFor(3);
+    await staff.request('GET', '/api/webhooks');
+    await staff.request('GET', `/api/webhooks/${hook.body.webhook.id}/deliveries`);
+    const deliveries = receiver.received.map(
+      (got) => `${JSON.stringify(got.headers)} ${got.body.toString('utf8')}`,
+    );
+    await receiver.close();
 
     expect(exchanges.length).toBeGreaterThan(100);
     expect(events.length).toBeGreaterThan(5);
@@ -420,12 +453,13 @@ it(
       look(`the body of ${where}`, purpose ? purpose.strip(e.body) : e.body, purpose?.except);
     }
     for (const event of events) look('a live event', event);
+    for (const delivery of deliveries) look('a webhook delivery', delivery);
     expect(leaks).toEqual([]);
 
     // The purposeful answers did carry their secret (so the checks above read real
     // content), and told caches to keep it.
     for (const purpose of allowed) {
-      const answer = exchanges.find((e) => purpose.matches(e) && e.status === 200);
+      const answer = exchanges.find((e) => purpose.matches(e) && e.status >= 200 && e.status < 300);
       expect(answer, purpose.name).toBeDefined();
       const carried = purpose.carries.some((name) =>
         encodings(SECRETS[name]!).some((form) => answer!.body.includes(form)),
@@ -465,6 +499,13 @@ function allowedSecrets() {
       carries: ['serverPassword', 'serverPassword2'],
       // With the vault secrets its servers use.
       except: ['serverPassword', 'serverPassword2', 'lockedKey', 'keyPassphrase'],
+      strip: (body: string) => body,
+    },
+    {
+      name: "a new webhook's secret, shown once",
+      matches: (e: Exchange) => /\/api\/webhooks$/.test(e.url) && e.method === 'POST',
+      carries: ['webhookSecret'],
+      except: ['webhookSecret'],
       strip: (body: string) => body,
     },
     {

@@ -20,6 +20,9 @@ export function requestFor(
     id: string;
     serverId?: string;
     credentialId?: string;
+    /** A webhook endpoint's id for `/api/webhooks/:id`, and one of its deliveries'. */
+    webhookId?: string;
+    deliveryId?: string;
     wildcard?: string;
     version?: number;
     credentialVersion?: number;
@@ -30,9 +33,12 @@ export function requestFor(
     ? (values.serverId ?? values.id)
     : vault
       ? (values.credentialId ?? values.id)
-      : values.id;
+      : route.url.startsWith('/api/webhooks/')
+        ? (values.webhookId ?? values.id)
+        : values.id;
   const path = route.url
     .replace(/:id\b/g, id)
+    .replace(/:deliveryId\b/g, values.deliveryId ?? 'no-such-delivery')
     // An invitation token of the right shape that no invitation has.
     .replace(/:token\b/g, 'no-such-invitation-token')
     .replace(/\*$/, values.wildcard ?? 'get-session');
@@ -62,6 +68,13 @@ function bodyFor(
     case '/api/servers/:id':
       // A server's version is its own; a stale one is a 409, which still passed the guard.
       return { label: 'Changed by a route request', version: 1 };
+    case '/api/webhooks':
+      // Switched off: it makes no delivery to this address that nobody listens on.
+      return {
+        url: 'http://127.0.0.1:9/route-request',
+        events: ['client.created'],
+        enabled: false,
+      };
     case '/api/servers/:id/host-key':
       // Accepted only when a check was offered this key: otherwise a 400 past the guard.
       return { fingerprint: `SHA256:${'A'.repeat(43)}` };

@@ -1,4 +1,5 @@
 import type { CheckOptions } from '#server/ssh/reachability.ts';
+import type { WebhookTimings } from '#server/realtime/webhook-outbox.ts';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -48,6 +49,8 @@ export async function startTestServer(
     serverChecks?: CheckOptions;
     /** Milliseconds between scheduled checks; unset: no schedule, whatever `env` says. */
     checkIntervalMs?: number;
+    /** Webhook retry delays and timeout (tests shorten them). */
+    webhooks?: WebhookTimings;
   } = {},
 ): Promise<TestServer> {
   const own =
@@ -72,6 +75,7 @@ export async function startTestServer(
     clientDir: options.clientDir ?? path.join(dataDir, 'no-web-app'),
     ...(options.logStream ? { logStream: options.logStream } : {}),
     ...(options.serverChecks ? { serverChecks: options.serverChecks } : {}),
+    ...(options.webhooks ? { webhooks: options.webhooks } : {}),
     // A test's servers are checked only when it asks: a schedule must not disturb the others.
     checkIntervalMs: options.checkIntervalMs ?? 0,
   });

@@ -1,0 +1,442 @@
+import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
+import type { FastifyBaseLogger } from 'fastify';
+import type { ClientEventKind } from '#shared/events.ts';
+import {
+  DELIVERY_HEADER,
+  EVENT_HEADER,
+  SIGNATURE_HEADER,
+  TIMESTAMP_HEADER,
+  webhookFormatSchema,
+} from '#shared/webhooks.ts';
+import type { Db } from '#server/db/database.ts';
+import { chunks } from '#server/db/chunks.ts';
+import { fromBool, toBool, toIso, toStringList } from '#server/db/codec.ts';
+import { newRecordId } from '#server/db/record-id.ts';
+import { webhookSecretPlace, type SecretBox } from '#server/secrets.ts';
+import { presentEvent } from './event-log.ts';
+import { attemptDelivery, type AttemptResult } from './webhook-delivery.ts';
+import { payloadOf } from './webhook-payload.ts';
+import { signatureOf } from './webhook-signature.ts';
+
+/** Timings of deliveries; tests shorten them so that they wait on signals, not on the clock. */
+export interface WebhookTimings {
+  /** The wait before the first retry; it doubles after each failed attempt. Default 10 s. */
+  retryDelayMs?: number;
+  /** The longest wait between two attempts. Default 1 hour. */
+  maxRetryDelayMs?: number;
+  /** How long after its first attempt a delivery is retried before it is marked failed. 24 h. */
+  retryWindowMs?: number;
+  /** One attempt, from resolving the host to the answer's status. Default 10 s. */
+  timeoutMs?: number;
+  /** The safety-net poll for what no wake-up announced (another instance's resend). 5 s. */
+  pollMs?: number;
+}
+
+const DEFAULTS: Required<WebhookTimings> = {
+  retryDelayMs: 10_000,
+  maxRetryDelayMs: 60 * 60_000,
+  retryWindowMs: 24 * 60 * 60_000,
+  timeoutMs: 10_000,
+  pollMs: 5_000,
+};
+
+/** Endpoints whose deliveries one instance makes at once (each holds a connection on PG). */
+const ENDPOINTS_AT_ONCE = 4;
+/** Events read per step of an endpoint's cursor. */
+const EVENTS_PER_STEP = 500;
+/** First half of the two-key advisory lock of an endpoint (the second: a hash of its id). */
+const WEBHOOK_LOCK_CLASS = 435_026;
+
+export const WEBHOOK_USER_AGENT = 'clients-manager-webhooks';
+
+/** The wait after `attempts` failed attempts: 10 s, 20 s, 40 s, … up to the cap. */
+export function retryDelay(attempts: number, timings: Required<WebhookTimings>): number {
+  return Math.min(timings.retryDelayMs * 2 ** Math.max(0, attempts - 1), timings.maxRetryDelayMs);
+}
+
+function lockKey(webhookId: string): number {
+  return createHash('sha256').update(webhookId).digest().readInt32BE(0);
+}
+
+class CursorMoved extends Error {}
+
+/**
+ * The webhook outbox. The event log is the outbox itself: each endpoint keeps a cursor (the
+ * last sequence number it was given deliveries for). Serving an endpoint:
+ *
+ * 1. In one transaction: read the events after its cursor, write a `pending` delivery for each
+ *    of a kind it wants, move the cursor past them. The log has no gaps and its order is commit
+ *    order (event-log.ts), so nothing is skipped, and an event is queued once per endpoint.
+ * 2. Attempt the oldest pending delivery; a later one waits until it is delivered or given up
+ *    (order per endpoint). A failure is retried after 10 s, doubling up to an hour, for 24
+ *    hours after the first attempt; then it is `failed` and the next one goes.
+ *
+ * The result of an attempt is written after the POST, so a process killed between the two
+ * makes the attempt again after its restart: at least once. On PostgreSQL an endpoint is
+ * served inside a transaction holding a transaction-level advisory lock keyed by it
+ * (`pg_try_advisory_xact_lock`), so one instance at a time makes its deliveries; another
+ * instance skips it. A killed instance's lock goes with its connection, at once. SQLite has one
+ * instance, which serves each endpoint one at a time.
+ *
+ * The hub wakes the outbox when it reads new events (event-hub.ts); a timer comes back for the
+ * next retry that is due, and polls as a safety net.
+ */
+export class WebhookOutbox {
+  readonly #db: Db;
+  readonly #box: SecretBox;
+  readonly #log: FastifyBaseLogger;
+  readonly #allowPrivate: boolean;
+  readonly #timings: Required<WebhookTimings>;
+  readonly #stop = new AbortController();
+  /** Endpoints being served, each with whether to go round once more when it ends. */
+  readonly #serving = new Map<string, { again: boolean; done: Promise<void> }>();
+  #slotsFree = ENDPOINTS_AT_ONCE;
+  readonly #slotWaiters: (() => void)[] = [];
+  #ticking: Promise<void> | null = null;
+  #tickAgain = false;
+  #timer: NodeJS.Timeout | undefined;
+  #timerAt = Infinity;
+  #failing = false;
+
+  constructor(deps: {
+    db: Db;
+    box: SecretBox;
+    log: FastifyBaseLogger;
+    allowPrivate: boolean;
+    timings?: WebhookTimings;
+  }) {
+    this.#db = deps.db;
+    this.#box = deps.box;
+    this.#log = deps.log;
+    this.#allowPrivate = deps.allowPrivate;
+    this.#timings = { ...DEFAULTS, ...deps.timings };
+  }
+
+  get timings(): Required<WebhookTimings> {
+    return this.#timings;
+  }
+
+  start(): void {
+    this.wake();
+  }
+
+  /** Serves every enabled endpoint that has something to do. Calls during a round fold in. */
+  wake(): void {
+    if (this.#stop.signal.aborted) return;
+    if (this.#ticking) {
+      this.#tickAgain = true;
+      return;
+    }
+    this.#ticking = (async () => {
+      try {
+        do {
+          this.#tickAgain = false;
+          await this.#tick();
+        } while (this.#tickAgain && !this.#stop.signal.aborted);
+      } finally {
+        this.#ticking = null;
+      }
+    })();
+  }
+
+  async #tick(): Promise<void> {
+    try {
+      const endpoints = await this.#db.kysely
+        .selectFrom('webhook')
+        .select('id')
+        .where('enabled', '=', fromBool(true, this.#db.dialect))
+        .execute();
+      for (const { id } of endpoints) this.#kick(id);
+      if (this.#failing) this.#log.info('webhook outbox reads the database again');
+      this.#failing = false;
+    } catch (error) {
+      this.#reportFailure(error);
+    }
+    await this.#scheduleNext();
+  }
+
+  #reportFailure(error: unknown): void {
+    if (this.#stop.signal.aborted) return;
+    // Said once per outage, not once per poll.
+    if (!this.#failing) this.#log.error({ err: error }, 'webhook outbox failed; retrying');
+    this.#failing = true;
+  }
+
+  #kick(id: string): void {
+    const running = this.#serving.get(id);
+    if (running) {
+      running.again = true;
+      return;
+    }
+    const state = { again: false, done: Promise.resolve() };
+    this.#serving.set(id, state);
+    state.done = (async () => {
+      try {
+        do {
+          state.again = false;
+          await this.#inSlot(() => this.#serve(id));
+        } while (state.again && !this.#stop.signal.aborted);
+      } catch (error) {
+        this.#reportFailure(error);
+      } finally {
+        this.#serving.delete(id);
+        void this.#scheduleNext();
+      }
+    })();
+  }
+
+  async #inSlot(run: () => Promise<void>): Promise<void> {
+    if (this.#slotsFree === 0) await new Promise<void>((r) => this.#slotWaiters.push(r));
+    else this.#slotsFree -= 1;
+    try {
+      await run();
+    } finally {
+      const next = this.#slotWaiters.shift();
+      if (next) next();
+      else this.#slotsFree += 1;
+    }
+  }
+
+  /** Comes back when the next retry is due, or after the poll interval at the latest. */
+  async #scheduleNext(): Promise<void> {
+    if (this.#stop.signal.aborted) return;
+    let wait = this.#timings.pollMs;
+    try {
+      const row = await this.#db.kysely
+        .selectFrom('webhookDelivery')
+        .select((eb) => eb.fn.min('nextAttemptAt').as('due'))
+        .where('status', '=', 'pending')
+        .executeTakeFirst();
+      if (row?.due) wait = Math.min(wait, Math.max(0, Date.parse(toIso(row.due)) - Date.now()));
+    } catch {
+      // The poll comes back anyway.
+    }
+    const at = Date.now() + wait;
+    if (this.#timer !== undefined && this.#timerAt <= at) return;
+    clearTimeout(this.#timer);
+    this.#timerAt = at;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.#timerAt = Infinity;
+      this.wake();
+    }, wait + 5).unref();
+  }
+
+  /** One endpoint's turn: on PostgreSQL under its lock, or skipped if another instance has it. */
+  async #serve(id: string): Promise<void> {
+    if (this.#db.dialect === 'sqlite') return this.#deliverQueue(id);
+    await this.#db.kysely.transaction().execute(async (trx) => {
+      const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(${sql.lit(
+        WEBHOOK_LOCK_CLASS,
+      )}, ${lockKey(id)}) as "locked"`.execute(trx);
+      // The lock's transaction writes nothing: the work goes through other connections, and
+      // the commit at the end only lets the lock go.
+      if (rows[0]?.locked === true) await this.#deliverQueue(id);
+    });
+  }
+
+  async #deliverQueue(id: string): Promise<void> {
+    await this.#queueNewEvents(id);
+    for (;;) {
+      if (this.#stop.signal.aborted) return;
+      const endpoint = await this.#db.kysely
+        .selectFrom('webhook')
+        .select(['url', 'format', 'secret', 'enabled'])
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (!endpoint || !toBool(endpoint.enabled)) return;
+      const next = await this.#db.kysely
+        .selectFrom('webhookDelivery')
+        .selectAll()
+        .where('webhookId', '=', id)
+        .where('status', '=', 'pending')
+        .orderBy('createdAt')
+        .orderBy('eventSeq')
+        .orderBy('id')
+        .limit(1)
+        .executeTakeFirst();
+      if (!next) return;
+      if (next.nextAttemptAt !== null && Date.parse(toIso(next.nextAttemptAt)) > Date.now()) return;
+      await this.#attempt({ id, ...endpoint }, next);
+    }
+  }
+
+  /** Step 1: deliveries for the events after the endpoint's cursor, and the cursor moved on. */
+  async #queueNewEvents(id: string): Promise<void> {
+    for (;;) {
+      let caughtUp: boolean;
+      try {
+        caughtUp = await this.#db.kysely.transaction().execute(async (trx) => {
+          const hook = await trx
+            .selectFrom('webhook')
+            .select(['cursor', 'events', 'enabled'])
+            .where('id', '=', id)
+            .executeTakeFirst();
+          if (!hook || !toBool(hook.enabled)) return true;
+          const cursor = Number(hook.cursor);
+          const events = await trx
+            .selectFrom('event')
+            .select(['seq', 'kind'])
+            .where('seq', '>', cursor)
+            .orderBy('seq')
+            .limit(EVENTS_PER_STEP)
+            .execute();
+          const last = events.at(-1);
+          if (!last) return true;
+          const wanted = new Set(toStringList(hook.events));
+          const at = new Date().toISOString();
+          const rows = events
+            .filter((event) => wanted.has(event.kind))
+            .map((event) => ({
+              id: newRecordId(),
+              webhookId: id,
+              eventSeq: Number(event.seq),
+              eventKind: event.kind,
+              status: 'pending',
+              attempts: 0,
+              createdAt: at,
+            }));
+          for (const chunk of chunks(rows, 100)) {
+            await trx.insertInto('webhookDelivery').values(chunk).execute();
+          }
+          // Only from where it was read: an edit that moved the cursor meanwhile (re-enabled
+          // at the head) wins, and this step is read again.
+          const moved = await trx
+            .updateTable('webhook')
+            .set({ cursor: Number(last.seq) })
+            .where('id', '=', id)
+            .where('cursor', '=', cursor)
+            .executeTakeFirst();
+          if (Number(moved.numUpdatedRows) !== 1) throw new CursorMoved();
+          return events.length < EVENTS_PER_STEP;
+        });
+      } catch (error) {
+        if (error instanceof CursorMoved) continue;
+        throw error;
+      }
+      if (caughtUp) return;
+    }
+  }
+
+  /** Step 2: one attempt of a delivery, and what it came to. */
+  async #attempt(
+    endpoint: { id: string; url: string; format: string; secret: string },
+    delivery: {
+      id: string;
+      eventSeq: number | string;
+      attempts: number;
+      firstAttemptAt: string | Date | null;
+    },
+  ): Promise<void> {
+    const started = new Date();
+    const row = await this.#db.kysely
+      .selectFrom('event')
+      .selectAll()
+      .where('seq', '=', Number(delivery.eventSeq))
+      .executeTakeFirst();
+    let result: AttemptResult;
+    if (!row) {
+      result = { delivered: false, responseCode: null, error: 'the event is no longer in the log' };
+    } else {
+      const event = presentEvent(row, row.kind as ClientEventKind);
+      const timestamp = Math.floor(started.getTime() / 1000);
+      const format = webhookFormatSchema.catch('json').parse(endpoint.format);
+      const payload = await payloadOf(
+        this.#db.kysely,
+        format,
+        { id: delivery.id, timestamp },
+        event,
+      );
+      const body = Buffer.from(JSON.stringify(payload));
+      let secret: string | null = null;
+      try {
+        secret = this.#box.open(endpoint.secret, webhookSecretPlace(endpoint.id));
+      } catch {
+        result = {
+          delivered: false,
+          responseCode: null,
+          error: 'the signing secret does not open with this SECRET_KEY',
+        };
+      }
+      if (secret !== null) {
+        try {
+          result = await attemptDelivery({
+            url: endpoint.url,
+            body,
+            headers: {
+              'content-type': 'application/json',
+              'user-agent': WEBHOOK_USER_AGENT,
+              [SIGNATURE_HEADER]: signatureOf(secret, body),
+              [TIMESTAMP_HEADER]: String(timestamp),
+              [DELIVERY_HEADER]: delivery.id,
+              [EVENT_HEADER]: event.kind,
+            },
+            timeoutMs: this.#timings.timeoutMs,
+            allowPrivate: this.#allowPrivate,
+            signal: this.#stop.signal,
+          });
+        } catch (error) {
+          // The app is closing: nothing is recorded, the attempt is made again after the start.
+          if (this.#stop.signal.aborted) return;
+          throw error;
+        }
+      }
+    }
+    await this.#record(endpoint.id, delivery, started, result!);
+  }
+
+  async #record(
+    webhookId: string,
+    delivery: { id: string; attempts: number; firstAttemptAt: string | Date | null },
+    started: Date,
+    result: AttemptResult,
+  ): Promise<void> {
+    const now = new Date();
+    const attempts = delivery.attempts + 1;
+    const first = delivery.firstAttemptAt === null ? started : new Date(delivery.firstAttemptAt);
+    const common = {
+      attempts,
+      responseCode: result.responseCode,
+      error: result.error,
+      firstAttemptAt: first.toISOString(),
+      lastAttemptAt: started.toISOString(),
+    };
+    let change;
+    if (result.delivered) {
+      change = {
+        ...common,
+        status: 'delivered',
+        nextAttemptAt: null,
+        deliveredAt: now.toISOString(),
+      };
+    } else {
+      const next = now.getTime() + retryDelay(attempts, this.#timings);
+      const givenUp = next > first.getTime() + this.#timings.retryWindowMs;
+      change = {
+        ...common,
+        status: givenUp ? 'failed' : 'pending',
+        nextAttemptAt: givenUp ? null : new Date(next).toISOString(),
+      };
+      // The id of the endpoint and of the delivery, never its URL (a Slack URL is a secret).
+      this.#log[givenUp ? 'warn' : 'info'](
+        { webhookId, deliveryId: delivery.id, attempts, error: result.error },
+        givenUp ? 'webhook delivery failed: given up' : 'webhook delivery failed: will retry',
+      );
+    }
+    await this.#db.kysely
+      .updateTable('webhookDelivery')
+      .set(change)
+      .where('id', '=', delivery.id)
+      .where('status', '=', 'pending')
+      .execute();
+  }
+
+  /** Stops the timer and the attempts in flight (they record nothing) and waits for them. */
+  async close(): Promise<void> {
+    this.#stop.abort(new Error('the app is closing'));
+    clearTimeout(this.#timer);
+    await this.#ticking;
+    await Promise.all([...this.#serving.values()].map((s) => s.done));
+  }
+}
