@@ -1,11 +1,11 @@
 import fs from 'node:fs';
-import http from 'node:http';
 import { createHmac } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { test, expect, seedClient } from './fixtures.ts';
+import { PERSON_EVENT_KINDS } from '../src/shared/events.ts';
 import { setAccess } from '../src/server/testing/access.ts';
+import { WebhookReceiver } from '../src/server/testing/webhook-receiver.ts';
 import {
   SIGNATURE_HEADER,
   TIMESTAMP_HEADER,
@@ -15,30 +15,11 @@ import {
 const SHOTS = '/tmp/shots-hooksweb';
 const WCAG_21_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
-interface Received {
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
-/** A webhook receiver on 127.0.0.1 that answers 200 and keeps what it got. */
-async function startReceiver() {
-  const received: Received[] = [];
-  const server = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      received.push({ headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
-      response.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    // A path of its own, so a retried test finds its own row.
-    url: `http://127.0.0.1:${port}/hook-${Date.now()}`,
-    received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+/** Scrolls the Webhooks section to the top of the window, for a screenshot of it. */
+async function showSection(page: Page) {
+  await page
+    .getByRole('region', { name: 'Webhooks' })
+    .evaluate((section) => section.scrollIntoView({ block: 'start' }));
 }
 
 async function expectNoAxeViolations(page: Page, screen: string) {
@@ -57,7 +38,9 @@ test('an administrator adds an endpoint, sees its secret once, and sees a signed
   test.setTimeout(120_000);
   fs.mkdirSync(SHOTS, { recursive: true });
   await setAccess(server, staff, { role: 'admin' });
-  const receiver = await startReceiver();
+  const receiver = await new WebhookReceiver().start();
+  // A path of its own, so a retried test finds its own row.
+  const url = receiver.url(`/hook-${Date.now()}`);
   try {
     await page.setViewportSize({ width: 1366, height: 768 });
     await page.goto('/settings');
@@ -75,15 +58,15 @@ test('an administrator adds an endpoint, sees its secret once, and sees a signed
     await page.screenshot({ path: `${SHOTS}/add-errors-desktop.png` });
     await expectNoAxeViolations(page, 'the add dialog with errors');
 
-    await dialog.getByLabel('Address (URL)').fill(receiver.url);
-    await dialog.getByRole('checkbox', { name: 'All clients events' }).check();
+    await dialog.getByLabel('Address (URL)').fill(url);
+    await dialog.getByRole('checkbox', { name: 'All client events' }).check();
     await expect(dialog.getByRole('checkbox', { name: 'Client added' })).toBeChecked();
     await dialog.getByRole('button', { name: 'Add endpoint' }).click();
 
     // The secret, this once.
     const added = page.getByRole('dialog', { name: 'Endpoint added' });
     await expect(added.getByText('You will not see it again.')).toBeVisible();
-    const secret = await added.getByLabel('Signing secret').inputValue();
+    const secret = await added.getByRole('textbox', { name: 'Signing secret' }).inputValue();
     expect(secret.length).toBeGreaterThanOrEqual(16);
     await page.screenshot({ path: `${SHOTS}/secret-once-desktop.png` });
     await expectNoAxeViolations(page, 'the secret shown once');
@@ -92,37 +75,48 @@ test('an administrator adds an endpoint, sees its secret once, and sees a signed
     await expect(page.getByText(secret)).toHaveCount(0);
 
     const table = section.getByRole('table', { name: 'Webhook endpoints' });
-    const row = table.getByRole('row').filter({ hasText: receiver.url });
+    const row = table.getByRole('row').filter({ hasText: url });
     await expect(row).toContainText('6 events');
     await expect(row).toContainText('Enabled');
     await expect(row).toContainText('None yet');
 
     // An event the endpoint wants: a signed JSON POST reaches the receiver.
     await seedClient(staff, { name: 'Webhook Watched', code: 'WHW' });
-    await expect.poll(() => receiver.received.length, { timeout: 30_000 }).toBeGreaterThan(0);
+    await receiver.waitFor(1);
     const [first] = receiver.received;
     const expected = `sha256=${createHmac('sha256', secret).update(first!.body).digest('hex')}`;
     expect(first!.headers[SIGNATURE_HEADER]).toBe(expected);
     expect(first!.headers[TIMESTAMP_HEADER]).toMatch(/^\d+$/);
-    const payload = webhookPayloadSchema.parse(JSON.parse(first!.body));
+    const payload = webhookPayloadSchema.parse(JSON.parse(first!.body.toString('utf8')));
     expect(payload.event.kind).toBe('client.created');
 
     // The row and the deliveries say it was delivered with 200.
     await expect(row).toContainText('Delivered', { timeout: 15_000 });
     await expect(row).toContainText('HTTP 200');
+    await showSection(page);
     await page.screenshot({ path: `${SHOTS}/list-desktop.png` });
     await expectNoAxeViolations(page, 'Settings as an administrator');
-    await row.getByRole('button', { name: `Deliveries to ${receiver.url}` }).click();
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expectNoAxeViolations(page, 'Settings as an administrator, dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+
+    // A test delivery: the newest event the endpoint wants, once more.
+    const beforeTest = receiver.received.length;
+    await row.getByRole('button', { name: `Actions for ${url}` }).click();
+    await page.getByRole('menuitem', { name: 'Send a test' }).click();
+    await receiver.waitFor(beforeTest + 1);
+    await row.getByRole('button', { name: `Deliveries to ${url}` }).click();
     const drawer = page.getByRole('dialog', { name: 'Deliveries' });
     const deliveries = drawer.getByRole('table', { name: 'Deliveries' });
-    const delivered = deliveries.getByRole('row').filter({ hasText: 'client.created' });
+    // Newest first: the test's delivery, then the event's own.
+    const delivered = deliveries.getByRole('row').filter({ hasText: 'client.created' }).last();
     await expect(delivered).toContainText('Delivered');
     await expect(delivered).toContainText('HTTP 200');
 
     // Send again: the receiver gets the same delivery once more.
     const before = receiver.received.length;
     await delivered.getByRole('button', { name: /^Send again/ }).click();
-    await expect.poll(() => receiver.received.length, { timeout: 30_000 }).toBe(before + 1);
+    await receiver.waitFor(before + 1);
     await page.screenshot({ path: `${SHOTS}/deliveries-desktop.png` });
     await expectNoAxeViolations(page, 'the deliveries');
     await drawer.getByRole('button', { name: 'Close' }).click();
@@ -130,16 +124,30 @@ test('an administrator adds an endpoint, sees its secret once, and sees a signed
     // The phone: cards instead of tables.
     await page.setViewportSize({ width: 390, height: 844 });
     const cards = section.getByRole('list', { name: 'Webhook endpoints' });
-    await expect(cards.getByText(receiver.url)).toBeVisible();
-    await section.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: `${SHOTS}/list-phone.png`, fullPage: true });
+    await expect(cards.getByText(url)).toBeVisible();
+    await showSection(page);
+    await page.screenshot({ path: `${SHOTS}/list-phone.png` });
     await expectNoAxeViolations(page, 'Settings as an administrator on a phone');
     await section.getByRole('button', { name: 'Add endpoint' }).click();
     await dialog.getByRole('button', { name: 'Add endpoint' }).click();
     await expect(dialog.getByText('Choose at least one event')).toBeVisible();
     await page.screenshot({ path: `${SHOTS}/add-errors-phone.png` });
-    await dialog.getByRole('button', { name: 'Cancel' }).click();
-    await cards.getByRole('button', { name: `Deliveries to ${receiver.url}` }).click();
+    // A second endpoint, added on the phone with a secret of one's own, which is shown once too.
+    const phoneUrl = receiver.url(`/phone-${Date.now()}`);
+    await dialog.getByLabel('Address (URL)').fill(phoneUrl);
+    await dialog.getByRole('checkbox', { name: 'All people events' }).check();
+    await dialog.getByRole('radio', { name: 'Slack-compatible' }).check();
+    await dialog.getByLabel('Signing secret').fill('a secret chosen by hand');
+    await dialog.getByRole('button', { name: 'Add endpoint' }).click();
+    await expect(added.getByRole('textbox', { name: 'Signing secret' })).toHaveValue(
+      'a secret chosen by hand',
+    );
+    await page.screenshot({ path: `${SHOTS}/secret-once-phone.png` });
+    await added.getByRole('button', { name: 'Done' }).click();
+    const phoneCard = cards.getByRole('listitem').filter({ hasText: phoneUrl });
+    await expect(phoneCard).toContainText('Slack-compatible');
+    await expect(phoneCard).toContainText(`${PERSON_EVENT_KINDS.length} events`);
+    await cards.getByRole('button', { name: `Deliveries to ${url}` }).click();
     await expect(
       drawer.getByRole('list', { name: 'Deliveries' }).getByText('client.created').first(),
     ).toBeVisible();
@@ -148,13 +156,20 @@ test('an administrator adds an endpoint, sees its secret once, and sees a signed
     await drawer.getByRole('button', { name: 'Close' }).click();
 
     // Delete, asked first; nothing more is sent.
-    await cards.getByRole('button', { name: `Actions for ${receiver.url}` }).click();
+    await cards.getByRole('button', { name: `Actions for ${url}` }).click();
     await page.getByRole('menuitem', { name: 'Delete' }).click();
     await page
       .getByRole('dialog', { name: 'Delete this endpoint?' })
       .getByRole('button', { name: 'Delete' })
       .click();
-    await expect(section.getByText(receiver.url)).toHaveCount(0);
+    await expect(section.getByText(url)).toHaveCount(0);
+    await phoneCard.getByRole('button', { name: `Actions for ${phoneUrl}` }).click();
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete this endpoint?' })
+      .getByRole('button', { name: 'Delete' })
+      .click();
+    await expect(section.getByText('No endpoints yet.')).toBeVisible();
   } finally {
     await receiver.close();
   }

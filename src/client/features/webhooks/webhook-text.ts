@@ -39,15 +39,17 @@ export const EVENT_LABELS: Record<ClientEventKind, string> = {
 
 export interface EventFamily {
   name: string;
+  /** The family in "All client events". */
+  noun: string;
   kinds: readonly ClientEventKind[];
 }
 
 /** The kinds grouped by what they are about, in the order the picker shows them. */
 export const EVENT_FAMILIES: readonly EventFamily[] = [
-  { name: 'Clients', kinds: CLIENT_EVENT_KINDS },
-  { name: 'Servers', kinds: SERVER_EVENT_KINDS },
-  { name: 'Credentials', kinds: CREDENTIAL_EVENT_KINDS },
-  { name: 'People', kinds: PERSON_EVENT_KINDS },
+  { name: 'Clients', noun: 'client', kinds: CLIENT_EVENT_KINDS },
+  { name: 'Servers', noun: 'server', kinds: SERVER_EVENT_KINDS },
+  { name: 'Credentials', noun: 'credential', kinds: CREDENTIAL_EVENT_KINDS },
+  { name: 'People', noun: 'people', kinds: PERSON_EVENT_KINDS },
 ];
 
 export const FORMAT_LABELS: Record<WebhookFormat, string> = {

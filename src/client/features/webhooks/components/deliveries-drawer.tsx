@@ -154,12 +154,12 @@ function ResponseCode({ delivery }: { delivery: WebhookDelivery }) {
   );
 }
 
-/** When it was made, and when it was delivered or is tried next. */
+/** When it was queued, and when it was delivered or is tried next. */
 function Times({ delivery }: { delivery: WebhookDelivery }) {
   return (
     <Stack gap={0}>
       <Text size="sm">
-        {'Made '}
+        {'Queued '}
         <When at={delivery.createdAt} />
       </Text>
       {delivery.deliveredAt ? (

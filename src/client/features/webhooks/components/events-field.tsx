@@ -66,7 +66,7 @@ function FamilyChoice({
     <Fieldset legend={family.name} variant="filled" p="sm">
       <Stack gap={8}>
         <Checkbox
-          label={`All ${family.name.toLowerCase()} events`}
+          label={`All ${family.noun} events`}
           checked={all}
           indeterminate={count > 0 && !all}
           onChange={(event) => onSet(family.kinds, event.currentTarget.checked)}

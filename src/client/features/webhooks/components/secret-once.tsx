@@ -23,8 +23,9 @@ export function SecretOnce({ secret, onDone }: { secret: string; onDone: () => v
         readOnly
         autosize
         minRows={1}
-        ff="monospace"
-        styles={{ input: { wordBreak: 'break-all' } }}
+        styles={{
+          input: { fontFamily: 'var(--mantine-font-family-monospace)', wordBreak: 'break-all' },
+        }}
       />
       <Text size="sm" c="dimmed">
         Each delivery carries <Code>{SIGNATURE_HEADER}: sha256=…</Code>, the HMAC-SHA256 of the body
