@@ -147,6 +147,16 @@ test('an administrator adds an endpoint, sees its secret once, and sees a signed
     const phoneCard = cards.getByRole('listitem').filter({ hasText: phoneUrl });
     await expect(phoneCard).toContainText('Slack-compatible');
     await expect(phoneCard).toContainText(`${PERSON_EVENT_KINDS.length} events`);
+    // Edit: switched off, it says so; the secret field starts empty and keeps the secret.
+    await phoneCard.getByRole('button', { name: `Actions for ${phoneUrl}` }).click();
+    await page.getByRole('menuitem', { name: 'Edit' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit webhook endpoint' });
+    await expect(edit.getByLabel('Address (URL)')).toHaveValue(phoneUrl);
+    await expect(edit.getByLabel('Signing secret')).toHaveValue('');
+    await edit.getByRole('switch', { name: 'Enabled' }).uncheck();
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await expect(edit).toHaveCount(0);
+    await expect(phoneCard).toContainText('Disabled');
     await cards.getByRole('button', { name: `Deliveries to ${url}` }).click();
     await expect(
       drawer.getByRole('list', { name: 'Deliveries' }).getByText('client.created').first(),
