@@ -76,14 +76,14 @@ export function registerWebhookRoutes(
     const id = paramOf(request.params, 'id');
     const patch = parseInput(webhookPatchSchema, request.body);
     if (patch.url !== undefined) await checkUrl(patch.url, allowPrivate);
-    const updated = await webhooks.update(id, patch);
+    const updated = await webhooks.update(id, patch, actorOf(requireUser(request)));
     if (!updated) throw notFound();
     return updated;
   });
 
   app.delete('/api/webhooks/:id', async (request, reply) => {
     const id = paramOf(request.params, 'id');
-    if (!(await webhooks.delete(id))) throw notFound();
+    if (!(await webhooks.delete(id, actorOf(requireUser(request))))) throw notFound();
     return reply.status(204).send();
   });
 
