@@ -45,11 +45,22 @@ export const PERSON_EVENT_KINDS = [
   'person.signed_out',
   'person.second_factor_reset',
 ] as const;
+/**
+ * Kinds of change to a webhook endpoint, made by an administrator: part of the audit trail.
+ * Such an event names the endpoint (`webhookId`) and no client, and reaches admins only; a new
+ * signing secret is the field name `secret`, never its value.
+ */
+export const WEBHOOK_EVENT_KINDS = [
+  'webhook.created',
+  'webhook.updated',
+  'webhook.deleted',
+] as const;
 export const EVENT_KINDS = [
   ...CLIENT_EVENT_KINDS,
   ...SERVER_EVENT_KINDS,
   ...CREDENTIAL_EVENT_KINDS,
   ...PERSON_EVENT_KINDS,
+  ...WEBHOOK_EVENT_KINDS,
 ] as const;
 export const clientEventKindSchema = z.enum(EVENT_KINDS);
 export type ClientEventKind = z.infer<typeof clientEventKindSchema>;
@@ -82,6 +93,8 @@ export const clientEventSchema = z.object({
   credentialId: z.string().nullable(),
   /** The person a `person.*` event is about; null for the others. */
   personId: z.string().nullable(),
+  /** The webhook endpoint a `webhook.*` event is about; null for the others. */
+  webhookId: z.string().nullable(),
   actor: z.object({ id: z.string().nullable(), name: z.string() }),
   at: z.string(),
   fields: z.array(z.string()),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PERSON_EVENT_KINDS, clientEventSchema } from './events.ts';
+import { PERSON_EVENT_KINDS, WEBHOOK_EVENT_KINDS, clientEventSchema } from './events.ts';
 import { accessTagsSchema, roleSchema } from './people.ts';
 
 /**
@@ -86,13 +86,15 @@ export type InvitationLookup = z.infer<typeof invitationLookupSchema>;
 export const INVITATION_DAYS = 7;
 
 /**
- * What the audit trail lists: every change to a person, and the reads of secrets (a client's
- * password, a credential's value), which are recorded as events already.
+ * What the audit trail lists: every change to a person, the reads of secrets (a client's
+ * password, a credential's value), which are recorded as events already, and every change to a
+ * webhook endpoint.
  */
 export const AUDIT_EVENT_KINDS = [
   ...PERSON_EVENT_KINDS,
   'client.password_read',
   'credential.revealed',
+  ...WEBHOOK_EVENT_KINDS,
 ] as const;
 export const auditKindSchema = z.enum(AUDIT_EVENT_KINDS, 'kind: Not a kind the audit trail lists');
 

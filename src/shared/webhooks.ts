@@ -34,9 +34,11 @@ export const webhookSecretSchema = z
   .min(16, 'At least 16 characters')
   .max(200, 'At most 200 characters');
 
+const webhookEventsSchema = z.array(webhookEventKindSchema).min(1, 'Choose at least one event');
+
 export const webhookInputSchema = z.object({
   url: webhookUrlSchema,
-  events: z.array(webhookEventKindSchema).min(1, 'Choose at least one event'),
+  events: webhookEventsSchema,
   format: webhookFormatSchema.default('json'),
   enabled: z.boolean().default(true),
   /** Left out on create: the server makes one and answers it once. */
@@ -44,8 +46,18 @@ export const webhookInputSchema = z.object({
 });
 export type WebhookInput = z.input<typeof webhookInputSchema>;
 
-/** An edit: what is left out stays; a `secret` replaces the old one. */
-export const webhookPatchSchema = webhookInputSchema.partial();
+/**
+ * An edit: what is left out stays; a `secret` replaces the old one. Written out rather than
+ * `webhookInputSchema.partial()`: zod fills a defaulted field even when it is optional, so an
+ * edit of the URL alone would switch the endpoint back on and reset its format.
+ */
+export const webhookPatchSchema = z.object({
+  url: webhookUrlSchema.optional(),
+  events: webhookEventsSchema.optional(),
+  format: webhookFormatSchema.optional(),
+  enabled: z.boolean().optional(),
+  secret: webhookSecretSchema.optional(),
+});
 export type WebhookPatch = z.input<typeof webhookPatchSchema>;
 
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;

@@ -9,6 +9,7 @@ const event = (kind: ClientEvent['kind'], fields: string[] = []): ClientEvent =>
   serverId: kind.startsWith('server.') ? 's1' : null,
   credentialId: null,
   personId: null,
+  webhookId: null,
   actor: { id: 'u1', name: 'Ada' },
   at: '2026-11-22T01:09:00.000Z',
   fields,

@@ -93,6 +93,12 @@ export function describeEvent(event: ClientEvent): string {
       return 'signed them out everywhere';
     case 'person.second_factor_reset':
       return 'reset their second factor';
+    case 'webhook.created':
+      return 'added a webhook';
+    case 'webhook.updated':
+      return `edited a webhook's ${listOf(fields)}`;
+    case 'webhook.deleted':
+      return 'deleted a webhook';
   }
 }
 

@@ -71,6 +71,11 @@ function connect(queryClient: QueryClient): void {
       }
       const event = parsed.data;
       for (const listener of listeners) listener(event);
+      // A webhook endpoint changed: the audit trail (People) lists it.
+      if (event.webhookId !== null) {
+        void queryClient.invalidateQueries({ queryKey: peopleKeys.all });
+        return;
+      }
       // The People screen: a change to someone, or a read of a secret (the audit trail).
       if (event.personId !== null || AUDITED_READS.has(event.kind)) {
         void queryClient.invalidateQueries({ queryKey: peopleKeys.all });

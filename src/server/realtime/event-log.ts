@@ -49,6 +49,8 @@ export interface NewEvent {
   credentialId?: string;
   /** For a `person.*` event: the person. */
   personId?: string;
+  /** For a `webhook.*` event: the endpoint. */
+  webhookId?: string;
   actor: Actor | { id: null; name: string };
   fields: readonly string[];
   at: string;
@@ -74,6 +76,7 @@ export async function appendEvents(
     serverId: event.serverId ?? null,
     credentialId: event.credentialId ?? null,
     personId: event.personId ?? null,
+    webhookId: event.webhookId ?? null,
     actorId: event.actor.id,
     actorName: event.actor.name,
     at: event.at,
@@ -106,9 +109,9 @@ export async function appendEvents(
     const values = rows.slice(i, i + EVENTS_PER_INSERT).map((row, j) => {
       const seq = first + i + j;
       seqs.push(seq);
-      return sql`(${seq}, ${row.kind}, ${row.clientId}, ${row.serverId}, ${row.credentialId}, ${row.personId}, ${row.actorId}, ${row.actorName}, ${row.at}, ${row.fields})`;
+      return sql`(${seq}, ${row.kind}, ${row.clientId}, ${row.serverId}, ${row.credentialId}, ${row.personId}, ${row.webhookId}, ${row.actorId}, ${row.actorName}, ${row.at}, ${row.fields})`;
     });
-    await sql`insert into "event" ("seq", "kind", "clientId", "serverId", "credentialId", "personId", "actorId", "actorName", "at", "fields")
+    await sql`insert into "event" ("seq", "kind", "clientId", "serverId", "credentialId", "personId", "webhookId", "actorId", "actorName", "at", "fields")
       overriding system value
       values ${sql.join(values)}`.execute(trx);
   }
@@ -141,6 +144,7 @@ export function presentEvent(row: Selectable<EventTable>, kind: ClientEventKind)
     serverId: row.serverId,
     credentialId: row.credentialId,
     personId: row.personId,
+    webhookId: row.webhookId,
     actor: { id: row.actorId, name: row.actorName },
     at: toIso(row.at),
     fields: toStringList(row.fields),

@@ -6,9 +6,14 @@ import { toStringList } from '#server/db/codec.ts';
 import { chunks } from '#server/db/chunks.ts';
 import { clientTagsOf } from '#server/auth/tag-scope.ts';
 
+/** The audit trail of people and of webhook endpoints: administrators only. */
+function adminsOnly(kind: string): boolean {
+  return kind.startsWith('person.') || kind.startsWith('webhook.');
+}
+
 /**
  * Who may receive an event on the live stream, as of when the hub read it:
- * - `admins`: the audit trail of people (`person.*`), for administrators only;
+ * - `admins`: the audit trail (`person.*`, `webhook.*`), for administrators only;
  * - `everyone`: every signed-in person (a credential no server uses);
  * - `clients`: a person with no tag limit, or one whose tags meet one of these tag lists (the
  *   event's client, or for a credential the clients of the servers that use it). An empty list
@@ -81,7 +86,7 @@ export async function scopesOf(
   const clientIds = new Set<string>();
   const credentialIds = new Set<string>();
   for (const event of events) {
-    if (event.kind.startsWith('person.')) continue;
+    if (adminsOnly(event.kind)) continue;
     if (event.kind.startsWith('credential.') && event.credentialId) {
       credentialIds.add(event.credentialId);
     } else if (event.clientId) clientIds.add(event.clientId);
@@ -93,7 +98,7 @@ export async function scopesOf(
       : new Map<string, string[][]>(),
   ]);
   return events.map((event): EventScope => {
-    if (event.kind.startsWith('person.')) return { audience: 'admins' };
+    if (adminsOnly(event.kind)) return { audience: 'admins' };
     if (event.kind.startsWith('credential.') && event.credentialId) {
       const users = credentials.get(event.credentialId);
       return users === undefined ? { audience: 'everyone' } : { audience: 'clients', tags: users };

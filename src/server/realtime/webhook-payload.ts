@@ -31,6 +31,9 @@ const VERBS: Readonly<Record<ClientEventKind, string>> = {
   'person.enabled': 'enabled the account of',
   'person.signed_out': 'signed out everywhere:',
   'person.second_factor_reset': 'reset the second factor of',
+  'webhook.created': 'added a webhook to',
+  'webhook.updated': 'changed the webhook to',
+  'webhook.deleted': 'deleted the webhook to',
 };
 
 /** `Acme (ACME)`, live or deleted; the id when neither table knows it any more. */
@@ -64,6 +67,15 @@ async function subjectOf(db: Kysely<Database>, event: ClientEvent): Promise<stri
         .where('id', '=', event.personId)
         .executeTakeFirst());
     return row?.email ?? event.personId;
+  }
+  if (event.webhookId !== null) {
+    // Its host only: the path of a chat service's URL is the secret that lets anyone post.
+    const row = await db
+      .selectFrom('webhook')
+      .select('url')
+      .where('id', '=', event.webhookId)
+      .executeTakeFirst();
+    return row ? (URL.parse(row.url)?.host ?? event.webhookId) : event.webhookId;
   }
   if (event.credentialId !== null) {
     const row = await db

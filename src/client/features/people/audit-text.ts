@@ -39,6 +39,12 @@ export function auditText(event: ClientEvent, who: string | undefined): string {
       return "read a client's password";
     case 'credential.revealed':
       return "revealed a credential's secret";
+    case 'webhook.created':
+      return 'added a webhook';
+    case 'webhook.updated':
+      return `changed a webhook's ${event.fields.join(', ')}`;
+    case 'webhook.deleted':
+      return 'deleted a webhook';
     default:
       return event.kind;
   }
@@ -60,4 +66,7 @@ export const AUDIT_KIND_OPTIONS = [
   { value: 'person.second_factor_reset', label: 'Second factor reset' },
   { value: 'client.password_read', label: 'Client password read' },
   { value: 'credential.revealed', label: 'Credential revealed' },
+  { value: 'webhook.created', label: 'Webhook added' },
+  { value: 'webhook.updated', label: 'Webhook changed' },
+  { value: 'webhook.deleted', label: 'Webhook deleted' },
 ];

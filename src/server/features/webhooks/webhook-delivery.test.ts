@@ -15,6 +15,8 @@ import {
 import { serveThisFile } from '#server/testing/file-server.ts';
 import { startTestServer, signUpVerified, type Session } from '#server/testing/test-server.ts';
 import { WebhookReceiver } from '#server/testing/webhook-receiver.ts';
+import { openEventStream } from '#server/testing/sse-reader.ts';
+import { clientEventSchema } from '#shared/events.ts';
 
 /**
  * Webhook deliveries to a real HTTP receiver on 127.0.0.1 (so WEBHOOK_ALLOW_PRIVATE=true), with
@@ -34,7 +36,10 @@ const t = serveThisFile({
       pollMs: 100,
     },
   },
-  staff: { admin: { name: 'Hook Admin', role: 'admin' } },
+  staff: {
+    admin: { name: 'Hook Admin', role: 'admin' },
+    editor: { name: 'Hook Editor', role: 'editor' },
+  },
 });
 
 const receivers: WebhookReceiver[] = [];
@@ -304,6 +309,52 @@ describe('a delivery', () => {
       .where('id', '=', webhook.id)
       .executeTakeFirstOrThrow();
     expect(row.secret).toMatch(/^v2\./);
+  });
+});
+
+describe('changes to an endpoint', () => {
+  it('are in the audit trail, live for admins only, naming the secret field, never its value', async () => {
+    const admins = await openEventStream(t.server.url, t.staff.admin.cookieHeader);
+    const editors = await openEventStream(t.server.url, t.staff.editor.cookieHeader);
+    await admins.until('stream.ready');
+    await editors.until('stream.ready');
+    const r = await receiver();
+    const { webhook } = await createHook(t.staff.admin, {
+      url: r.url(),
+      events: ['webhook.updated'],
+      secret: 'Audit-Secret-LEAK-1q2w3e4r5t',
+    });
+    await t.staff.admin.json('PATCH', `/api/webhooks/${webhook.id}`, {
+      secret: 'Audit-Secret2-LEAK-6y7u8i9o0p',
+      format: 'slack',
+    });
+    // The endpoint wants `webhook.updated`: it hears of its own edit, in words.
+    await r.waitFor(1);
+    const [line] = r.bodies<{ text: string }>();
+    expect(line!.text).toMatch(/ changed the webhook to 127\.0\.0\.1:\d+: format, secret$/);
+    hooks.splice(hooks.indexOf(webhook.id), 1);
+    expect((await t.staff.admin.json('DELETE', `/api/webhooks/${webhook.id}`)).status).toBe(204);
+    await newClient('After the hooks Ltd');
+
+    const kinds = ['webhook.created', 'webhook.updated', 'webhook.deleted'];
+    const seen = (await admins.until('client.created')).filter((m) => kinds.includes(m.event));
+    expect(seen.map((m) => clientEventSchema.parse(JSON.parse(m.data)))).toMatchObject([
+      { kind: 'webhook.created', webhookId: webhook.id, clientId: null, fields: expect.any(Array) },
+      { kind: 'webhook.updated', webhookId: webhook.id, fields: ['format', 'secret'] },
+      { kind: 'webhook.deleted', webhookId: webhook.id, fields: [] },
+    ]);
+    expect(seen.map((m) => m.data).join('\n')).not.toContain('LEAK');
+    // The editor's stream has the client's creation, which came after, and none of them.
+    const editorSaw = await editors.until('client.created');
+    expect(editorSaw.filter((m) => kinds.includes(m.event))).toEqual([]);
+    admins.close();
+    editors.close();
+
+    const audit = await t.staff.admin.json<{ events: { kind: string }[] }>(
+      'GET',
+      '/api/audit?kind=webhook.updated',
+    );
+    expect(audit.body.events[0]).toMatchObject({ kind: 'webhook.updated', webhookId: webhook.id });
   });
 });
 

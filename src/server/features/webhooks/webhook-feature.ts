@@ -34,7 +34,10 @@ export function registerWebhookFeature(
   // Registered after the database's hook, so it runs first (Fastify closes in reverse).
   app.addHook('onClose', async () => outbox.close());
   registerWebhookRoutes(app, {
-    webhooks: new WebhookRepository(db, box, () => outbox.wake()),
+    webhooks: new WebhookRepository(db, box, {
+      onCommitted: () => void hub.wake(),
+      onQueued: () => outbox.wake(),
+    }),
     allowPrivate,
   });
   return outbox;

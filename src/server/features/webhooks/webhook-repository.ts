@@ -13,7 +13,7 @@ import type { Database } from '#server/db/schema.ts';
 import { fromBool, toBool, toIso, toStringList } from '#server/db/codec.ts';
 import { newRecordId } from '#server/db/record-id.ts';
 import { webhookSecretPlace, type SecretBox } from '#server/secrets.ts';
-import { latestSeq } from '#server/realtime/event-log.ts';
+import { appendEvent, latestSeq } from '#server/realtime/event-log.ts';
 import { newWebhookSecret } from '#server/realtime/webhook-signature.ts';
 import { presentDelivery, presentWebhook } from './webhook-presenter.ts';
 
@@ -44,20 +44,30 @@ function decodeCursor(cursor: string): { createdAt: string; id: string } | undef
   return { createdAt: new Date(createdAt).toISOString(), id };
 }
 
+/** The fields of an edit, by name: a new secret is `secret`, never its value. */
+function fieldsOf(patch: Patch): string[] {
+  return (['url', 'events', 'format', 'enabled', 'secret'] as const).filter(
+    (field) => patch[field] !== undefined,
+  );
+}
+
 /**
  * Webhook endpoints and their deliveries as the administrators' routes read and write them.
- * The outbox (realtime/webhook-outbox.ts) makes the deliveries; `onQueued` wakes it after a
- * write that gives it something to do.
+ * Each change to an endpoint commits with its `webhook.*` event (the audit trail), after which
+ * `onCommitted` wakes the hub. The outbox (realtime/webhook-outbox.ts) makes the deliveries;
+ * `onQueued` wakes it after a write that gives it something to do.
  */
 export class WebhookRepository {
   readonly #db: Db;
   readonly #box: SecretBox;
+  readonly #onCommitted: () => void;
   readonly #onQueued: () => void;
 
-  constructor(db: Db, box: SecretBox, onQueued: () => void) {
+  constructor(db: Db, box: SecretBox, wake: { onCommitted: () => void; onQueued: () => void }) {
     this.#db = db;
     this.#box = box;
-    this.#onQueued = onQueued;
+    this.#onCommitted = wake.onCommitted;
+    this.#onQueued = wake.onQueued;
   }
 
   async #summaries(
@@ -117,7 +127,10 @@ export class WebhookRepository {
     return presentWebhook(row, (await this.#summaries([id])).get(id)!);
   }
 
-  /** A new endpoint, at the log's head: it hears of events from its creation on. */
+  /**
+   * A new endpoint, its cursor at its own `webhook.created` event: it hears of the events after
+   * its creation.
+   */
   async create(input: Input, actor: Actor): Promise<{ webhook: Webhook; secret: string }> {
     const id = newRecordId();
     const secret = input.secret ?? newWebhookSecret();
@@ -132,18 +145,28 @@ export class WebhookRepository {
           format: input.format,
           enabled: fromBool(input.enabled, this.#db.dialect),
           secret: this.#box.seal(secret, webhookSecretPlace(id)),
-          cursor: await latestSeq(trx),
+          cursor: 0,
           createdAt: at,
           updatedAt: at,
           createdById: actor.id,
         })
         .execute();
+      const seq = await appendEvent(trx, this.#db.dialect, {
+        kind: 'webhook.created',
+        clientId: null,
+        webhookId: id,
+        actor,
+        fields: ['url', 'events', 'format', 'enabled', 'secret'],
+        at,
+      });
+      await trx.updateTable('webhook').set({ cursor: seq }).where('id', '=', id).execute();
     });
+    this.#onCommitted();
     return { webhook: (await this.get(id))!, secret };
   }
 
   /** An edit; undefined when there is no such endpoint. */
-  async update(id: string, patch: Patch): Promise<Webhook | undefined> {
+  async update(id: string, patch: Patch, actor: Actor): Promise<Webhook | undefined> {
     const found = await this.#db.kysely.transaction().execute(async (trx: Trx) => {
       const row = await trx
         .selectFrom('webhook')
@@ -152,6 +175,16 @@ export class WebhookRepository {
         .executeTakeFirst();
       if (!row) return false;
       const reenabled = patch.enabled === true && !toBool(row.enabled);
+      const at = new Date().toISOString();
+      // Its own event first: a cursor moved to the head (switched back on) passes it.
+      await appendEvent(trx, this.#db.dialect, {
+        kind: 'webhook.updated',
+        clientId: null,
+        webhookId: id,
+        actor,
+        fields: fieldsOf(patch),
+        at,
+      });
       await trx
         .updateTable('webhook')
         .set({
@@ -168,24 +201,35 @@ export class WebhookRepository {
             : { secret: this.#box.seal(patch.secret, webhookSecretPlace(id)) }),
           // Switched back on, it hears of events from now on, not of those while it was off.
           ...(reenabled ? { cursor: await latestSeq(trx) } : {}),
-          updatedAt: new Date().toISOString(),
+          updatedAt: at,
         })
         .where('id', '=', id)
         .execute();
       return true;
     });
     if (!found) return undefined;
+    this.#onCommitted();
     this.#onQueued();
     return this.get(id);
   }
 
   /** Deletes the endpoint and its deliveries; false when there was none. */
-  async delete(id: string): Promise<boolean> {
-    const result = await this.#db.kysely
-      .deleteFrom('webhook')
-      .where('id', '=', id)
-      .executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+  async delete(id: string, actor: Actor): Promise<boolean> {
+    const deleted = await this.#db.kysely.transaction().execute(async (trx) => {
+      const result = await trx.deleteFrom('webhook').where('id', '=', id).executeTakeFirst();
+      if (Number(result.numDeletedRows) === 0) return false;
+      await appendEvent(trx, this.#db.dialect, {
+        kind: 'webhook.deleted',
+        clientId: null,
+        webhookId: id,
+        actor,
+        fields: [],
+        at: new Date().toISOString(),
+      });
+      return true;
+    });
+    if (deleted) this.#onCommitted();
+    return deleted;
   }
 
   async exists(id: string): Promise<boolean> {

@@ -1,26 +1,27 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   deliveryPageQuerySchema,
+  webhookCreatedSchema,
+  webhookDeliveryPageSchema,
+  webhookDeliverySchema,
   webhookInputSchema,
+  webhookListSchema,
   webhookPatchSchema,
-  type Webhook,
-  type WebhookCreated,
-  type WebhookDelivery,
-  type WebhookDeliveryPage,
-  type WebhookList,
+  webhookSchema,
 } from '#shared/webhooks.ts';
-import { HttpError, parseInput } from '#server/http/http-error.ts';
+import { apiErrorSchema } from '#shared/api-error.ts';
+import { HttpError } from '#server/http/http-error.ts';
+import { noContent, refusals } from '#server/http/route-schemas.ts';
 import { actorOf, requireUser } from '#server/auth/session-guard.ts';
 import { AddressRefused, hostOf, resolveAllowed } from '#server/realtime/webhook-address.ts';
 import type { WebhookRepository } from './webhook-repository.ts';
 
 /** Ids of endpoints and deliveries (newRecordId): base64url. Anything else names none. */
-const idSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Must be an id');
-
-function paramOf(params: unknown, name: 'id' | 'deliveryId'): string {
-  return parseInput(idSchema, (params as Record<string, unknown>)[name], name);
-}
+const recordId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Must be an id');
+const params = z.object({ id: recordId });
+const deliveryParams = z.object({ id: recordId, deliveryId: recordId });
 
 function notFound(): HttpError {
   return new HttpError(404, 'No webhook with that id: it may have been deleted');
@@ -60,72 +61,151 @@ export function registerWebhookRoutes(
   deps: { webhooks: WebhookRepository; allowPrivate: boolean },
 ): void {
   const { webhooks, allowPrivate } = deps;
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['webhooks'];
 
-  app.get('/api/webhooks', async (): Promise<WebhookList> => ({ webhooks: await webhooks.list() }));
+  api.get(
+    '/api/webhooks',
+    {
+      schema: {
+        summary: 'Webhook endpoints, with their latest delivery (never a secret)',
+        tags,
+        response: { 200: webhookListSchema, ...refusals },
+      },
+    },
+    async () => ({ webhooks: await webhooks.list() }),
+  );
 
-  app.post('/api/webhooks', async (request, reply): Promise<WebhookCreated> => {
-    const input = parseInput(webhookInputSchema, request.body);
-    await checkUrl(input.url, allowPrivate);
-    const created = await webhooks.create(input, actorOf(requireUser(request)));
-    // It carries the secret: no cache keeps it.
-    void reply.status(201).header('cache-control', 'no-store');
-    return created;
-  });
+  api.post(
+    '/api/webhooks',
+    {
+      schema: {
+        summary: 'Add an endpoint; the answer shows its signing secret, this once',
+        tags,
+        body: webhookInputSchema,
+        response: { 201: webhookCreatedSchema, ...refusals },
+      },
+    },
+    async (request, reply) => {
+      await checkUrl(request.body.url, allowPrivate);
+      const created = await webhooks.create(request.body, actorOf(requireUser(request)));
+      // It carries the secret: no cache keeps it.
+      return reply.status(201).header('cache-control', 'no-store').send(created);
+    },
+  );
 
-  app.patch('/api/webhooks/:id', async (request): Promise<Webhook> => {
-    const id = paramOf(request.params, 'id');
-    const patch = parseInput(webhookPatchSchema, request.body);
-    if (patch.url !== undefined) await checkUrl(patch.url, allowPrivate);
-    const updated = await webhooks.update(id, patch);
-    if (!updated) throw notFound();
-    return updated;
-  });
+  api.patch(
+    '/api/webhooks/:id',
+    {
+      schema: {
+        summary: 'Edit an endpoint: what is left out stays; a new secret is never echoed',
+        tags,
+        params,
+        body: webhookPatchSchema,
+        response: { 200: webhookSchema, ...refusals },
+      },
+    },
+    async (request) => {
+      if (request.body.url !== undefined) await checkUrl(request.body.url, allowPrivate);
+      const updated = await webhooks.update(
+        request.params.id,
+        request.body,
+        actorOf(requireUser(request)),
+      );
+      if (!updated) throw notFound();
+      return updated;
+    },
+  );
 
-  app.delete('/api/webhooks/:id', async (request, reply) => {
-    const id = paramOf(request.params, 'id');
-    if (!(await webhooks.delete(id))) throw notFound();
-    return reply.status(204).send();
-  });
+  api.delete(
+    '/api/webhooks/:id',
+    {
+      schema: {
+        summary: 'Delete an endpoint and its deliveries',
+        tags,
+        params,
+        response: { 204: noContent, ...refusals },
+      },
+    },
+    async (request, reply) => {
+      if (!(await webhooks.delete(request.params.id, actorOf(requireUser(request))))) {
+        throw notFound();
+      }
+      return reply.status(204).send(null);
+    },
+  );
 
-  app.get('/api/webhooks/:id/deliveries', async (request): Promise<WebhookDeliveryPage> => {
-    const id = paramOf(request.params, 'id');
-    const query = parseInput(deliveryPageQuerySchema, request.query, 'query');
-    if (!(await webhooks.exists(id))) throw notFound();
-    const page = await webhooks.deliveries(id, query);
-    if (!page) {
-      const message = 'Not a cursor this list gave';
-      throw new HttpError(400, `Invalid query: cursor: ${message}`, {
-        fields: { cursor: message },
-      });
-    }
-    return page;
-  });
+  api.get(
+    '/api/webhooks/:id/deliveries',
+    {
+      schema: {
+        summary: "An endpoint's deliveries, newest first, a page at a time",
+        tags,
+        params,
+        querystring: deliveryPageQuerySchema,
+        response: { 200: webhookDeliveryPageSchema, ...refusals },
+      },
+    },
+    async (request) => {
+      if (!(await webhooks.exists(request.params.id))) throw notFound();
+      const page = await webhooks.deliveries(request.params.id, request.query);
+      if (!page) {
+        const message = 'Not a cursor this list gave';
+        throw new HttpError(400, `Invalid query: cursor: ${message}`, {
+          fields: { cursor: message },
+        });
+      }
+      return page;
+    },
+  );
 
-  app.post(
+  api.post(
     '/api/webhooks/:id/deliveries/:deliveryId/resend',
-    async (request, reply): Promise<WebhookDelivery> => {
-      const id = paramOf(request.params, 'id');
-      const deliveryId = paramOf(request.params, 'deliveryId');
-      const queued = await webhooks.resend(id, deliveryId);
+    {
+      schema: {
+        summary: 'Send a delivered or failed delivery again, after what is pending',
+        tags,
+        params: deliveryParams,
+        response: {
+          202: webhookDeliverySchema,
+          ...refusals,
+          409: apiErrorSchema.describe('The delivery is still waiting to be sent.'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const queued = await webhooks.resend(request.params.id, request.params.deliveryId);
       if (queued === undefined) {
         throw new HttpError(404, 'No delivery with that id for this webhook');
       }
       if (queued === 'pending') {
         throw new HttpError(409, 'This delivery is still waiting to be sent: it needs no resend');
       }
-      void reply.status(202);
-      return queued;
+      return reply.status(202).send(queued);
     },
   );
 
-  app.post('/api/webhooks/:id/test', async (request, reply): Promise<WebhookDelivery> => {
-    const id = paramOf(request.params, 'id');
-    const queued = await webhooks.test(id);
-    if (queued === undefined) throw notFound();
-    if (queued === null) {
-      throw new HttpError(409, 'No event of the kinds this endpoint wants yet');
-    }
-    void reply.status(202);
-    return queued;
-  });
+  api.post(
+    '/api/webhooks/:id/test',
+    {
+      schema: {
+        summary: 'Queue a delivery of the newest event of a kind the endpoint wants',
+        tags,
+        params,
+        response: {
+          202: webhookDeliverySchema,
+          ...refusals,
+          409: apiErrorSchema.describe('The log holds no event of the kinds it wants yet.'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const queued = await webhooks.test(request.params.id);
+      if (queued === undefined) throw notFound();
+      if (queued === null) {
+        throw new HttpError(409, 'No event of the kinds this endpoint wants yet');
+      }
+      return reply.status(202).send(queued);
+    },
+  );
 }
