@@ -3,6 +3,7 @@ import {
   CREDENTIAL_EVENT_KINDS,
   PERSON_EVENT_KINDS,
   SERVER_EVENT_KINDS,
+  WEBHOOK_EVENT_KINDS,
   type ClientEventKind,
 } from '#shared/events.ts';
 import type { DeliveryStatus, WebhookFormat } from '#shared/webhooks.ts';
@@ -35,6 +36,9 @@ export const EVENT_LABELS: Record<ClientEventKind, string> = {
   'person.enabled': 'Person enabled',
   'person.signed_out': 'Signed out everywhere',
   'person.second_factor_reset': 'Second factor reset',
+  'webhook.created': 'Webhook added',
+  'webhook.updated': 'Webhook changed',
+  'webhook.deleted': 'Webhook deleted',
 };
 
 export interface EventFamily {
@@ -50,6 +54,7 @@ export const EVENT_FAMILIES: readonly EventFamily[] = [
   { name: 'Servers', noun: 'server', kinds: SERVER_EVENT_KINDS },
   { name: 'Credentials', noun: 'credential', kinds: CREDENTIAL_EVENT_KINDS },
   { name: 'People', noun: 'people', kinds: PERSON_EVENT_KINDS },
+  { name: 'Webhooks', noun: 'webhook', kinds: WEBHOOK_EVENT_KINDS },
 ];
 
 export const FORMAT_LABELS: Record<WebhookFormat, string> = {
