@@ -10,6 +10,7 @@ import {
   credentialPassphrasePlace,
   credentialPlace,
   deployTokenPlace,
+  webhookSecretPlace,
   type SealedPlace,
 } from './secrets.ts';
 import { sshKeygen } from './testing/sshd.ts';
@@ -69,6 +70,14 @@ beforeAll(async () => {
   });
   expect(made.status).toBe(201);
   lockedKey = made.body;
+  // A webhook's signing secret, switched off (it delivers nothing).
+  const hook = await staff.json('POST', '/api/webhooks', {
+    url: 'https://hooks.example.com/rotate',
+    events: ['client.created'],
+    enabled: false,
+    secret: 'webhook-secret-5-rotated',
+  });
+  expect(hook.status).toBe(201);
 });
 afterAll(async () => before.close());
 
@@ -110,6 +119,10 @@ async function sealedSecrets() {
     ...(await db.selectFrom('deployToken').select(['userId', 'token as s']).execute()).map(
       (row) => ({ s: row.s, place: deployTokenPlace(row.userId) }),
     ),
+    ...(await db.selectFrom('webhook').select(['id', 'secret as s']).execute()).map((row) => ({
+      s: row.s,
+      place: webhookSecretPlace(row.id),
+    })),
   ].filter((row): row is { s: string; place: SealedPlace } => row.s !== null);
 }
 
@@ -130,12 +143,12 @@ it('a wrong previous key changes nothing and says which secret it could not open
 
 it('npm run rotate-secret-key re-seals everything; the app reads it with the new key, the old key opens nothing', async () => {
   const { code, out } = await rotateCli({ SECRET_KEY: NEW_KEY, SECRET_KEY_PREVIOUS: OLD_KEY });
-  expect(out).toContain('Re-encrypted 3 credential(s), 1 deploy token(s) and 0 webhook secret(s)');
+  expect(out).toContain('Re-encrypted 3 credential(s), 1 deploy token(s) and 1 webhook secret(s)');
   expect(code).toBe(0);
 
   const sealed = await sealedSecrets();
-  // Three credentials' secrets, the key's passphrase, the deploy token.
-  expect(sealed).toHaveLength(5);
+  // Three credentials' secrets, the key's passphrase, the deploy token, the webhook's secret.
+  expect(sealed).toHaveLength(6);
   const oldBox = new SecretBox(OLD_KEY);
   const newBox = new SecretBox(NEW_KEY);
   for (const { s, place } of sealed) {
@@ -146,7 +159,7 @@ it('npm run rotate-secret-key re-seals everything; the app reads it with the new
   // A second run finds everything under the new key already and changes nothing.
   const again = await rotateCli({ SECRET_KEY: NEW_KEY, SECRET_KEY_PREVIOUS: OLD_KEY });
   expect(again.code).toBe(0);
-  expect(again.out).toContain('5 secret(s) were under the new key already.');
+  expect(again.out).toContain('6 secret(s) were under the new key already.');
   expect(await sealedSecrets()).toEqual(sealed);
 
   const after = await startTestServer({

@@ -8,7 +8,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiErrorSchema } from '#shared/api-error.ts';
-import { HttpError, invalidInput } from './http-error.ts';
+import { invalidInput, type HttpError } from './http-error.ts';
 
 /**
  * Routes declare their params, query, body and responses as the shared zod schemas: Fastify
