@@ -47,6 +47,7 @@ async function view(session: Session, clientIds: string[]) {
     me: await text('/api/me'),
     commands: await Promise.all(clientIds.map((id) => text(`/api/clients/${id}/commands`))),
     passwords: await Promise.all(clientIds.map((id) => text(`/api/clients/${id}/password`))),
+    webhooks: await text('/api/webhooks'),
   };
 }
 
@@ -125,6 +126,17 @@ beforeAll(async () => {
   await alice.request('GET', `/api/clients/${created[0]!.id}/password`);
   clientIds = created.slice(0, 6).map((c) => c.id);
   deletedId = created[6]!.id;
+  // A webhook endpoint (switched off: it delivers nothing), its secret sealed.
+  expect(
+    (
+      await alice.json('POST', '/api/webhooks', {
+        url: 'https://hooks.example.com/copy',
+        events: ['client.created'],
+        enabled: false,
+        secret: 'copied-webhook-secret',
+      })
+    ).status,
+  ).toBe(201);
   before = await view(alice, clientIds);
   beforeEvents = await events(alice);
   // The team stops the server before copying.
@@ -164,6 +176,7 @@ describe('npm run db:copy', () => {
       'client',
       'deletedClient',
       'event',
+      'webhook',
     ]) {
       expect(copy.out).toMatch(new RegExp(`^${table} .* ok$`, 'm'));
     }

@@ -198,15 +198,27 @@ export class WebhookOutbox {
     }
   }
 
-  /** Comes back when the next retry is due, or after the poll interval at the latest. */
+  /**
+   * Comes back when the next retry is due, or after the poll interval at the latest. Only
+   * retries still ahead count: one due already is being made (here, or by the instance that
+   * holds its endpoint), or waits for its endpoint to be switched on again.
+   */
   async #scheduleNext(): Promise<void> {
     if (this.#stop.signal.aborted) return;
     let wait = this.#timings.pollMs;
     try {
+      const now = new Date();
       const row = await this.#db.kysely
         .selectFrom('webhookDelivery')
-        .select((eb) => eb.fn.min('nextAttemptAt').as('due'))
-        .where('status', '=', 'pending')
+        .innerJoin('webhook', 'webhook.id', 'webhookDelivery.webhookId')
+        .select((eb) => eb.fn.min('webhookDelivery.nextAttemptAt').as('due'))
+        .where('webhookDelivery.status', '=', 'pending')
+        .where('webhook.enabled', '=', fromBool(true, this.#db.dialect))
+        .where(
+          'webhookDelivery.nextAttemptAt',
+          '>',
+          this.#db.dialect === 'postgres' ? now : now.toISOString(),
+        )
         .executeTakeFirst();
       if (row?.due) wait = Math.min(wait, Math.max(0, Date.parse(toIso(row.due)) - Date.now()));
     } catch {

@@ -108,7 +108,11 @@ const exchanges: Exchange[] = [];
 const t = serveThisFile({
   // Webhooks deliver to a receiver of the test's on 127.0.0.1.
   env: { LOG_LEVEL: 'debug', SECRET_KEY, WEBHOOK_ALLOW_PRIVATE: 'true' },
-  start: { logStream: { write: (line) => logLines.push(line) } },
+  // A failed webhook delivery is retried at once rather than after 10 s.
+  start: {
+    logStream: { write: (line) => logLines.push(line) },
+    webhooks: { retryDelayMs: 50, maxRetryDelayMs: 200 },
+  },
 });
 
 /** Signs up by email with `password`, follows the mailed link, and signs in once more. */
