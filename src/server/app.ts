@@ -31,6 +31,7 @@ import { DeployTokens } from './features/account/deploy-tokens.ts';
 import { registerAccountRoutes } from './features/account/account-routes.ts';
 import { registerSessionRoutes } from './features/account/session-routes.ts';
 import { registerPeopleFeature } from './features/people/people-feature.ts';
+import { registerTokenFeature } from './features/tokens/token-feature.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { registerCsrfCheck } from './http/csrf.ts';
 import { loggerOptions, terminalLogStream } from './http/logger.ts';
@@ -178,6 +179,7 @@ export async function buildApp(
     db,
     { domains: config.allowedEmailDomains, emails: config.allowedEmails },
     config.require2fa,
+    config.apiTokenRateLimitPerMinute,
   );
 
   app.get('/healthz', async () => ({ status: 'ok' }));
@@ -212,6 +214,7 @@ export async function buildApp(
   });
   registerTransferRoutes(app, { db, box, clients, onCommitted: () => void hub.wake() });
   registerPeopleFeature(app, { db, mailer, publicUrl: config.publicUrl, hub });
+  registerTokenFeature(app, { db, hub });
   registerEventsRoute(app, hub);
 
   return app;

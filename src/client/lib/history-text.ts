@@ -93,6 +93,12 @@ export function describeEvent(event: ClientEvent): string {
       return 'signed them out everywhere';
     case 'person.second_factor_reset':
       return 'reset their second factor';
+    case 'person.token_created':
+      return 'created an API token';
+    case 'person.token_revoked':
+      return 'revoked an API token';
+    case 'person.token_secret_used':
+      return 'read a secret with an API token';
   }
 }
 

@@ -16,6 +16,14 @@ import { sessionCheck, type FoundSession } from './session-check.ts';
 import { SECRET_REFUSED_MESSAGE } from './secret-access.ts';
 import { isWebAppFile } from '#server/http/static-files.ts';
 import { secondFactorGate } from './second-factors.ts';
+import {
+  TokenRefusal,
+  bearerToken,
+  refuseToken,
+  tokenCheck,
+  tokenRefusalFor,
+  type TokenUse,
+} from './api-tokens.ts';
 
 export interface SignedInUser {
   id: string;
@@ -30,6 +38,8 @@ export interface SignedInUser {
   twoFactorEnabled: boolean;
   /** REQUIRE_2FA asks this person to set up a second factor before anything else. */
   secondFactorRequired: boolean;
+  /** The API token the request came with; null for a session. */
+  token: TokenUse | null;
 }
 
 declare module 'fastify' {
@@ -78,14 +88,21 @@ export function registerSessionGuard(
   db: Db,
   allowlist: Allowlist,
   require2fa = false,
+  tokenRateLimitPerMinute = 600,
 ): void {
   const findSession = sessionCheck(auth, db);
+  const findToken = tokenCheck(db, tokenRateLimitPerMinute);
   const secondFactorRefusal = secondFactorGate(db, require2fa);
   app.decorateRequest('user', null);
   app.decorateRequest('sessionId', null);
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     if (isPublicRequest(request)) return;
-    const refusal = admit(request, await findSession(request.headers), allowlist);
+    // With a bearer token the cookies are not looked at: the token alone decides.
+    const bearer = bearerToken(request.headers);
+    const found =
+      bearer === undefined ? await findSession(request.headers) : await findToken(bearer);
+    if (found instanceof TokenRefusal) refuseToken(reply, found);
+    const refusal = admit(request, found, allowlist);
     if (refusal) throw refusal;
     // No route matched: the not-found answer says so, to anyone signed in.
     if (request.is404) return;
@@ -95,6 +112,9 @@ export function registerSessionGuard(
     if (needed === undefined || !can(request.user!.role, needed)) {
       throw new HttpError(403, refusedMessage(needed));
     }
+    const token = request.user!.token;
+    const tokenRefusal = token && tokenRefusalFor(request, token, needed);
+    if (tokenRefusal) throw tokenRefusal;
   });
 }
 
@@ -132,7 +152,7 @@ function admit(
     return new HttpError(403, notAllowedMessage(session.user.email), {
       code: EMAIL_NOT_ALLOWED_CODE,
     });
-  request.sessionId = session.session.id;
+  request.sessionId = session.token ? null : session.session.id;
   request.user = {
     id: session.user.id,
     email: session.user.email,
@@ -146,6 +166,7 @@ function admit(
     tags: parseAccessTags(session.user.tags),
     twoFactorEnabled: session.user.twoFactorEnabled === true,
     secondFactorRequired: false,
+    token: session.token ?? null,
   };
   return undefined;
 }

@@ -9,6 +9,7 @@ import { serversAndCredentials } from './migrations/0007-servers-and-credentials
 import { eventServer } from './migrations/0008-event-server.ts';
 import { vaultAndHostKeys } from './migrations/0009-vault-and-host-keys.ts';
 import { peopleAndSecondFactors } from './migrations/0010-people-and-second-factors.ts';
+import { apiTokens } from './migrations/0011-api-tokens.ts';
 
 /** Every migration, in order. Listed in code so the build carries them and nothing is scanned. */
 function migrations(db: Db): Record<string, Migration> {
@@ -22,6 +23,7 @@ function migrations(db: Db): Record<string, Migration> {
     '0008-event-server': eventServer(),
     '0009-vault-and-host-keys': vaultAndHostKeys(db.dialect),
     '0010-people-and-second-factors': peopleAndSecondFactors(db.dialect),
+    '0011-api-tokens': apiTokens(db.dialect),
   };
 }
 
