@@ -23,7 +23,7 @@ let requestsSent = 0;
 /** Everything a write could touch, so a refused one can be shown to have changed nothing. */
 async function fingerprint() {
   const db = t.server.app.parts.db.kysely;
-  const [clients, servers, credentials, events, deleted, tokens] = await Promise.all([
+  const [clients, servers, credentials, events, deleted, tokens, apiTokens] = await Promise.all([
     db.selectFrom('client').selectAll().orderBy('id').execute(),
     // Every change to a server or credential raises its version; a reveal, which is no
     // change, leaves its mark on the credential.
@@ -36,8 +36,9 @@ async function fingerprint() {
       .then((row) => ({ count: Number(row.count), last: Number(row.last) })),
     db.selectFrom('deletedClient').select(['id', 'version']).orderBy('id').execute(),
     db.selectFrom('deployToken').select(['userId', 'token']).orderBy('userId').execute(),
+    db.selectFrom('apiToken').select(['id', 'name', 'scope']).orderBy('id').execute(),
   ]);
-  return { clients, servers, credentials, events, deleted, tokens };
+  return { clients, servers, credentials, events, deleted, tokens, apiTokens };
 }
 
 beforeAll(async () => {
