@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Permission } from '#shared/people.ts';
+import type { Permission, Role } from '#shared/people.ts';
 import { TOKEN_PREFIX, scopeAllows, tokenScopeSchema, type TokenScope } from '#shared/tokens.ts';
 import type { Db } from '#server/db/database.ts';
 import { toBool } from '#server/db/codec.ts';
@@ -29,6 +29,20 @@ export const SESSION_ONLY_ROUTES: ReadonlySet<string> = new Set([
   'POST /api/me/sessions/revoke-others',
   'PUT /api/me/access-token',
 ]);
+
+/**
+ * What a token's requests may see of what its owner's role decides beyond the route table:
+ * never an administrator's view (the live stream's audit trail of people), whatever the owner.
+ */
+export function tokenRole(role: Role): Role {
+  return role === 'admin' ? 'editor' : role;
+}
+
+/**
+ * The key a token's live stream is checked by (stream-access.ts), in place of a session's id:
+ * the stream ends when the token is revoked or expires, or its owner is disabled.
+ */
+export const TOKEN_STREAM_PREFIX = 'api-token:';
 
 /** The longest token looked up; ours are far shorter. */
 const MAX_TOKEN_LENGTH = 200;

@@ -17,11 +17,13 @@ import { SECRET_REFUSED_MESSAGE } from './secret-access.ts';
 import { isWebAppFile } from '#server/http/static-files.ts';
 import { secondFactorGate } from './second-factors.ts';
 import {
+  TOKEN_STREAM_PREFIX,
   TokenRefusal,
   bearerToken,
   refuseToken,
   tokenCheck,
   tokenRefusalFor,
+  tokenRole,
   type TokenUse,
 } from './api-tokens.ts';
 
@@ -45,6 +47,7 @@ export interface SignedInUser {
 declare module 'fastify' {
   interface FastifyRequest {
     user: SignedInUser | null;
+    /** The session's id; for an API token, its key (TOKEN_STREAM_PREFIX and the token's id). */
     sessionId: string | null;
   }
 }
@@ -152,7 +155,9 @@ function admit(
     return new HttpError(403, notAllowedMessage(session.user.email), {
       code: EMAIL_NOT_ALLOWED_CODE,
     });
-  request.sessionId = session.token ? null : session.session.id;
+  request.sessionId = session.token
+    ? `${TOKEN_STREAM_PREFIX}${session.token.id}`
+    : session.session.id;
   request.user = {
     id: session.user.id,
     email: session.user.email,
@@ -191,9 +196,9 @@ export function parseAccessTags(stored: string | null | undefined): readonly str
   return [];
 }
 
-/** What the signed-in person may see and do (their role and tag limit). */
+/** What the signed-in person may see and do (their role and tag limit; with an API token, never an admin's). */
 export function accessOf(user: SignedInUser): Access {
-  return { userId: user.id, role: user.role, tags: user.tags };
+  return { userId: user.id, role: user.token ? tokenRole(user.role) : user.role, tags: user.tags };
 }
 
 /** The signed-in user as history names them: by email, which they cannot change. */

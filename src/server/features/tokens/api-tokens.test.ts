@@ -3,6 +3,8 @@ import type { Client, ClientList } from '#shared/clients.ts';
 import type { ApiTokenList, CreateTokenInput, CreatedToken } from '#shared/tokens.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
 import { setAccess } from '#server/testing/access.ts';
+import { SseReader } from '#server/testing/sse-reader.ts';
+import { hashApiToken } from '#server/auth/api-tokens.ts';
 import type { Session } from '#server/testing/test-server.ts';
 
 /**
@@ -309,6 +311,34 @@ describe('refusals', () => {
   });
 });
 
+describe('the live stream', () => {
+  it("streams what the owner may see but an admin's audit trail, and ends when revoked", async () => {
+    const { token, secret } = await createToken(t.staff.admin, { scope: 'read' });
+    const abort = new AbortController();
+    const response = await fetch(`${t.server.url}/api/events`, {
+      headers: { authorization: `Bearer ${secret}`, accept: 'text/event-stream' },
+      signal: abort.signal,
+    });
+    expect(response.status).toBe(200);
+    const stream = new SseReader(response, abort);
+    try {
+      await stream.until('stream.ready');
+      // A person.* event (admins only) and then a client's: the token gets the client's only.
+      await createToken(t.staff.admin);
+      const client = await t.staff.admin.json<Client>('POST', '/api/clients', { name: 'Streamed' });
+      const next = await stream.next();
+      expect(next.event).toBe('client.created');
+      expect(JSON.parse(next.data)).toMatchObject({ clientId: client.body.id });
+
+      await t.staff.admin.json('DELETE', `/api/me/tokens/${token.id}`);
+      // The stream access sweep ends it within its interval.
+      await expect.poll(() => stream.ended, { timeout: 10_000 }).toBe(true);
+    } finally {
+      stream.close();
+    }
+  });
+});
+
 describe('no token where it does not belong', () => {
   it('never writes a token to the log or the event log', async () => {
     // Made at the end of the file: every token above has been created and used by now.
@@ -318,10 +348,19 @@ describe('no token where it does not belong', () => {
     const events = JSON.stringify(
       await t.server.app.parts.db.kysely.selectFrom('event').selectAll().execute(),
     );
+    const lists = JSON.stringify(
+      await Promise.all(
+        Object.values(t.staff).map((session) => session.json('GET', '/api/me/tokens')),
+      ),
+    );
     for (const secret of made) {
       const body = secret.slice(3);
+      const hash = hashApiToken(secret);
       expect(log.includes(body), 'a token in the log').toBe(false);
+      expect(log.includes(hash), "a token's hash in the log").toBe(false);
       expect(events.includes(body), 'a token in the events').toBe(false);
+      expect(events.includes(hash), "a token's hash in the events").toBe(false);
+      expect(lists.includes(body) || lists.includes(hash), 'a token in a list').toBe(false);
     }
   });
 });
