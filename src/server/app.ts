@@ -40,6 +40,7 @@ import { RequestLogLines } from './http/request-log-lines.ts';
 import { registerStaticFiles } from './http/static-files.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { recordRoutes } from './http/route-registry.ts';
+import { registerRouteSchemas } from './http/route-schemas.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
 import { DATABASE_UNAVAILABLE_MESSAGE } from './http/database-unavailable.ts';
 
@@ -95,6 +96,7 @@ export async function buildApp(
   });
   // First, so that it sees every route registered after it.
   recordRoutes(app);
+  await registerRouteSchemas(app);
   registerJsonBodyParser(app);
 
   const tightened = tightenDataDir(config.dataDir);

@@ -3,6 +3,15 @@ import { HttpError } from './http-error.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** See REFUSE_CROSS_SITE. */
+    refuseCrossSite?: boolean;
+    /** See PROVIDER_CALLBACK. */
+    providerCallback?: boolean;
+  }
+}
+
 /**
  * Route config for a GET that reveals a secret or writes (a password read, an export with
  * passwords, a command carrying the access token): to another site it is a write, since a

@@ -2,15 +2,18 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { HttpError } from './http-error.ts';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from './database-unavailable.ts';
 import { wantsSpaFallback } from './static-files.ts';
+import { schemaRefusal } from './route-schemas.ts';
 
 /**
- * One JSON error shape for everything: our own HttpErrors, Fastify's parsing and size errors
+ * One JSON error shape for everything: our own HttpErrors, a request that failed its route's
+ * schema (named as HttpErrors name fields), Fastify's parsing and size errors
  * (malformed JSON, unsupported media type, body over the limit), an unreachable database (503:
  * try again, nothing was saved unless it said so), and unexpected failures, which are logged
  * and answered without their details.
  */
 export function registerErrorHandling(app: FastifyInstance, options: { spa: boolean }): void {
-  app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
+  app.setErrorHandler((thrown: FastifyError | HttpError, request, reply) => {
+    const error = schemaRefusal(thrown) ?? thrown;
     if (error instanceof HttpError) {
       return reply.status(error.statusCode).send({
         error: error.message,

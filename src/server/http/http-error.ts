@@ -30,13 +30,21 @@ export function parseInput<S extends z.ZodType>(
 ): z.output<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
+  throw invalidInput(result.error.issues, what);
+}
+
+/** The 400 for input that failed its schema: each bad field by its dotted path, first message. */
+export function invalidInput(
+  issues: readonly { path: readonly PropertyKey[]; message: string }[],
+  what: string,
+): HttpError {
   const fields: Record<string, string> = {};
-  for (const issue of result.error.issues) {
+  for (const issue of issues) {
     const key = issue.path.map(String).join('.') || what;
     fields[key] ??= issue.message;
   }
   const named = Object.entries(fields)
     .map(([field, message]) => `${field}: ${message}`)
     .join('; ');
-  throw new HttpError(400, `Invalid ${what}: ${named}`, { fields });
+  return new HttpError(400, `Invalid ${what}: ${named}`, { fields });
 }

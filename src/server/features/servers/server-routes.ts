@@ -1,15 +1,20 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import {
   acceptHostKeySchema,
   serverCreateSchema,
   serverIdSchema,
   serverListQuerySchema,
+  serverListSchema,
+  serverSchema,
   serverUpdateSchema,
   type Server,
-  type ServerList,
 } from '#shared/servers.ts';
-import type { ClientHistory } from '#shared/events.ts';
-import { HttpError, parseInput } from '#server/http/http-error.ts';
+import { apiErrorSchema } from '#shared/api-error.ts';
+import { clientHistorySchema } from '#shared/events.ts';
+import { HttpError } from '#server/http/http-error.ts';
+import { noContent, refusals } from '#server/http/route-schemas.ts';
 import { accessOf, actorOf, requireUser } from '#server/auth/session-guard.ts';
 import { canReachClient, isLimited, reachableClientIds } from '#server/auth/tag-scope.ts';
 import { canUseCredential } from '#server/features/credentials/credential-scope.ts';
@@ -17,9 +22,8 @@ import type { ServerRepository } from './server-repository.ts';
 import type { ServerChecks } from './server-checks.ts';
 import type { ServerWriteResult, ServerWrites } from './server-writes.ts';
 
-function serverId(params: unknown): string {
-  return parseInput(serverIdSchema, (params as { id?: unknown }).id, 'id');
-}
+const params = z.object({ id: serverIdSchema });
+const conflict = apiErrorSchema.describe('Changed by someone else since it was read.');
 
 function notFound(): HttpError {
   return new HttpError(404, 'No server with that id: it may have been removed');
@@ -59,13 +63,13 @@ export function registerServerRoutes(
 ): void {
   const { servers, checks, writes } = deps;
   const db = app.parts.db.kysely;
+  const api = app.withTypeProvider<ZodTypeProvider>();
 
   /**
    * The server's id from the route, once its client is known to be within the person's reach:
    * a server of a client outside their tags is answered as one that does not exist.
    */
-  async function reachableId(request: FastifyRequest): Promise<string> {
-    const id = serverId(request.params);
+  async function reachableId(request: FastifyRequest, id: string): Promise<string> {
     const access = accessOf(requireUser(request));
     if (!isLimited(access)) return id;
     const row = await db
@@ -93,92 +97,192 @@ export function registerServerRoutes(
     return server;
   }
 
-  app.get('/api/servers', async (request): Promise<ServerList> => {
-    const filter = parseInput(serverListQuerySchema, request.query, 'query');
-    const [all, reachable] = await Promise.all([
-      servers.list(filter),
-      reachableClientIds(db, accessOf(requireUser(request))),
-    ]);
-    return { servers: reachable ? all.filter((s) => reachable.has(s.client.id)) : all };
-  });
+  api.get(
+    '/api/servers',
+    {
+      schema: {
+        summary: 'Servers, of every client or filtered',
+        tags: ['servers'],
+        querystring: serverListQuerySchema,
+        response: { 200: serverListSchema, ...refusals },
+      },
+    },
+    async (request) => {
+      const [all, reachable] = await Promise.all([
+        servers.list(request.query),
+        reachableClientIds(db, accessOf(requireUser(request))),
+      ]);
+      return { servers: reachable ? all.filter((s) => reachable.has(s.client.id)) : all };
+    },
+  );
 
-  app.get('/api/servers/:id', async (request): Promise<Server> => {
-    const server = await servers.get(await reachableId(request));
-    if (!server) throw notFound();
-    return server;
-  });
+  api.get(
+    '/api/servers/:id',
+    {
+      schema: {
+        summary: 'One server',
+        tags: ['servers'],
+        params,
+        response: { 200: serverSchema, ...refusals },
+      },
+    },
+    async (request) => {
+      const server = await servers.get(await reachableId(request, request.params.id));
+      if (!server) throw notFound();
+      return server;
+    },
+  );
 
-  app.post('/api/servers', async (request, reply) => {
-    const user = requireUser(request);
-    const actor = actorOf(user);
-    const values = parseInput(serverCreateSchema, request.body);
-    // Answered as for a client that does not exist.
-    if (!(await canReachClient(db, accessOf(user), values.clientId))) {
-      const message = 'No client with that id: it may have been deleted';
-      throw new HttpError(400, `clientId: ${message}`, { fields: { clientId: message } });
-    }
-    await requireUsableCredential(request, values.credentialId);
-    const server = await answer(await writes.create(values, actor));
-    return reply.status(201).header('location', `/api/servers/${server.id}`).send(server);
-  });
+  api.post(
+    '/api/servers',
+    {
+      schema: {
+        summary: "Add a server to a client (a client's first server becomes its primary)",
+        tags: ['servers'],
+        body: serverCreateSchema,
+        response: { 201: serverSchema, ...refusals, 409: conflict },
+      },
+    },
+    async (request, reply) => {
+      const user = requireUser(request);
+      const values = request.body;
+      // Answered as for a client that does not exist.
+      if (!(await canReachClient(db, accessOf(user), values.clientId))) {
+        const message = 'No client with that id: it may have been deleted';
+        throw new HttpError(400, `clientId: ${message}`, { fields: { clientId: message } });
+      }
+      await requireUsableCredential(request, values.credentialId);
+      const server = await answer(await writes.create(values, actorOf(user)));
+      return reply.status(201).header('location', `/api/servers/${server.id}`).send(server);
+    },
+  );
 
-  app.put('/api/servers/:id', async (request): Promise<Server> => {
-    const actor = actorOf(requireUser(request));
-    const id = await reachableId(request);
-    const { version, ...values } = parseInput(serverUpdateSchema, request.body);
-    await requireUsableCredential(request, values.credentialId);
-    return answer(await writes.update(id, values, version, actor));
-  });
+  api.put(
+    '/api/servers/:id',
+    {
+      schema: {
+        summary: 'Edit a server; `version` is the one it was read at',
+        tags: ['servers'],
+        params,
+        body: serverUpdateSchema,
+        response: { 200: serverSchema, ...refusals, 409: conflict },
+      },
+    },
+    async (request) => {
+      const actor = actorOf(requireUser(request));
+      const id = await reachableId(request, request.params.id);
+      const { version, ...values } = request.body;
+      await requireUsableCredential(request, values.credentialId);
+      return answer(await writes.update(id, values, version, actor));
+    },
+  );
 
-  app.post('/api/servers/:id/primary', async (request): Promise<Server> => {
-    const actor = actorOf(requireUser(request));
-    return answer(await writes.makePrimary(await reachableId(request), actor));
-  });
+  api.post(
+    '/api/servers/:id/primary',
+    {
+      schema: {
+        summary: "Make this server its client's primary",
+        tags: ['servers'],
+        params,
+        response: { 200: serverSchema, ...refusals },
+      },
+    },
+    async (request) => {
+      const actor = actorOf(requireUser(request));
+      return answer(await writes.makePrimary(await reachableId(request, request.params.id), actor));
+    },
+  );
 
   // Pins the key a check was offered ('host key changed'), once a person has looked at it.
-  app.post('/api/servers/:id/host-key', async (request): Promise<Server> => {
-    const actor = actorOf(requireUser(request));
-    const id = await reachableId(request);
-    const { fingerprint } = parseInput(acceptHostKeySchema, request.body);
-    return answer(await writes.acceptHostKey(id, fingerprint, actor));
-  });
+  api.post(
+    '/api/servers/:id/host-key',
+    {
+      schema: {
+        summary: 'Accept the host key the last check was offered',
+        tags: ['servers'],
+        params,
+        body: acceptHostKeySchema,
+        response: { 200: serverSchema, ...refusals, 409: conflict },
+      },
+    },
+    async (request) => {
+      const actor = actorOf(requireUser(request));
+      const id = await reachableId(request, request.params.id);
+      return answer(await writes.acceptHostKey(id, request.body.fingerprint, actor));
+    },
+  );
 
   // Who did what to this server, newest first: names of changed fields, never their values.
-  app.get('/api/servers/:id/history', async (request): Promise<ClientHistory> => {
-    const id = serverId(request.params);
-    const events = await servers.history(id);
-    if (!events) throw notFound();
-    const access = accessOf(requireUser(request));
-    if (isLimited(access)) {
-      // A removed server is known by its events, which name its client.
-      const owner = (await servers.get(id))?.client.id ?? events.find((e) => e.clientId)?.clientId;
-      if (!owner || !(await canReachClient(db, access, owner))) throw notFound();
-    }
-    return { events };
-  });
+  api.get(
+    '/api/servers/:id/history',
+    {
+      schema: {
+        summary: "A server's history, newest first (field names, never values)",
+        tags: ['servers'],
+        params,
+        response: { 200: clientHistorySchema, ...refusals },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const events = await servers.history(id);
+      if (!events) throw notFound();
+      const access = accessOf(requireUser(request));
+      if (isLimited(access)) {
+        // A removed server is known by its events, which name its client.
+        const owner =
+          (await servers.get(id))?.client.id ?? events.find((e) => e.clientId)?.clientId;
+        if (!owner || !(await canReachClient(db, access, owner))) throw notFound();
+      }
+      return { events };
+    },
+  );
 
   // 'Check now': answers when the check is done (a failing server takes its retries, up to
   // about 40 s), with the server as the check left it.
-  app.post('/api/servers/:id/check', async (request): Promise<Server> => {
-    const id = await reachableId(request);
-    const outcome = await checks.check(id, actorOf(requireUser(request)));
-    if (outcome === 'not_found') throw notFound();
-    if (outcome === 'no_host') {
-      throw new HttpError(400, 'host: The server has no host to check', {
-        fields: { host: 'The server has no host to check' },
-      });
-    }
-    const server = await servers.get(id);
-    if (!server) throw notFound();
-    return server;
-  });
+  api.post(
+    '/api/servers/:id/check',
+    {
+      schema: {
+        summary: 'Check now whether the server answers on SSH',
+        tags: ['servers'],
+        params,
+        response: { 200: serverSchema, ...refusals },
+      },
+    },
+    async (request) => {
+      const id = await reachableId(request, request.params.id);
+      const outcome = await checks.check(id, actorOf(requireUser(request)));
+      if (outcome === 'not_found') throw notFound();
+      if (outcome === 'no_host') {
+        throw new HttpError(400, 'host: The server has no host to check', {
+          fields: { host: 'The server has no host to check' },
+        });
+      }
+      const server = await servers.get(id);
+      if (!server) throw notFound();
+      return server;
+    },
+  );
 
   // Last: the tests that walk every route in order (secret-leaks.test.ts) reach the others
   // while the server is still there.
-  app.delete('/api/servers/:id', async (request, reply) => {
-    const actor = actorOf(requireUser(request));
-    const refusal = refusalOf(await writes.delete(await reachableId(request), actor));
-    if (refusal) throw refusal;
-    return reply.status(204).send();
-  });
+  api.delete(
+    '/api/servers/:id',
+    {
+      schema: {
+        summary: 'Remove a server',
+        tags: ['servers'],
+        params,
+        response: { 204: noContent, ...refusals, 409: conflict },
+      },
+    },
+    async (request, reply) => {
+      const actor = actorOf(requireUser(request));
+      const id = await reachableId(request, request.params.id);
+      const refusal = refusalOf(await writes.delete(id, actor));
+      if (refusal) throw refusal;
+      return reply.status(204).send(null);
+    },
+  );
 }
