@@ -1,11 +1,13 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
+  apiTokenListSchema,
   createTokenInputSchema,
+  createdTokenSchema,
   tokenIdParamsSchema,
-  type ApiTokenList,
-  type CreatedToken,
 } from '#shared/tokens.ts';
-import { HttpError, parseInput } from '#server/http/http-error.ts';
+import { HttpError } from '#server/http/http-error.ts';
+import { noContent, refusals } from '#server/http/route-schemas.ts';
 import { actorOf, requireUser } from '#server/auth/session-guard.ts';
 import type { ApiTokens } from './token-repository.ts';
 
@@ -15,27 +17,57 @@ import type { ApiTokens } from './token-repository.ts';
  */
 export function registerTokenRoutes(app: FastifyInstance, deps: { tokens: ApiTokens }): void {
   const { tokens } = deps;
+  const api = app.withTypeProvider<ZodTypeProvider>();
 
-  app.get('/api/me/tokens', async (request, reply) => {
-    const user = requireUser(request);
-    const answer: ApiTokenList = { tokens: await tokens.list(user.id) };
-    return reply.header('cache-control', 'no-store').send(answer);
-  });
+  api.get(
+    '/api/me/tokens',
+    {
+      schema: {
+        summary: 'Your API tokens, newest first (never the tokens themselves)',
+        tags: ['tokens'],
+        response: { 200: apiTokenListSchema, ...refusals },
+      },
+    },
+    async (request, reply) => {
+      const user = requireUser(request);
+      return reply.header('cache-control', 'no-store').send({ tokens: await tokens.list(user.id) });
+    },
+  );
 
-  app.post('/api/me/tokens', async (request, reply) => {
-    const user = requireUser(request);
-    const input = parseInput(createTokenInputSchema, request.body);
-    const created: CreatedToken = await tokens.create(user.id, input, actorOf(user));
-    // The token is in this answer only: no cache may keep it.
-    return reply.status(201).header('cache-control', 'no-store').send(created);
-  });
+  api.post(
+    '/api/me/tokens',
+    {
+      schema: {
+        summary: 'Make an API token; the answer holds the token, this once',
+        tags: ['tokens'],
+        body: createTokenInputSchema,
+        response: { 201: createdTokenSchema, ...refusals },
+      },
+    },
+    async (request, reply) => {
+      const user = requireUser(request);
+      const created = await tokens.create(user.id, request.body, actorOf(user));
+      // The token is in this answer only: no cache may keep it.
+      return reply.status(201).header('cache-control', 'no-store').send(created);
+    },
+  );
 
-  app.delete('/api/me/tokens/:id', async (request, reply) => {
-    const user = requireUser(request);
-    const { id } = parseInput(tokenIdParamsSchema, request.params, 'params');
-    if (!(await tokens.revoke(user.id, id, actorOf(user)))) {
-      throw new HttpError(404, 'No token with that id: it may have been revoked already');
-    }
-    return reply.status(204).send();
-  });
+  api.delete(
+    '/api/me/tokens/:id',
+    {
+      schema: {
+        summary: 'Revoke one of your API tokens: the next request with it is refused',
+        tags: ['tokens'],
+        params: tokenIdParamsSchema,
+        response: { 204: noContent, ...refusals },
+      },
+    },
+    async (request, reply) => {
+      const user = requireUser(request);
+      if (!(await tokens.revoke(user.id, request.params.id, actorOf(user)))) {
+        throw new HttpError(404, 'No token with that id: it may have been revoked already');
+      }
+      return reply.status(204).send(null);
+    },
+  );
 }
