@@ -67,4 +67,11 @@ export type ApiTokenList = z.infer<typeof apiTokenListSchema>;
 export const createdTokenSchema = z.object({ token: apiTokenSchema, secret: z.string() });
 export type CreatedToken = z.infer<typeof createdTokenSchema>;
 
-export const tokenIdParamsSchema = z.object({ id: z.string().min(1).max(100) });
+/** A token's id in a path; text the databases can hold, so an odd one is a 404, never a 500. */
+export const tokenIdParamsSchema = z.object({
+  id: z
+    .string()
+    .min(1)
+    .max(100)
+    .refine(isStorableText, 'Must not contain NUL characters or broken Unicode'),
+});

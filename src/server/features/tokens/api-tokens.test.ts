@@ -146,6 +146,8 @@ describe('creating and listing', () => {
     const revoked = await personEvents('person.token_revoked', editorId);
     expect(revoked.at(-1)!.fields).toBe(JSON.stringify(['name', 'scope:read']));
     expect(revoked.at(-1)!.actorId).toBe(editorId);
+    // An id no database could hold is refused as a bad id, never a server error.
+    expect((await t.staff.editor.json('DELETE', '/api/me/tokens/%00')).status).toBe(400);
     // Someone else's token cannot be revoked: it is not theirs to see.
     const mine = await createToken(t.staff.editor);
     expect((await t.staff.viewer.json('DELETE', `/api/me/tokens/${mine.token.id}`)).status).toBe(
