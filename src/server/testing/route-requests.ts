@@ -49,6 +49,8 @@ function bodyFor(
   switch (route.url) {
     case '/api/me/access-token':
       return { accessToken: 'route-request-token' };
+    case '/api/me/tokens':
+      return { name: 'Made by a route request', scope: 'read', expiresInDays: 30 };
     case '/api/credentials':
       return { name: 'Made by a route request', kind: 'token', secret: 'route-request-secret' };
     case '/api/credentials/:id':
