@@ -33,6 +33,7 @@ import { registerSessionRoutes } from './features/account/session-routes.ts';
 import { registerPeopleFeature } from './features/people/people-feature.ts';
 import { registerWebhookFeature } from './features/webhooks/webhook-feature.ts';
 import type { WebhookOutbox, WebhookTimings } from './realtime/webhook-outbox.ts';
+import { registerTokenFeature } from './features/tokens/token-feature.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { registerCsrfCheck } from './http/csrf.ts';
 import { loggerOptions, terminalLogStream } from './http/logger.ts';
@@ -186,6 +187,7 @@ export async function buildApp(
     db,
     { domains: config.allowedEmailDomains, emails: config.allowedEmails },
     config.require2fa,
+    config.apiTokenRateLimitPerMinute,
   );
 
   app.get('/healthz', async () => ({ status: 'ok' }));
@@ -220,6 +222,7 @@ export async function buildApp(
   });
   registerTransferRoutes(app, { db, box, clients, onCommitted: () => void hub.wake() });
   registerPeopleFeature(app, { db, mailer, publicUrl: config.publicUrl, hub });
+  registerTokenFeature(app, { db, hub });
   registerEventsRoute(app, hub);
   app.parts.webhooks = registerWebhookFeature(app, {
     db,

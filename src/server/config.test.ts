@@ -10,6 +10,7 @@ describe('loadConfig', () => {
       host: '127.0.0.1',
       publicUrl: 'http://localhost:3000',
       logLevel: 'info',
+      apiTokenRateLimitPerMinute: 600,
     });
     expect(config.dataDir).toBe(path.resolve('data'));
     expect(config.database).toEqual({
@@ -54,6 +55,8 @@ describe('loadConfig', () => {
     ],
     [{ LOG_LEVEL: 'loud' }, /^Invalid setting LOG_LEVEL: /],
     [{ AUTH_RATE_LIMIT_PER_MINUTE: '0' }, /^Invalid setting AUTH_RATE_LIMIT_PER_MINUTE: /],
+    [{ API_TOKEN_RATE_LIMIT: '0' }, /^Invalid setting API_TOKEN_RATE_LIMIT: /],
+    [{ API_TOKEN_RATE_LIMIT: 'lots' }, /^Invalid setting API_TOKEN_RATE_LIMIT: /],
     // `true` would trust the header from anyone, so anyone could pick their rate-limit count.
     [{ TRUST_PROXY: 'true' }, /^Invalid setting TRUST_PROXY: must be the addresses/],
     [{ TRUST_PROXY: '10.0.0.1, 10.0.0.0/33, x' }, /^Invalid setting TRUST_PROXY: /],

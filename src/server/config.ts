@@ -134,6 +134,12 @@ const envSchema = z.object({
     .regex(/^[1-9]\d{0,5}$/, 'must be a whole number from 1 to 999999')
     .transform(Number)
     .default(10),
+  API_TOKEN_RATE_LIMIT: z
+    .string()
+    .trim()
+    .regex(/^[1-9]\d{0,5}$/, 'must be a whole number from 1 to 999999')
+    .transform(Number)
+    .default(600),
   DEFAULT_ROLE: z
     .enum(['admin', 'editor', 'viewer', ''], 'must be admin, editor or viewer')
     .default('editor')
@@ -196,6 +202,8 @@ export interface Config {
   allowedEmails: string[];
   /** Sign-in and sign-up attempts a minute per client address (others scale from it). */
   authRateLimitPerMinute: number;
+  /** Requests a minute per personal API token. */
+  apiTokenRateLimitPerMinute: number;
   /**
    * The reverse proxies whose X-Forwarded-For names the client (addresses or CIDR ranges);
    * empty: the socket's address is the client's.
@@ -261,6 +269,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowedEmailDomains: e.ALLOWED_EMAIL_DOMAINS,
     allowedEmails: e.ALLOWED_EMAILS,
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
+    apiTokenRateLimitPerMinute: e.API_TOKEN_RATE_LIMIT,
     trustedProxies: e.TRUST_PROXY ?? [],
     serverCheckIntervalMinutes: e.SERVER_CHECK_INTERVAL,
     defaultRole: e.DEFAULT_ROLE,

@@ -44,6 +44,10 @@ export const PERSON_EVENT_KINDS = [
   'person.enabled',
   'person.signed_out',
   'person.second_factor_reset',
+  // A person's own API tokens (the actor is the owner); a token's use of a secret.
+  'person.token_created',
+  'person.token_revoked',
+  'person.token_secret_used',
 ] as const;
 /**
  * Kinds of change to a webhook endpoint, made by an administrator: part of the audit trail.

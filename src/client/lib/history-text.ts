@@ -99,6 +99,12 @@ export function describeEvent(event: ClientEvent): string {
       return `edited a webhook's ${listOf(fields)}`;
     case 'webhook.deleted':
       return 'deleted a webhook';
+    case 'person.token_created':
+      return 'created an API token';
+    case 'person.token_revoked':
+      return 'revoked an API token';
+    case 'person.token_secret_used':
+      return 'read a secret with an API token';
   }
 }
 

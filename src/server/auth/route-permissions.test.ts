@@ -4,6 +4,8 @@ import { can, type Role } from '#shared/people.ts';
 import type { Server, ServerList } from '#shared/servers.ts';
 import { PUBLIC_ROUTES } from './session-guard.ts';
 import { ROUTE_PERMISSIONS } from './route-permissions.ts';
+import { SESSION_ONLY_ROUTES } from './api-tokens.ts';
+import { scopeAllows, type CreatedToken, type TokenScope } from '#shared/tokens.ts';
 import { isWebAppFile } from '#server/http/static-files.ts';
 import { sendRouteRequest, type RouteRequest } from '#server/testing/route-requests.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
@@ -132,7 +134,8 @@ class Records {
 
 /** How one route is asked, and what it answers someone it allows. */
 interface RouteCase {
-  request: (records: Records) => Promise<RouteRequest>;
+  /** `session`: the person asking, for a route about their own things. */
+  request: (records: Records, session: Session) => Promise<RouteRequest>;
   /** The answer to a person the route allows: a success, or the route's own non-auth answer. */
   allowed: number;
 }
@@ -157,6 +160,28 @@ const ROUTE_CASES: Readonly<Record<string, RouteCase>> = {
   'POST /api/me/sessions/revoke-others': {
     allowed: 200,
     request: async () => ({ method: 'POST', path: '/api/me/sessions/revoke-others' }),
+  },
+
+  'GET /api/me/tokens': { allowed: 200, request: async () => get('/api/me/tokens') },
+  'POST /api/me/tokens': {
+    allowed: 201,
+    request: async () => ({
+      method: 'POST',
+      path: '/api/me/tokens',
+      body: { name: 'Matrix token', scope: 'read', expiresInDays: 30 },
+    }),
+  },
+  // One of the asking person's own tokens, made for the request.
+  'DELETE /api/me/tokens/:id': {
+    allowed: 204,
+    request: async (_, session) => {
+      const made = await session.json<CreatedToken>('POST', '/api/me/tokens', {
+        name: 'Matrix token to revoke',
+        scope: 'read',
+        expiresInDays: null,
+      });
+      return { method: 'DELETE', path: `/api/me/tokens/${made.body.token.id}` };
+    },
   },
 
   'GET /api/clients': { allowed: 200, request: async () => get('/api/clients') },
@@ -453,6 +478,8 @@ type Expected = { allowed: true } | { refused: number };
  */
 interface MatrixPerson {
   staff: 'admin' | 'editor' | 'viewer' | 'limited';
+  /** Asks with an API token of this scope, made by that person, instead of their cookie. */
+  token?: TokenScope;
   expect: (route: string) => Expected;
 }
 
@@ -499,12 +526,33 @@ const limitedByTag = (route: string): Expected => {
   return 'refused' in byItsRole ? byItsRole : (LIMITED_ANSWERS[route] ?? byItsRole);
 };
 
+/**
+ * What a token of `scope` gets: what its owner's role gets, narrowed to its scope, and never a
+ * session-only route (its tokens and sessions).
+ */
+const byToken =
+  (role: Role, scope: TokenScope) =>
+  (route: string): Expected => {
+    const byItsRole = byRole(role)(route);
+    if ('refused' in byItsRole) return byItsRole;
+    if (SESSION_ONLY_ROUTES.has(route)) return { refused: 403 };
+    return scopeAllows(scope, ROUTE_PERMISSIONS[route]!) ? byItsRole : { refused: 403 };
+  };
+
 const PEOPLE: readonly MatrixPerson[] = [
   { staff: 'admin', expect: byRole('admin') },
   { staff: 'editor', expect: byRole('editor') },
   { staff: 'viewer', expect: byRole('viewer') },
   { staff: 'limited', expect: limitedByTag },
+  { staff: 'admin', token: 'write', expect: byToken('admin', 'write') },
+  { staff: 'editor', token: 'read', expect: byToken('editor', 'read') },
+  { staff: 'editor', token: 'read+secrets', expect: byToken('editor', 'read+secrets') },
+  { staff: 'viewer', token: 'write', expect: byToken('viewer', 'write') },
 ];
+
+/** The name a matrix person goes by in the test's title: `editor` or `editor's read token`. */
+const personName = (person: MatrixPerson) =>
+  person.token ? `${person.staff}'s ${person.token} token` : person.staff;
 
 /** The route's key in ROUTE_PERMISSIONS: Fastify answers HEAD with the GET route. */
 const keyOf = (method: string, url: string) => `${method === 'HEAD' ? 'GET' : method} ${url}`;
@@ -523,8 +571,24 @@ function signedInRoutes(): { method: string; url: string }[] {
   return routes;
 }
 
-const send = (request: RouteRequest, cookie: string) =>
-  sendRouteRequest(t.server.url, request, cookie);
+/**
+ * Sends with the person's cookie, or with only a token of theirs when they ask with one: a new
+ * token per request, so no request is refused for an earlier one's rate limit.
+ */
+async function sender(
+  person: MatrixPerson,
+): Promise<(request: RouteRequest) => Promise<{ status: number; body: unknown }>> {
+  const session = t.staff[person.staff];
+  if (!person.token)
+    return (request) => sendRouteRequest(t.server.url, request, session.cookieHeader);
+  const made = await session.json<CreatedToken>('POST', '/api/me/tokens', {
+    name: 'Matrix',
+    scope: person.token,
+    expiresInDays: 30,
+  });
+  const authorization = `Bearer ${made.body.secret}`;
+  return (request) => sendRouteRequest(t.server.url, request, undefined, { authorization });
+}
 
 async function eventCount(): Promise<number> {
   const row = await t.server.app.parts.db.kysely
@@ -552,19 +616,22 @@ describe('the permission table', () => {
 });
 
 describe('every signed-in route × every kind of person', () => {
-  it.each(PEOPLE.map((person) => [person.staff, person] as const))(
+  it.each(PEOPLE.map((person) => [personName(person), person] as const))(
     'answers %s as the permission table says',
     async (_, person) => {
-      const cookie = t.staff[person.staff].cookieHeader;
       let checked = 0;
       for (const route of signedInRoutes()) {
         const key = keyOf(route.method, route.url);
-        const name = `${route.method} ${route.url} as ${person.staff}`;
+        const name = `${route.method} ${route.url} as ${personName(person)}`;
         const routeCase = ROUTE_CASES[key]!;
-        const request = { ...(await routeCase.request(records)), method: route.method };
+        const request = {
+          ...(await routeCase.request(records, t.staff[person.staff])),
+          method: route.method,
+        };
         const expected = person.expect(key);
+        const send = await sender(person);
         const before = await eventCount();
-        const answer = await send(request, cookie);
+        const answer = await send(request);
         if ('allowed' in expected) {
           // A HEAD answer is the GET route's, without a body.
           expect(answer.status, `${name}: ${JSON.stringify(answer.body)}`).toBe(routeCase.allowed);

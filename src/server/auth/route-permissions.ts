@@ -19,6 +19,10 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   'PUT /api/me/access-token': 'self',
   'GET /api/me/sessions': 'self',
   'POST /api/me/sessions/revoke-others': 'self',
+  // Session-only as well: an API token is refused these (SESSION_ONLY_ROUTES, api-tokens.ts).
+  'GET /api/me/tokens': 'self',
+  'POST /api/me/tokens': 'self',
+  'DELETE /api/me/tokens/:id': 'self',
 
   'GET /api/clients': 'read',
   'GET /api/clients/:id': 'read',

@@ -4,10 +4,13 @@ import { fromNodeHeaders } from 'better-auth/node';
 import type { Db } from '#server/db/database.ts';
 import { toBool } from '#server/db/codec.ts';
 import type { Auth } from './auth.ts';
+import type { TokenUse } from './api-tokens.ts';
 
 /** What the session guard needs of a session: Better Auth's getSession answer, narrowed. */
 export interface FoundSession {
   session: { id: string };
+  /** Set when the request came with an API token instead of a session (api-tokens.ts). */
+  token?: TokenUse;
   user: {
     id: string;
     email: string;

@@ -16,6 +16,16 @@ import { sessionCheck, type FoundSession } from './session-check.ts';
 import { SECRET_REFUSED_MESSAGE } from './secret-access.ts';
 import { isWebAppFile } from '#server/http/static-files.ts';
 import { secondFactorGate } from './second-factors.ts';
+import {
+  TOKEN_STREAM_PREFIX,
+  TokenRefusal,
+  bearerToken,
+  refuseToken,
+  tokenCheck,
+  tokenRefusalFor,
+  tokenRole,
+  type TokenUse,
+} from './api-tokens.ts';
 
 export interface SignedInUser {
   id: string;
@@ -30,11 +40,14 @@ export interface SignedInUser {
   twoFactorEnabled: boolean;
   /** REQUIRE_2FA asks this person to set up a second factor before anything else. */
   secondFactorRequired: boolean;
+  /** The API token the request came with; null for a session. */
+  token: TokenUse | null;
 }
 
 declare module 'fastify' {
   interface FastifyRequest {
     user: SignedInUser | null;
+    /** The session's id; for an API token, its key (TOKEN_STREAM_PREFIX and the token's id). */
     sessionId: string | null;
   }
 }
@@ -78,14 +91,21 @@ export function registerSessionGuard(
   db: Db,
   allowlist: Allowlist,
   require2fa = false,
+  tokenRateLimitPerMinute = 600,
 ): void {
   const findSession = sessionCheck(auth, db);
+  const findToken = tokenCheck(db, tokenRateLimitPerMinute);
   const secondFactorRefusal = secondFactorGate(db, require2fa);
   app.decorateRequest('user', null);
   app.decorateRequest('sessionId', null);
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     if (isPublicRequest(request)) return;
-    const refusal = admit(request, await findSession(request.headers), allowlist);
+    // With a bearer token the cookies are not looked at: the token alone decides.
+    const bearer = bearerToken(request.headers);
+    const found =
+      bearer === undefined ? await findSession(request.headers) : await findToken(bearer);
+    if (found instanceof TokenRefusal) refuseToken(reply, found);
+    const refusal = admit(request, found, allowlist);
     if (refusal) throw refusal;
     // No route matched: the not-found answer says so, to anyone signed in.
     if (request.is404) return;
@@ -95,6 +115,9 @@ export function registerSessionGuard(
     if (needed === undefined || !can(request.user!.role, needed)) {
       throw new HttpError(403, refusedMessage(needed));
     }
+    const token = request.user!.token;
+    const tokenRefusal = token && tokenRefusalFor(request, token, needed);
+    if (tokenRefusal) throw tokenRefusal;
   });
 }
 
@@ -132,7 +155,9 @@ function admit(
     return new HttpError(403, notAllowedMessage(session.user.email), {
       code: EMAIL_NOT_ALLOWED_CODE,
     });
-  request.sessionId = session.session.id;
+  request.sessionId = session.token
+    ? `${TOKEN_STREAM_PREFIX}${session.token.id}`
+    : session.session.id;
   request.user = {
     id: session.user.id,
     email: session.user.email,
@@ -146,6 +171,7 @@ function admit(
     tags: parseAccessTags(session.user.tags),
     twoFactorEnabled: session.user.twoFactorEnabled === true,
     secondFactorRequired: false,
+    token: session.token ?? null,
   };
   return undefined;
 }
@@ -170,9 +196,9 @@ export function parseAccessTags(stored: string | null | undefined): readonly str
   return [];
 }
 
-/** What the signed-in person may see and do (their role and tag limit). */
+/** What the signed-in person may see and do (their role and tag limit; with an API token, never an admin's). */
 export function accessOf(user: SignedInUser): Access {
-  return { userId: user.id, role: user.role, tags: user.tags };
+  return { userId: user.id, role: user.token ? tokenRole(user.role) : user.role, tags: user.tags };
 }
 
 /** The signed-in user as history names them: by email, which they cannot change. */

@@ -23,6 +23,7 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
   { name: 'twoFactor', key: 'id' },
   { name: 'passkey', key: 'id' },
   { name: 'invitation', key: 'id' },
+  { name: 'apiToken', key: 'id' },
   { name: 'deployToken', key: 'userId' },
   { name: 'credential', key: 'id' },
   { name: 'client', key: 'id' },

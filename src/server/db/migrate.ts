@@ -9,6 +9,7 @@ import { serversAndCredentials } from './migrations/0007-servers-and-credentials
 import { eventServer } from './migrations/0008-event-server.ts';
 import { vaultAndHostKeys } from './migrations/0009-vault-and-host-keys.ts';
 import { peopleAndSecondFactors } from './migrations/0010-people-and-second-factors.ts';
+import { apiTokens } from './migrations/0011-api-tokens.ts';
 import { webhooks } from './migrations/0012-webhooks.ts';
 
 /** Every migration, in order. Listed in code so the build carries them and nothing is scanned. */
@@ -23,6 +24,7 @@ function migrations(db: Db): Record<string, Migration> {
     '0008-event-server': eventServer(),
     '0009-vault-and-host-keys': vaultAndHostKeys(db.dialect),
     '0010-people-and-second-factors': peopleAndSecondFactors(db.dialect),
+    '0011-api-tokens': apiTokens(db.dialect),
     '0012-webhooks': webhooks(db.dialect),
   };
 }

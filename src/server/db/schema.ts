@@ -183,6 +183,25 @@ export interface InvitationTable {
   acceptedAt: Timestamp | null;
 }
 
+/** A personal API token (features/tokens): only its SHA-256 is kept. */
+export interface ApiTokenTable {
+  id: string;
+  userId: string;
+  name: string;
+  /** read, read+secrets or write (src/shared/tokens.ts). */
+  scope: string;
+  /** The token's first characters, shown to recognise it; not enough to use it. */
+  prefix: string;
+  /** SHA-256 of the whole token, hex. */
+  tokenHash: string;
+  createdAt: Timestamp;
+  expiresAt: Timestamp | null;
+  lastUsedAt: Timestamp | null;
+  /** The per-token rate limit's current minute and its count of requests. */
+  windowStartedAt: Timestamp | null;
+  windowCount: number;
+}
+
 export interface SessionTable {
   id: string;
   expiresAt: Timestamp;
@@ -282,4 +301,5 @@ export interface Database {
   invitation: InvitationTable;
   webhook: WebhookTable;
   webhookDelivery: WebhookDeliveryTable;
+  apiToken: ApiTokenTable;
 }

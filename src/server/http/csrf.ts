@@ -47,6 +47,19 @@ export function registerCsrfCheck(app: FastifyInstance, publicUrl: string): void
   app.addHook('onRequest', (request, _reply, done) => done(refusal(request, allowed)));
 }
 
+/**
+ * A request with an API token (`Authorization: Bearer …`) is no browser's cross-site request:
+ * a page cannot make a browser send that header to another site (it takes CORS, which this
+ * server grants nobody), and the session guard then decides by the token alone, ignoring
+ * cookies. Better Auth's own routes do read cookies whatever the header says, so they stay
+ * checked.
+ */
+function carriesBearerToken(request: FastifyRequest): boolean {
+  const header = request.headers.authorization;
+  if (header === undefined || !/^Bearer(?:[ \t]|$)/i.test(header)) return false;
+  return !(request.routeOptions.url ?? request.url).startsWith('/api/auth/');
+}
+
 /** Why this request is refused, or undefined when it may go on. */
 function refusal(request: FastifyRequest, allowed: string): HttpError | undefined {
   // Every state-changing request, whatever its path: the router decodes `/%61pi/…` to an
@@ -54,6 +67,7 @@ function refusal(request: FastifyRequest, allowed: string): HttpError | undefine
   // the route the router matched, for the same reason.
   if (SAFE_METHODS.has(request.method) && !refusesCrossSite(request.routeOptions.config)) return;
   if (acceptsProviderPost(request.routeOptions.config)) return;
+  if (carriesBearerToken(request)) return;
   const origin = request.headers.origin;
   const site = request.headers['sec-fetch-site'];
   if (origin !== undefined && origin !== allowed) {

@@ -4,6 +4,7 @@ import type { Database } from '#server/db/schema.ts';
 import type { Dialect } from '#server/db/database.ts';
 import { roleSchema, type Access } from '#shared/people.ts';
 import { parseAccessTags } from '#server/auth/session-guard.ts';
+import { TOKEN_STREAM_PREFIX, tokenRole } from '#server/auth/api-tokens.ts';
 import type { EventHub, StreamSink } from './event-hub.ts';
 
 /** A tag limit in one form whatever its order: null, or its tags sorted. */
@@ -17,11 +18,11 @@ function sameAccess(a: Access, b: Pick<Access, 'role' | 'tags'>): boolean {
 
 /**
  * Every API call checks its session; a live stream checked its session only when it opened.
- * This sweep ends streams whose session has since gone (signed out, revoked, expired) or whose
- * user was disabled — also when that happened in another process, such as the `user` command —
- * and streams whose person's role or tags changed since they opened: what a stream sends was
- * decided by those, and the browser reconnects at once with the new ones. One query per sweep
- * for all streams.
+ * This sweep ends streams whose session or API token has since gone (signed out, revoked,
+ * expired) or whose user was disabled — also when that happened in another process, such as
+ * the `user` command — and streams whose person's role or tags changed since they opened: what
+ * a stream sends was decided by those, and the browser reconnects at once with the new ones.
+ * One query per sweep for the sessions' streams, one for the tokens'.
  */
 export function startStreamAccessCheck(
   hub: EventHub,
@@ -37,21 +38,57 @@ export function startStreamAccessCheck(
     running = true;
     try {
       const now = new Date();
-      const valid = await db
-        .selectFrom('session')
-        .innerJoin('user', 'user.id', 'session.userId')
-        .select(['session.id', 'user.role', 'user.tags'])
-        .where('session.id', 'in', open)
-        .where('session.expiresAt', '>', dialect === 'postgres' ? now : now.toISOString())
-        .where('user.disabled', '=', dialect === 'postgres' ? false : 0)
-        .execute();
-      const current = new Map(
-        valid.map((row) => [
-          row.id,
-          // Read as the session guard reads them.
-          { role: roleSchema.catch('viewer').parse(row.role), tags: parseAccessTags(row.tags) },
-        ]),
-      );
+      const at = dialect === 'postgres' ? now : now.toISOString();
+      const notDisabled = dialect === 'postgres' ? false : 0;
+      const sessionIds = open.filter((id) => !id.startsWith(TOKEN_STREAM_PREFIX));
+      const tokenIds = open
+        .filter((id) => id.startsWith(TOKEN_STREAM_PREFIX))
+        .map((id) => id.slice(TOKEN_STREAM_PREFIX.length));
+      const valid =
+        sessionIds.length === 0
+          ? []
+          : await db
+              .selectFrom('session')
+              .innerJoin('user', 'user.id', 'session.userId')
+              .select(['session.id', 'user.role', 'user.tags'])
+              .where('session.id', 'in', sessionIds)
+              .where('session.expiresAt', '>', at)
+              .where('user.disabled', '=', notDisabled)
+              .execute();
+      // A token's stream: while the token is there, unexpired, and its owner enabled.
+      const tokens =
+        tokenIds.length === 0
+          ? []
+          : await db
+              .selectFrom('apiToken')
+              .innerJoin('user', 'user.id', 'apiToken.userId')
+              .select(['apiToken.id', 'user.role', 'user.tags'])
+              .where('apiToken.id', 'in', tokenIds)
+              .where((eb) =>
+                eb.or([eb('apiToken.expiresAt', 'is', null), eb('apiToken.expiresAt', '>', at)]),
+              )
+              .where('user.disabled', '=', notDisabled)
+              .execute();
+      const current = new Map([
+        ...valid.map(
+          (row) =>
+            [
+              row.id,
+              // Read as the session guard reads them.
+              { role: roleSchema.catch('viewer').parse(row.role), tags: parseAccessTags(row.tags) },
+            ] as const,
+        ),
+        ...tokens.map(
+          (row) =>
+            [
+              `${TOKEN_STREAM_PREFIX}${row.id}`,
+              {
+                role: tokenRole(roleSchema.catch('viewer').parse(row.role)),
+                tags: parseAccessTags(row.tags),
+              },
+            ] as const,
+        ),
+      ]);
       const ended = new Set<StreamSink>();
       for (const sink of hub.sinks()) {
         const latest = current.get(sink.sessionId);

@@ -23,27 +23,29 @@ let requestsSent = 0;
 /** Everything a write could touch, so a refused one can be shown to have changed nothing. */
 async function fingerprint() {
   const db = t.server.app.parts.db.kysely;
-  const [clients, servers, credentials, events, deleted, tokens, webhooks] = await Promise.all([
-    db.selectFrom('client').selectAll().orderBy('id').execute(),
-    // Every change to a server or credential raises its version; a reveal, which is no
-    // change, leaves its mark on the credential.
-    db.selectFrom('server').select(['id', 'version']).orderBy('id').execute(),
-    db.selectFrom('credential').select(['id', 'version', 'revealedAt']).orderBy('id').execute(),
-    db
-      .selectFrom('event')
-      .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.max('seq').as('last')])
-      .executeTakeFirstOrThrow()
-      .then((row) => ({ count: Number(row.count), last: Number(row.last) })),
-    db.selectFrom('deletedClient').select(['id', 'version']).orderBy('id').execute(),
-    db.selectFrom('deployToken').select(['userId', 'token']).orderBy('userId').execute(),
-    // What a route writes, not the cursor the outbox moves on its own (nor its deliveries).
-    db
-      .selectFrom('webhook')
-      .select(['id', 'url', 'events', 'format', 'enabled', 'secret'])
-      .orderBy('id')
-      .execute(),
-  ]);
-  return { clients, servers, credentials, events, deleted, tokens, webhooks };
+  const [clients, servers, credentials, events, deleted, tokens, webhooks, apiTokens] =
+    await Promise.all([
+      db.selectFrom('client').selectAll().orderBy('id').execute(),
+      // Every change to a server or credential raises its version; a reveal, which is no
+      // change, leaves its mark on the credential.
+      db.selectFrom('server').select(['id', 'version']).orderBy('id').execute(),
+      db.selectFrom('credential').select(['id', 'version', 'revealedAt']).orderBy('id').execute(),
+      db
+        .selectFrom('event')
+        .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.max('seq').as('last')])
+        .executeTakeFirstOrThrow()
+        .then((row) => ({ count: Number(row.count), last: Number(row.last) })),
+      db.selectFrom('deletedClient').select(['id', 'version']).orderBy('id').execute(),
+      db.selectFrom('deployToken').select(['userId', 'token']).orderBy('userId').execute(),
+      // What a route writes, not the cursor the outbox moves on its own (nor its deliveries).
+      db
+        .selectFrom('webhook')
+        .select(['id', 'url', 'events', 'format', 'enabled', 'secret'])
+        .orderBy('id')
+        .execute(),
+      db.selectFrom('apiToken').select(['id', 'name', 'scope']).orderBy('id').execute(),
+    ]);
+  return { clients, servers, credentials, events, deleted, tokens, webhooks, apiTokens };
 }
 
 beforeAll(async () => {

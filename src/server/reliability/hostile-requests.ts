@@ -229,6 +229,21 @@ const accessTokenBodies = fc.oneof(
   fc.dictionary(anyString, anyJson, { maxKeys: 3 }),
 );
 
+/** Personal API token bodies: valid ones, each field wrong, and anything at all. */
+const apiTokenBodies = fc.oneof(
+  fc.record({
+    name: fc.constantFrom('CI', 'Deploy script', '', ' ', 'x'.repeat(101)),
+    scope: fc.constantFrom('read', 'read+secrets', 'write', 'admin', 'READ', ''),
+    expiresInDays: fc.constantFrom(30, 90, 365, null, 0, 7, -1, '30'),
+  }),
+  fc.record({
+    name: fc.oneof(anyJson, poisoned),
+    scope: fc.oneof(anyJson, poisoned),
+    expiresInDays: fc.oneof(anyJson, poisoned),
+  }),
+  fc.dictionary(anyString, anyJson, { maxKeys: 3 }),
+);
+
 /** Valid values of each server field, with real client ids (and a fingerprint to accept). */
 function validServer(clientIds: readonly string[]) {
   return fc.record({
@@ -280,13 +295,15 @@ function bodies(
   const object =
     route === '/api/me/access-token'
       ? accessTokenBodies
-      : route.startsWith('/api/credentials')
-        ? credentialBodies
-        : route.startsWith('/api/servers')
-          ? serverBodies(clientIds)
-          : route.startsWith('/api/webhooks')
-            ? webhookBodies
-            : clientBodies;
+      : route.startsWith('/api/me/tokens')
+        ? apiTokenBodies
+        : route.startsWith('/api/credentials')
+          ? credentialBodies
+          : route.startsWith('/api/servers')
+            ? serverBodies(clientIds)
+            : route.startsWith('/api/webhooks')
+              ? webhookBodies
+              : clientBodies;
   return fc.oneof(
     { weight: 6, arbitrary: object.map((o) => ({ text: JSON.stringify(o), jsonObject: true })) },
     {
@@ -462,6 +479,8 @@ export function hostileRequests(setup: HostileSetup): fc.Arbitrary<HostileReques
           'staff',
           'none',
           'garbage',
+          // The staff's cookie beside a made-up API token: the token alone decides, a 401.
+          'bearer',
         ),
       })
       .map(({ id, wildcard, query, body, contentType, lastEventId, extra, origin, session }) => {
@@ -480,8 +499,9 @@ export function hostileRequests(setup: HostileSetup): fc.Arbitrary<HostileReques
         // The live stream answers a valid request with a stream that never ends: only its
         // refusals are fuzzed (a Last-Event-ID that is not a sequence number).
         if (route.url === '/api/events') headers['last-event-id'] = `x${lastEventId}`;
-        const withSession = !auth && session === 'staff';
+        const withSession = !auth && (session === 'staff' || session === 'bearer');
         if (session === 'garbage') headers.cookie = `cm.session_token=${encodeURIComponent(id)}`;
+        if (session === 'bearer') headers.authorization = `Bearer cm_${id}`;
         return {
           method: route.method,
           route: route.url,

@@ -6,7 +6,9 @@ import type { Credential, CredentialSecret } from '#shared/credentials.ts';
 import type { Client } from '#shared/clients.ts';
 import type { ServerList } from '#shared/servers.ts';
 import type { ClientHistory } from '#shared/events.ts';
+import type { CreatedToken } from '#shared/tokens.ts';
 import { deriveKey } from '#server/secrets.ts';
+import { hashApiToken } from '#server/auth/api-tokens.ts';
 import { linkIn } from '#server/testing/mail-catcher.ts';
 import { openEventStream } from '#server/testing/sse-reader.ts';
 import { distinctRoutes, requestFor } from '#server/testing/route-requests.ts';
@@ -360,6 +362,29 @@ it(
     await staff.request('GET', '/api/credentials');
     await staff.request('DELETE', `/api/credentials/${vaultPassword.id}`);
 
+    // A personal API token: made (its one answer carries it), used well and refused, revoked,
+    // then refused again. Neither it nor its hash may show up anywhere else.
+    const made = await staff.json<CreatedToken>('POST', '/api/me/tokens', {
+      name: 'Leak token',
+      scope: 'write',
+      expiresInDays: 30,
+    });
+    expect(made.status).toBe(201);
+    SECRETS.apiToken = made.body.secret;
+    SECRETS.apiTokenHash = hashApiToken(made.body.secret);
+    const bearer = { authorization: `Bearer ${SECRETS.apiToken}` };
+    await anon.request('GET', '/api/clients', undefined, bearer);
+    await anon.request('GET', `/api/clients/${id}/password`, undefined, bearer);
+    await anon.request('POST', '/api/clients', { name: 5 }, bearer);
+    await anon.request('GET', '/api/people', undefined, bearer);
+    await anon.request('GET', '/api/me/tokens', undefined, bearer);
+    await staff.request('GET', '/api/me/tokens');
+    await staff.request('DELETE', `/api/me/tokens/${made.body.token.id}`);
+    await anon.request('GET', '/api/clients', undefined, bearer);
+    await staff.request('GET', '/api/clients', undefined, {
+      authorization: `Bearer ${SECRETS.apiToken}x`,
+    });
+
     // Every registered route, signed in and not, with a valid request and with a refused one
     // that carries secrets.
     const hostile = {
@@ -510,6 +535,13 @@ function allowedSecrets() {
       matches: (e: Exchange) => /\/api\/webhooks$/.test(e.url) && e.method === 'POST',
       carries: ['webhookSecret'],
       except: ['webhookSecret'],
+      strip: (body: string) => body,
+    },
+    {
+      name: 'a new API token, shown once',
+      matches: (e: Exchange) => /\/api\/me\/tokens$/.test(e.url) && e.method === 'POST',
+      carries: ['apiToken'],
+      except: ['apiToken'],
       strip: (body: string) => body,
     },
     {

@@ -55,6 +55,8 @@ function bodyFor(
   switch (route.url) {
     case '/api/me/access-token':
       return { accessToken: 'route-request-token' };
+    case '/api/me/tokens':
+      return { name: 'Made by a route request', scope: 'read', expiresInDays: 30 };
     case '/api/credentials':
       return { name: 'Made by a route request', kind: 'token', secret: 'route-request-secret' };
     case '/api/credentials/:id':
@@ -96,7 +98,8 @@ export function distinctRoutes(routes: readonly RegisteredRoute[]): RegisteredRo
 }
 
 /**
- * Sends one route request, with a session's cookie or none, and reads its answer. A stream (a
+ * Sends one route request, with a session's cookie or none (and `headers`, e.g. an API
+ * token's), and reads its answer. A stream (a
  * route left open) is cut after its head, and so is a HEAD answer (it has no body, but the
  * stream's route keeps its connection open all the same).
  */
@@ -104,6 +107,7 @@ export async function sendRouteRequest(
   baseUrl: string,
   request: RouteRequest,
   cookie?: string,
+  headers: Record<string, string> = {},
 ): Promise<{ status: number; body: unknown }> {
   const abort = new AbortController();
   const response = await fetch(new URL(request.path, baseUrl), {
@@ -114,6 +118,7 @@ export async function sendRouteRequest(
       origin: baseUrl,
       ...(cookie ? { cookie } : {}),
       ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...headers,
     },
     ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
   });

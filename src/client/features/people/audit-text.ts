@@ -1,5 +1,6 @@
 import type { ClientEvent } from '#shared/events.ts';
 import { roleSchema } from '#shared/people.ts';
+import { tokenScopeSchema } from '#shared/tokens.ts';
 import { ROLE_LABELS } from './people-text.ts';
 
 /** The role a `person.role_changed` or `person.invited` event names (`role:viewer`). */
@@ -35,6 +36,12 @@ export function auditText(event: ClientEvent, who: string | undefined): string {
       return `signed ${person} out everywhere`;
     case 'person.second_factor_reset':
       return `reset the second factor of ${person}`;
+    case 'person.token_created':
+      return tokenText('created an API token', event);
+    case 'person.token_revoked':
+      return tokenText('revoked an API token', event);
+    case 'person.token_secret_used':
+      return 'read a secret with an API token';
     case 'client.password_read':
       return "read a client's password";
     case 'credential.revealed':
@@ -48,6 +55,14 @@ export function auditText(event: ClientEvent, who: string | undefined): string {
     default:
       return event.kind;
   }
+}
+
+/** "created an API token (read+secrets)": the scope a token event names (`scope:read`). */
+function tokenText(text: string, event: ClientEvent): string {
+  const scope = tokenScopeSchema.safeParse(
+    event.fields.find((f) => f.startsWith('scope:'))?.slice('scope:'.length),
+  );
+  return scope.success ? `${text} (${scope.data})` : text;
 }
 
 function withArticle(role: string): string {
@@ -64,6 +79,9 @@ export const AUDIT_KIND_OPTIONS = [
   { value: 'person.enabled', label: 'Enabled' },
   { value: 'person.signed_out', label: 'Signed out everywhere' },
   { value: 'person.second_factor_reset', label: 'Second factor reset' },
+  { value: 'person.token_created', label: 'API token created' },
+  { value: 'person.token_revoked', label: 'API token revoked' },
+  { value: 'person.token_secret_used', label: 'Secret read with an API token' },
   { value: 'client.password_read', label: 'Client password read' },
   { value: 'credential.revealed', label: 'Credential revealed' },
   { value: 'webhook.created', label: 'Webhook added' },

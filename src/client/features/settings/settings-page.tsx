@@ -11,6 +11,7 @@ import { useSaveAccessToken } from './api/access-token.ts';
 import { SessionsSection } from './sessions-section.tsx';
 import { ProfileSection } from './profile-section.tsx';
 import { PasswordSection } from './password-section.tsx';
+import { TokensSection } from './tokens-section.tsx';
 
 /** The account's own sections; the app adds the sections other features bring (`children`). */
 export function SettingsPage({ children }: { children?: ReactNode }) {
@@ -24,6 +25,7 @@ export function SettingsPage({ children }: { children?: ReactNode }) {
       <PasswordSection />
       <AccessTokenSection />
       <SessionsSection />
+      <TokensSection />
       {children}
     </Stack>
   );

@@ -16,8 +16,8 @@ import { filterClients } from '#shared/client-search.ts';
 import { HttpError, parseInput } from '#server/http/http-error.ts';
 import { REFUSE_CROSS_SITE } from '#server/http/csrf.ts';
 import { accessOf, actorOf, requireUser } from '#server/auth/session-guard.ts';
-import { commandsFor } from '#server/auth/secret-access.ts';
-import { can, canSeeTags, type Access } from '#shared/people.ts';
+import { commandsFor, maySeeSecrets } from '#server/auth/secret-access.ts';
+import { canSeeTags, type Access } from '#shared/people.ts';
 import type { ClientRepository } from './client-repository.ts';
 import { buildCommands, type CommandContext } from './deploy-command.ts';
 import {
@@ -186,7 +186,7 @@ export function registerClientRoutes(
     if (!client || !canSeeTags(accessOf(user), client.tags)) throw notFound();
     const server = await commandServer(servers, client, serverId);
     const commands = buildCommands(deployCommandTemplate, {
-      accessToken: can(user.role, 'secret') ? await tokens.read(user.id) : null,
+      accessToken: maySeeSecrets(user) ? await tokens.read(user.id) : null,
       tags: client.tags,
       server,
       code: client.code,

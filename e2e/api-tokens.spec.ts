@@ -1,0 +1,87 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { test, expect, seedClient } from './fixtures.ts';
+
+const SHOTS = '/tmp/shots-tokens';
+
+/** What accessibility.spec.ts scans for: WCAG 2.1 A and AA. */
+const WCAG_21_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+async function axeViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).withTags(WCAG_21_AA).setLegacyMode().analyze();
+  return result.violations.flatMap((violation) =>
+    violation.nodes.map((node) => `${violation.id} at ${node.target.join(' ')}: ${violation.help}`),
+  );
+}
+
+test('a token made in Settings is shown once, works on the API, and stops when revoked', async ({
+  page,
+  staff,
+  server,
+  request,
+}) => {
+  // Two axe scans on a shared machine take longer than the default timeout.
+  test.setTimeout(120_000);
+  await seedClient(staff, { name: 'Token Client', code: 'TOK', tags: ['eu-west-1'] });
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await page.goto('/settings');
+  const section = page.getByRole('region', { name: 'API tokens' });
+  await expect(section.getByText('You have no API tokens.')).toBeVisible();
+
+  await section.getByLabel('Token name').fill('Deploy script');
+  await section.getByRole('combobox', { name: 'Scope' }).click();
+  await page.getByRole('option', { name: 'Read and secrets' }).click();
+  await section.getByRole('combobox', { name: 'Expires' }).click();
+  await page.getByRole('option', { name: '30 days' }).click();
+  await section.getByRole('button', { name: 'Create token' }).click();
+
+  const shown = section.getByLabel('New API token');
+  await expect(shown).toBeVisible();
+  const token = (await shown.textContent())!.trim();
+  expect(token).toMatch(/^cm_[A-Za-z0-9_-]{43}$/);
+  await expect(section.getByRole('button', { name: 'Copy token' })).toBeVisible();
+  const row = section.getByRole('row', { name: /Deploy script/ });
+  await expect(row).toContainText('Read and secrets');
+  await expect(row).toContainText('Never');
+  await page.screenshot({ path: `${SHOTS}/settings-new-token-1366.png`, fullPage: true });
+  expect(await axeViolations(page)).toEqual([]);
+
+  // Once done, the token is gone from the page for good.
+  await section.getByRole('button', { name: 'Done' }).click();
+  await expect(section.getByLabel('New API token')).toHaveCount(0);
+  await expect(page.getByText(token)).toHaveCount(0);
+
+  // A script with the token alone (`request` has no cookies of the page's).
+  const api = await request.get(`${server.url}/api/clients`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect(api.status()).toBe(200);
+  const body = (await api.json()) as { clients: { name: string }[] };
+  expect(body.clients.map((c) => c.name)).toContain('Token Client');
+
+  // Its last use shows once the list is asked again.
+  await page.reload();
+  await expect(row).not.toContainText('Never');
+  await section.screenshot({ path: `${SHOTS}/settings-tokens-1366.png` });
+  expect(await axeViolations(page)).toEqual([]);
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await section.scrollIntoViewIfNeeded();
+  await section.screenshot({ path: `${SHOTS}/settings-tokens-390.png` });
+
+  await row.getByRole('button', { name: 'Revoke Deploy script' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Revoke API token' });
+  await expect(dialog).toContainText('Revoke Deploy script?');
+  await page.screenshot({ path: `${SHOTS}/settings-revoke-390.png` });
+  await dialog.getByRole('button', { name: 'Revoke' }).click();
+  await expect(page.getByText('Token revoked.')).toBeVisible();
+  await expect(section.getByText('You have no API tokens.')).toBeVisible();
+
+  const refused = await request.get(`${server.url}/api/clients`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect(refused.status()).toBe(401);
+  expect(await refused.json()).toEqual({
+    error: 'This API token is not valid: it was revoked, or never existed',
+  });
+});
