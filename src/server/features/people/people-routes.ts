@@ -156,8 +156,7 @@ export function registerPeopleRoutes(
       const actor = actorOf(requireUser(request));
       const result = await invitations.create(request.body, actor);
       if (result.status === 'exists') {
-        const message =
-          'Someone with this email has an account already: change their role instead';
+        const message = 'Someone with this email has an account already: change their role instead';
         throw new HttpError(409, message, { fields: { email: message } });
       }
       void reply.status(201);

@@ -65,7 +65,8 @@ export function registerTransferRoutes(
       config: REFUSE_CROSS_SITE,
       schema: {
         summary: 'Export every client (and the vault credentials they use) as a file',
-        description: 'With `?secrets=1` the passwords and keys are in it (the `secret` permission).',
+        description:
+          'With `?secrets=1` the passwords and keys are in it (the `secret` permission).',
         tags,
         querystring: exportQuerySchema,
         response: { 200: exportFile, ...refusals },
