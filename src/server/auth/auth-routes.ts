@@ -67,7 +67,7 @@ export function registerAuthRoutes(app: FastifyInstance, auth: Auth, publicUrl: 
     }
     return reply.send(text === '' ? null : text);
   };
-  // Described by hand in the OpenAPI document (auth-openapi.ts): they have no schema here.
+  // No schema: described by hand in the OpenAPI document (http/better-auth-paths.ts).
   const schema = { hide: true };
   app.route({ method: ['GET', 'POST'], url: '/api/auth/*', schema, handler });
   // One path segment: `/api/auth/callback/../sign-in/email` is the sign-in route (Better Auth

@@ -3,7 +3,7 @@ import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { betterAuthPaths } from '#server/auth/auth-openapi.ts';
+import { betterAuthPaths } from './better-auth-paths.ts';
 
 /**
  * How a request is signed in: the browser's session cookie (Better Auth's, `cm.` prefixed;

@@ -7,7 +7,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiErrorSchema } from '#shared/api-error.ts';
-import { HttpError, invalidInput } from './http-error.ts';
+import { type HttpError, invalidInput } from './http-error.ts';
 import { openapiOptions } from './openapi-document.ts';
 
 /**
