@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
-import { databaseReachable, openDatabase, type Db } from './db/database.ts';
+import { openDatabase, type Db } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { SecretBox, resolveSecretKey } from './secrets.ts';
 import { tightenDataDir } from './private-files.ts';
@@ -44,7 +44,8 @@ import { registerSecurityHeaders } from './http/security-headers.ts';
 import { recordRoutes } from './http/route-registry.ts';
 import { registerRouteSchemas } from './http/route-schemas.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
-import { DATABASE_UNAVAILABLE_MESSAGE } from './http/database-unavailable.ts';
+import { registerHealthRoutes } from './http/health-routes.ts';
+import { registerApiDocs } from './http/openapi-document.ts';
 
 const DEFAULT_CLIENT_DIR = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -190,11 +191,7 @@ export async function buildApp(
     config.apiTokenRateLimitPerMinute,
   );
 
-  app.get('/healthz', async () => ({ status: 'ok' }));
-  app.get('/readyz', async (_request, reply) => {
-    if (await databaseReachable(db, 3000)) return { status: 'ready' };
-    return reply.status(503).send({ error: DATABASE_UNAVAILABLE_MESSAGE });
-  });
+  registerHealthRoutes(app, db);
 
   registerAuthRoutes(app, auth, config.publicUrl);
   const tokens = new DeployTokens(db.kysely, box);
@@ -232,6 +229,7 @@ export async function buildApp(
     allowPrivate: config.webhookAllowPrivate,
     ...(options.webhooks ? { timings: options.webhooks } : {}),
   });
+  await registerApiDocs(app);
 
   return app;
 }

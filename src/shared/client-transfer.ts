@@ -108,3 +108,18 @@ export const importRefusedSchema = z.object({
   report: importReportSchema,
 });
 export type ImportRefused = z.infer<typeof importRefusedSchema>;
+
+/** `?flag=1` (or `true`) turns an option on; any other value, or none, leaves it off. */
+const queryFlagSchema = z
+  .string()
+  .optional()
+  .transform((value) => value === '1' || value === 'true');
+
+/** `GET /api/clients/export?secrets=1`: the passwords in the file too. */
+export const exportQuerySchema = z.object({ secrets: queryFlagSchema });
+
+/** `POST /api/clients/import?dryRun=1&skipInvalid=1`. */
+export const importQuerySchema = z.object({
+  dryRun: queryFlagSchema,
+  skipInvalid: queryFlagSchema,
+});

@@ -100,6 +100,10 @@ export type CredentialRotate = z.input<typeof credentialRotateSchema>;
 export const credentialRevealSchema = z.object({
   purpose: z.enum(['reveal', 'copy'], { error: 'Must be reveal or copy' }).default('reveal'),
 });
+/** The reveal route's body: none at all is a reveal. */
+export const credentialRevealBodySchema = credentialRevealSchema
+  .nullish()
+  .transform((body) => body ?? { purpose: 'reveal' as const });
 export const credentialSecretSchema = z.object({
   /** The private key (OpenSSH or PEM, as it was pasted or made), the password or the token. */
   secret: z.string(),

@@ -7,6 +7,13 @@ import { accessTagsSchema, roleSchema } from './people.ts';
  * second factor and signed-in devices, the pending invitations, and the audit trail.
  */
 
+/**
+ * Ids of people (Better Auth's), invitations (UUIDs) and invitation tokens (base64url): letters,
+ * digits, '-' and '_'. Anything else never names one, and must not reach a query (PostgreSQL
+ * refuses a NUL in text with an error, not a miss).
+ */
+export const peopleIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'Must be an id');
+
 /** One signed-in device (a live session) of a person. */
 export const personDeviceSchema = z.object({
   id: z.string(),

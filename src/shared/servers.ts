@@ -106,3 +106,6 @@ export type ServerUpdate = z.input<typeof serverUpdateSchema>;
 export const acceptHostKeySchema = z.object({
   fingerprint: z.string().regex(/^SHA256:[A-Za-z0-9+/]{43}$/, 'Must be a SHA256 fingerprint'),
 });
+
+/** `GET /api/clients/:id/commands`: for its primary server, or `serverId`, one of its others. */
+export const clientCommandsQuerySchema = z.object({ serverId: serverIdSchema.optional() });

@@ -67,13 +67,16 @@ export function registerAuthRoutes(app: FastifyInstance, auth: Auth, publicUrl: 
     }
     return reply.send(text === '' ? null : text);
   };
-  app.route({ method: ['GET', 'POST'], url: '/api/auth/*', handler });
+  // No schema: described by hand in the OpenAPI document (http/better-auth-paths.ts).
+  const schema = { hide: true };
+  app.route({ method: ['GET', 'POST'], url: '/api/auth/*', schema, handler });
   // One path segment: `/api/auth/callback/../sign-in/email` is the sign-in route (Better Auth
   // resolves dot segments), and reaches the route above, not this one.
   app.route({
     method: ['GET', 'POST'],
     url: '/api/auth/callback/:providerId',
     config: PROVIDER_CALLBACK,
+    schema,
     handler,
   });
 }

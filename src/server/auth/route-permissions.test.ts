@@ -7,6 +7,7 @@ import { ROUTE_PERMISSIONS } from './route-permissions.ts';
 import { SESSION_ONLY_ROUTES } from './api-tokens.ts';
 import { scopeAllows, type CreatedToken, type TokenScope } from '#shared/tokens.ts';
 import { isWebAppFile } from '#server/http/static-files.ts';
+import { DOCS_PREFIX, OPENAPI_PATH } from '#server/http/openapi-document.ts';
 import { sendRouteRequest, type RouteRequest } from '#server/testing/route-requests.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
 import {
@@ -466,6 +467,25 @@ const ROUTE_CASES: Readonly<Record<string, RouteCase>> = {
       await r.client();
       return { method: 'POST', path: `/api/webhooks/${await r.webhook()}/test` };
     },
+  },
+  // The OpenAPI document and its Swagger UI page, with the page's files.
+  [`GET ${OPENAPI_PATH}`]: { allowed: 200, request: async () => get(OPENAPI_PATH) },
+  [`GET ${DOCS_PREFIX}`]: { allowed: 200, request: async () => get(DOCS_PREFIX) },
+  [`GET ${DOCS_PREFIX}/`]: { allowed: 200, request: async () => get(`${DOCS_PREFIX}/`) },
+  [`GET ${DOCS_PREFIX}/json`]: { allowed: 200, request: async () => get(`${DOCS_PREFIX}/json`) },
+  [`GET ${DOCS_PREFIX}/yaml`]: { allowed: 200, request: async () => get(`${DOCS_PREFIX}/yaml`) },
+  // Swagger UI's own redirect back to the page.
+  [`GET ${DOCS_PREFIX}/static/index.html`]: {
+    allowed: 302,
+    request: async () => get(`${DOCS_PREFIX}/static/index.html`),
+  },
+  [`GET ${DOCS_PREFIX}/static/swagger-initializer.js`]: {
+    allowed: 200,
+    request: async () => get(`${DOCS_PREFIX}/static/swagger-initializer.js`),
+  },
+  [`GET ${DOCS_PREFIX}/static/*`]: {
+    allowed: 200,
+    request: async () => get(`${DOCS_PREFIX}/static/swagger-ui.css`),
   },
 };
 

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Permission } from '#shared/people.ts';
 import { isWebAppSourceMap } from '#server/http/static-files.ts';
+import { API_DOCS_PERMISSIONS } from '#server/http/openapi-document.ts';
 
 /**
  * What each signed-in route needs, by method and the path it was registered with: the one place
@@ -75,6 +76,7 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   'GET /api/webhooks/:id/deliveries': 'admin',
   'POST /api/webhooks/:id/deliveries/:deliveryId/resend': 'admin',
   'POST /api/webhooks/:id/test': 'admin',
+  ...API_DOCS_PERMISSIONS,
 };
 
 /** The permission a matched route needs, or undefined when the table does not name it. */

@@ -6,6 +6,8 @@ export interface RegisteredRoute {
   url: string;
   /** The route's config as registered (@fastify/static puts the file it serves there). */
   config: unknown;
+  /** The route's schema as registered: the OpenAPI test holds every route to having one. */
+  schema?: unknown;
 }
 
 declare module 'fastify' {
@@ -25,6 +27,7 @@ export function recordRoutes(app: FastifyInstance): void {
   app.decorate('registeredRoutes', routes);
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    for (const method of methods) routes.push({ method, url: route.url, config: route.config });
+    for (const method of methods)
+      routes.push({ method, url: route.url, config: route.config, schema: route.schema });
   });
 }

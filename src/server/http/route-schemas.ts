@@ -2,13 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import fastifySwagger from '@fastify/swagger';
 import {
   hasZodFastifySchemaValidationErrors,
-  jsonSchemaTransform,
   serializerCompiler,
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiErrorSchema } from '#shared/api-error.ts';
-import { invalidInput, type HttpError } from './http-error.ts';
+import { type HttpError, invalidInput } from './http-error.ts';
+import { openapiOptions } from './openapi-document.ts';
 
 /**
  * Routes declare their params, query, body and responses as the shared zod schemas: Fastify
@@ -21,19 +21,7 @@ import { invalidInput, type HttpError } from './http-error.ts';
 export async function registerRouteSchemas(app: FastifyInstance): Promise<void> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  await app.register(fastifySwagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Clients Manager API',
-        // The API's own version: it changes when a route changes shape, not with each release.
-        version: '1',
-        description:
-          'Every route a signed-in person or an API token may call. Errors answer `{ error, fields? }`; `fields` names the field each message is about.',
-      },
-    },
-    transform: jsonSchemaTransform,
-  });
+  await app.register(fastifySwagger, openapiOptions);
 }
 
 /** A request that did not match its route's schema, as the 400 every other refusal gives. */

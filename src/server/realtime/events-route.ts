@@ -1,6 +1,9 @@
 import type { OutgoingHttpHeaders } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { EventHub } from './event-hub.ts';
+import { refusals } from '#server/http/route-schemas.ts';
 import { accessOf, requireUser } from '#server/auth/session-guard.ts';
 import { HttpError } from '#server/http/http-error.ts';
 
@@ -13,63 +16,98 @@ function parseLastEventId(value: unknown): number | null {
 }
 
 /**
+ * Where to resume: the last event id seen, as the header EventSource sends on reconnecting or
+ * as a query parameter. Its form is checked by the route, whose message names the header.
+ */
+const resumeFrom = {
+  querystring: z.object({
+    lastEventId: z.string().optional().describe('The last event id seen (sequence number)'),
+  }),
+  // Loose: the other headers (the session cookie among them) stay as they came.
+  headers: z.looseObject({
+    'last-event-id': z.string().optional().describe('The last event id seen (sequence number)'),
+  }),
+};
+
+/** The stream: `id:`, `event:` (the event's kind) and `data:` (the event as JSON) per event. */
+const eventStream = {
+  description:
+    'Server-Sent Events: each event of the log the person may see, as `id: <seq>`, `event: <kind>`, `data: <JSON>`; `stream.ready` once the replay is done.',
+  content: { 'text/event-stream': { schema: z.string() } },
+};
+
+/**
  * GET /api/events: the event log as Server-Sent Events. Event ids are sequence numbers; the
  * browser's EventSource sends the last one back as Last-Event-ID when it reconnects.
  */
 export function registerEventsRoute(app: FastifyInstance, hub: EventHub): void {
-  app.get('/api/events', async (request, reply) => {
-    const user = requireUser(request);
-    // The head alone: Node sends a HEAD answer's head only when it ends, so a subscription
-    // would hold the request open for as long as the stream lives.
-    if (request.method === 'HEAD') {
-      return reply.header('content-type', 'text/event-stream; charset=utf-8').send();
-    }
-    const query = request.query as { lastEventId?: string };
-    const lastEventId = parseLastEventId(request.headers['last-event-id'] ?? query.lastEventId);
-
-    reply.hijack();
-    const res = reply.raw;
-    res.writeHead(200, {
-      // The security headers, set on the reply before it was hijacked.
-      ...(reply.getHeaders() as OutgoingHttpHeaders),
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache, no-transform',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no',
-    });
-    res.write('retry: 2000\n\n');
-    let closed = false;
-    const subscription: { unsubscribe?: () => void } = {};
-    request.raw.on('close', () => {
-      closed = true;
-      subscription.unsubscribe?.();
-    });
-    let unsubscribe: () => void;
-    try {
-      unsubscribe = await hub.subscribe(
-        {
-          userId: user.id,
-          sessionId: request.sessionId ?? '',
-          access: accessOf(user),
-          write: (chunk) => {
-            if (!closed) res.write(chunk);
-          },
-          pending: () => res.writableLength,
-          end: () => {
-            closed = true;
-            res.end();
-          },
-        },
-        lastEventId,
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  api.get(
+    '/api/events',
+    {
+      schema: {
+        summary: 'The live stream of changes (Server-Sent Events)',
+        tags: ['events'],
+        ...resumeFrom,
+        response: { 200: eventStream, ...refusals },
+      },
+    },
+    async (request, reply) => {
+      const user = requireUser(request);
+      // The head alone: Node sends a HEAD answer's head only when it ends, so a subscription
+      // would hold the request open for as long as the stream lives.
+      if (request.method === 'HEAD') {
+        const head: FastifyReply = reply.header('content-type', 'text/event-stream; charset=utf-8');
+        return head.send();
+      }
+      const lastEventId = parseLastEventId(
+        request.headers['last-event-id'] ?? request.query.lastEventId,
       );
-    } catch (error) {
-      // The replay could not be read (the database went away after the session check). The
-      // response has started, so end it: the browser reconnects with its Last-Event-ID.
-      request.log.warn({ err: error }, 'live stream could not start');
-      res.end();
-      return;
-    }
-    if (closed) unsubscribe();
-    else subscription.unsubscribe = unsubscribe;
-  });
+
+      reply.hijack();
+      const res = reply.raw;
+      res.writeHead(200, {
+        // The security headers, set on the reply before it was hijacked.
+        ...(reply.getHeaders() as OutgoingHttpHeaders),
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+      });
+      res.write('retry: 2000\n\n');
+      let closed = false;
+      const subscription: { unsubscribe?: () => void } = {};
+      request.raw.on('close', () => {
+        closed = true;
+        subscription.unsubscribe?.();
+      });
+      let unsubscribe: () => void;
+      try {
+        unsubscribe = await hub.subscribe(
+          {
+            userId: user.id,
+            sessionId: request.sessionId ?? '',
+            access: accessOf(user),
+            write: (chunk) => {
+              if (!closed) res.write(chunk);
+            },
+            pending: () => res.writableLength,
+            end: () => {
+              closed = true;
+              res.end();
+            },
+          },
+          lastEventId,
+        );
+      } catch (error) {
+        // The replay could not be read (the database went away after the session check). The
+        // response has started, so end it: the browser reconnects with its Last-Event-ID.
+        request.log.warn({ err: error }, 'live stream could not start');
+        res.end();
+        return;
+      }
+      if (closed) unsubscribe();
+      else subscription.unsubscribe = unsubscribe;
+    },
+  );
 }

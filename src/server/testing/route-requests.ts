@@ -41,7 +41,11 @@ export function requestFor(
     .replace(/:deliveryId\b/g, values.deliveryId ?? 'no-such-delivery')
     // An invitation token of the right shape that no invitation has.
     .replace(/:token\b/g, 'no-such-invitation-token')
-    .replace(/\*$/, values.wildcard ?? 'get-session');
+    // A file of Swagger UI's for its files' route; a Better Auth route for its catch-all.
+    .replace(
+      /\*$/,
+      route.url.startsWith('/api/docs/') ? 'swagger-ui.css' : (values.wildcard ?? 'get-session'),
+    );
   const writes = route.method === 'POST' || route.method === 'PUT';
   if (!writes) return { method: route.method, path };
   return { method: route.method, path, body: bodyFor(route, values) };

@@ -1,6 +1,9 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { fromNodeHeaders } from 'better-auth/node';
-import type { UserSessions } from '#shared/account.ts';
+import { z } from 'zod';
+import { userSessionsSchema, type UserSessions } from '#shared/account.ts';
+import { refusals } from '#server/http/route-schemas.ts';
 import type { Db } from '#server/db/database.ts';
 import type { Auth } from '#server/auth/auth.ts';
 import { requireUser } from '#server/auth/session-guard.ts';
@@ -14,32 +17,55 @@ import { toIso } from '#server/db/codec.ts';
 export function registerSessionRoutes(app: FastifyInstance, deps: { db: Db; auth: Auth }): void {
   const { db, auth } = deps;
 
-  app.get('/api/me/sessions', async (request): Promise<UserSessions> => {
-    const user = requireUser(request);
-    const now = new Date();
-    const rows = await db.kysely
-      .selectFrom('session')
-      .select(['id', 'createdAt', 'updatedAt', 'expiresAt', 'ipAddress', 'userAgent'])
-      .where('userId', '=', user.id)
-      .where('expiresAt', '>', db.dialect === 'postgres' ? now : now.toISOString())
-      .orderBy('updatedAt', 'desc')
-      .execute();
-    return {
-      sessions: rows.map((row) => ({
-        id: row.id,
-        createdAt: toIso(row.createdAt),
-        lastSeenAt: toIso(row.updatedAt),
-        expiresAt: toIso(row.expiresAt),
-        ipAddress: row.ipAddress,
-        userAgent: row.userAgent,
-        current: row.id === request.sessionId,
-      })),
-    };
-  });
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['account'];
 
-  app.post('/api/me/sessions/revoke-others', async (request) => {
-    requireUser(request);
-    await auth.api.revokeOtherSessions({ headers: fromNodeHeaders(request.headers) });
-    return { ok: true };
-  });
+  api.get(
+    '/api/me/sessions',
+    {
+      schema: {
+        summary: "The signed-in person's own sessions (devices), the current one marked",
+        tags,
+        response: { 200: userSessionsSchema, ...refusals },
+      },
+    },
+    async (request): Promise<UserSessions> => {
+      const user = requireUser(request);
+      const now = new Date();
+      const rows = await db.kysely
+        .selectFrom('session')
+        .select(['id', 'createdAt', 'updatedAt', 'expiresAt', 'ipAddress', 'userAgent'])
+        .where('userId', '=', user.id)
+        .where('expiresAt', '>', db.dialect === 'postgres' ? now : now.toISOString())
+        .orderBy('updatedAt', 'desc')
+        .execute();
+      return {
+        sessions: rows.map((row) => ({
+          id: row.id,
+          createdAt: toIso(row.createdAt),
+          lastSeenAt: toIso(row.updatedAt),
+          expiresAt: toIso(row.expiresAt),
+          ipAddress: row.ipAddress,
+          userAgent: row.userAgent,
+          current: row.id === request.sessionId,
+        })),
+      };
+    },
+  );
+
+  api.post(
+    '/api/me/sessions/revoke-others',
+    {
+      schema: {
+        summary: "Sign out the person's other sessions",
+        tags,
+        response: { 200: z.object({ ok: z.literal(true) }), ...refusals },
+      },
+    },
+    async (request) => {
+      requireUser(request);
+      await auth.api.revokeOtherSessions({ headers: fromNodeHeaders(request.headers) });
+      return { ok: true as const };
+    },
+  );
 }

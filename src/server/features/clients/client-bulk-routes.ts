@@ -1,11 +1,15 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   applyTagChange,
   bulkIdsBodySchema,
+  bulkResultSchema,
   bulkTagsSchema,
   type BulkResult,
 } from '#shared/client-bulk.ts';
-import { HttpError, parseInput } from '#server/http/http-error.ts';
+import { apiErrorSchema } from '#shared/api-error.ts';
+import { HttpError } from '#server/http/http-error.ts';
+import { refusals } from '#server/http/route-schemas.ts';
 import { accessOf, actorOf, requireUser } from '#server/auth/session-guard.ts';
 import type { Access } from '#shared/people.ts';
 import { clientTagsOf, idsOutOfReach, isLimited, ownTagProblem } from '#server/auth/tag-scope.ts';
@@ -88,32 +92,72 @@ export function registerClientBulkRoutes(
     }
   }
 
-  app.post('/api/clients/bulk/tags', async (request): Promise<BulkResult> => {
-    const user = requireUser(request);
-    const actor = actorOf(user);
-    const { ids, add, remove } = parseInput(bulkTagsSchema, request.body);
-    const change = add ? { add } : { remove: remove ?? [] };
-    await checkReach(accessOf(user), ids, 'No tags were changed.', change);
-    const outcome = await clients.bulkTags(ids, change, actor);
-    return bulkAnswer(outcome, ids.length, 'No tags were changed.');
-  });
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['clients'];
 
-  app.post('/api/clients/bulk/delete', async (request): Promise<BulkResult> => {
-    const user = requireUser(request);
-    const actor = actorOf(user);
-    const { ids } = parseInput(bulkIdsBodySchema, request.body);
-    await checkReach(accessOf(user), ids, 'Nothing was deleted.');
-    const outcome = await clients.bulkDelete(ids, actor);
-    return bulkAnswer(outcome, ids.length, 'Nothing was deleted.');
-  });
+  api.post(
+    '/api/clients/bulk/tags',
+    {
+      schema: {
+        summary: 'Add tags to, or remove tags from, many clients at once',
+        tags,
+        body: bulkTagsSchema,
+        response: { 200: bulkResultSchema, ...refusals },
+      },
+    },
+    async (request): Promise<BulkResult> => {
+      const user = requireUser(request);
+      const actor = actorOf(user);
+      const { ids, add, remove } = request.body;
+      const change = add ? { add } : { remove: remove ?? [] };
+      await checkReach(accessOf(user), ids, 'No tags were changed.', change);
+      const outcome = await clients.bulkTags(ids, change, actor);
+      return bulkAnswer(outcome, ids.length, 'No tags were changed.');
+    },
+  );
+
+  api.post(
+    '/api/clients/bulk/delete',
+    {
+      schema: {
+        summary: 'Delete many clients at once (all or none)',
+        tags,
+        body: bulkIdsBodySchema,
+        response: { 200: bulkResultSchema, ...refusals },
+      },
+    },
+    async (request): Promise<BulkResult> => {
+      const user = requireUser(request);
+      const actor = actorOf(user);
+      const { ids } = request.body;
+      await checkReach(accessOf(user), ids, 'Nothing was deleted.');
+      const outcome = await clients.bulkDelete(ids, actor);
+      return bulkAnswer(outcome, ids.length, 'Nothing was deleted.');
+    },
+  );
 
   // The one Undo of a bulk delete: the same ids, versions and histories.
-  app.post('/api/clients/bulk/restore', async (request): Promise<BulkResult> => {
-    const user = requireUser(request);
-    const actor = actorOf(user);
-    const { ids } = parseInput(bulkIdsBodySchema, request.body);
-    await checkReach(accessOf(user), ids, 'Nothing was restored.');
-    const outcome = await clients.bulkRestore(ids, actor);
-    return bulkAnswer(outcome, ids.length, 'Nothing was restored.');
-  });
+  api.post(
+    '/api/clients/bulk/restore',
+    {
+      schema: {
+        summary: 'Restore many deleted clients at once (all or none)',
+        tags,
+        body: bulkIdsBodySchema,
+        response: {
+          200: bulkResultSchema,
+          ...refusals,
+          409: apiErrorSchema.describe('Some of them are not deleted.'),
+        },
+      },
+    },
+    async (request): Promise<BulkResult> => {
+      const user = requireUser(request);
+      const actor = actorOf(user);
+      const { ids } = request.body;
+      await checkReach(accessOf(user), ids, 'Nothing was restored.');
+      const outcome = await clients.bulkRestore(ids, actor);
+      return bulkAnswer(outcome, ids.length, 'Nothing was restored.');
+    },
+  );
 }

@@ -1,19 +1,27 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { serverIdSchema } from '#shared/servers.ts';
+import { clientCommandsQuerySchema } from '#shared/servers.ts';
 import {
+  clientCommandsSchema,
   clientIdSchema,
   clientInputSchema,
   clientListQuerySchema,
+  clientListSchema,
+  clientPasswordSchema,
+  clientSchema,
+  clientSummaryListSchema,
   clientUpdateSchema,
   summarizeClient,
   type Client,
   type ClientList,
   type ClientSummaryList,
 } from '#shared/clients.ts';
-import type { ClientHistory } from '#shared/events.ts';
+import { apiErrorSchema } from '#shared/api-error.ts';
+import { clientHistorySchema } from '#shared/events.ts';
 import { filterClients } from '#shared/client-search.ts';
-import { HttpError, parseInput } from '#server/http/http-error.ts';
+import { HttpError } from '#server/http/http-error.ts';
+import { noContent, refusals } from '#server/http/route-schemas.ts';
 import { REFUSE_CROSS_SITE } from '#server/http/csrf.ts';
 import { accessOf, actorOf, requireUser } from '#server/auth/session-guard.ts';
 import { commandsFor, maySeeSecrets } from '#server/auth/secret-access.ts';
@@ -33,9 +41,9 @@ import type { ServerRepository } from '#server/features/servers/server-repositor
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-function clientId(params: unknown): string {
-  return parseInput(clientIdSchema, (params as { id?: unknown }).id, 'id');
-}
+const params = z.object({ id: clientIdSchema });
+const conflict = apiErrorSchema.describe('Changed by someone else since it was read.');
+const tags = ['clients'];
 
 function notFound(): HttpError {
   return new HttpError(404, 'No client with that id: it may have been deleted');
@@ -58,13 +66,17 @@ export function registerClientRoutes(
 ): void {
   const { clients, servers, tokens, deployCommandTemplate } = deps;
   const db = app.parts.db.kysely;
+  const api = app.withTypeProvider<ZodTypeProvider>();
 
   /**
    * The client's id from the route, once it is known to be within the person's reach: a client
    * outside their tags (live or deleted) is answered as one that does not exist.
    */
-  async function reachableId(request: FastifyRequest, notFoundError = notFound()): Promise<string> {
-    const id = clientId(request.params);
+  async function reachableId(
+    request: FastifyRequest,
+    id: string,
+    notFoundError = notFound(),
+  ): Promise<string> {
     if (!(await canReachClient(db, accessOf(requireUser(request)), id))) throw notFoundError;
     return id;
   }
@@ -74,130 +86,255 @@ export function registerClientRoutes(
   // `?q=` filters as the search box does (name, code, tag, description, host); `?view=summary`
   // answers with what the list shows of each client. Each form is served from one serialised
   // copy per change, with an ETag: a browser that has the current list gets 304 and no body.
-  app.get('/api/clients', async (request, reply) => {
-    const { view, q } = parseInput(clientListQuerySchema, request.query, 'query');
-    const list = await listCache.current(audienceOf(accessOf(requireUser(request))));
-    if (q !== undefined) {
-      const found = filterClients(await listCache.clients(list), q);
-      return view === 'summary'
-        ? ({ clients: found.map(summarizeClient) } satisfies ClientSummaryList)
-        : ({ clients: found } satisfies ClientList);
-    }
-    const cached = await listCache.body(list, view);
-    reply
-      .header('etag', cached.etag)
-      // Private: a shared proxy must not keep one person's answer for another.
-      .header('cache-control', 'private, no-cache')
-      .header('vary', 'accept-encoding');
-    if (etagMatches(request.headers['if-none-match'], cached.etag)) {
-      return reply.status(304).send();
-    }
-    reply.type(JSON_TYPE);
-    // 4.5 MB of JSON at 10,000 clients is about 0.7 MB gzipped, compressed once per change.
-    if (/\bgzip\b/.test(request.headers['accept-encoding'] ?? '')) {
-      return reply.header('content-encoding', 'gzip').send(await gzippedBody(cached));
-    }
-    return reply.send(cached.body);
-  });
+  api.get(
+    '/api/clients',
+    {
+      schema: {
+        summary: 'Every client in full, or `?view=summary`, or those a search `?q=` finds',
+        description:
+          'Without `q`, answered with an ETag: `If-None-Match` with the current one gets 304.',
+        tags,
+        querystring: clientListQuerySchema,
+        response: {
+          200: z.union([clientListSchema, clientSummaryListSchema]),
+          304: noContent,
+          ...refusals,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { view, q } = request.query;
+      const list = await listCache.current(audienceOf(accessOf(requireUser(request))));
+      if (q !== undefined) {
+        const found = filterClients(await listCache.clients(list), q);
+        return view === 'summary'
+          ? ({ clients: found.map(summarizeClient) } satisfies ClientSummaryList)
+          : ({ clients: found } satisfies ClientList);
+      }
+      const cached = await listCache.body(list, view);
+      reply
+        .header('etag', cached.etag)
+        // Private: a shared proxy must not keep one person's answer for another.
+        .header('cache-control', 'private, no-cache')
+        .header('vary', 'accept-encoding');
+      if (etagMatches(request.headers['if-none-match'], cached.etag)) {
+        return reply.status(304).send(null);
+      }
+      // The serialised copy goes out as the bytes it is: Fastify neither serialises nor checks
+      // a body that is bytes already. The `?q=` answers above go through the schema.
+      const raw: FastifyReply = reply.type(JSON_TYPE);
+      // 4.5 MB of JSON at 10,000 clients is about 0.7 MB gzipped, compressed once per change.
+      if (/\bgzip\b/.test(request.headers['accept-encoding'] ?? '')) {
+        return raw.header('content-encoding', 'gzip').send(await gzippedBody(cached));
+      }
+      return raw.send(cached.body);
+    },
+  );
 
-  app.get('/api/clients/:id', async (request): Promise<Client> => {
-    const client = await clients.get(clientId(request.params));
-    if (!client || !canSeeTags(accessOf(requireUser(request)), client.tags)) throw notFound();
-    return client;
-  });
+  api.get(
+    '/api/clients/:id',
+    {
+      schema: { summary: 'One client', tags, params, response: { 200: clientSchema, ...refusals } },
+    },
+    async (request): Promise<Client> => {
+      const client = await clients.get(request.params.id);
+      if (!client || !canSeeTags(accessOf(requireUser(request)), client.tags)) throw notFound();
+      return client;
+    },
+  );
 
-  app.post('/api/clients', async (request, reply) => {
-    const user = requireUser(request);
-    const actor = actorOf(user);
-    const values = parseInput(clientInputSchema, request.body);
-    requireOwnTag(accessOf(user), values.tags);
-    const client = await clients.create(values, actor);
-    return reply.status(201).header('location', `/api/clients/${client.id}`).send(client);
-  });
+  api.post(
+    '/api/clients',
+    {
+      schema: {
+        summary: 'Add a client (with its primary server)',
+        tags,
+        body: clientInputSchema,
+        response: { 201: clientSchema, ...refusals },
+      },
+    },
+    async (request, reply) => {
+      const user = requireUser(request);
+      const actor = actorOf(user);
+      const values = request.body;
+      requireOwnTag(accessOf(user), values.tags);
+      const client = await clients.create(values, actor);
+      return reply.status(201).header('location', `/api/clients/${client.id}`).send(client);
+    },
+  );
 
-  app.put('/api/clients/:id', async (request): Promise<Client> => {
-    const user = requireUser(request);
-    const actor = actorOf(user);
-    const id = await reachableId(request);
-    const { version, ...values } = parseInput(clientUpdateSchema, request.body);
-    requireOwnTag(accessOf(user), values.tags);
-    const result = await clients.update(id, values, version, actor);
-    if (result.status === 'not_found') throw notFound();
-    if (result.status === 'conflict') {
-      const by = result.current.updatedBy ? ` by ${result.current.updatedBy}` : '';
-      throw new HttpError(
-        409,
-        `This client was changed${by} after you opened it. Your changes were not saved: reload it and edit again.`,
-      );
-    }
-    return result.client;
-  });
+  api.put(
+    '/api/clients/:id',
+    {
+      schema: {
+        summary: 'Edit a client; `version` is the one it was read at',
+        tags,
+        params,
+        body: clientUpdateSchema,
+        response: { 200: clientSchema, ...refusals, 409: conflict },
+      },
+    },
+    async (request): Promise<Client> => {
+      const user = requireUser(request);
+      const actor = actorOf(user);
+      const id = await reachableId(request, request.params.id);
+      const { version, ...values } = request.body;
+      requireOwnTag(accessOf(user), values.tags);
+      const result = await clients.update(id, values, version, actor);
+      if (result.status === 'not_found') throw notFound();
+      if (result.status === 'conflict') {
+        const by = result.current.updatedBy ? ` by ${result.current.updatedBy}` : '';
+        throw new HttpError(
+          409,
+          `This client was changed${by} after you opened it. Your changes were not saved: reload it and edit again.`,
+        );
+      }
+      return result.client;
+    },
+  );
 
-  app.post('/api/clients/:id/duplicate', async (request, reply) => {
-    const actor = actorOf(requireUser(request));
-    const copy = await clients.duplicate(await reachableId(request), actor);
-    if (!copy) throw notFound();
-    return reply.status(201).header('location', `/api/clients/${copy.id}`).send(copy);
-  });
+  api.post(
+    '/api/clients/:id/duplicate',
+    {
+      schema: {
+        summary: 'Copy a client under a new id, its name marked as a clone',
+        tags,
+        params,
+        response: { 201: clientSchema, ...refusals },
+      },
+    },
+    async (request, reply) => {
+      const actor = actorOf(requireUser(request));
+      const copy = await clients.duplicate(await reachableId(request, request.params.id), actor);
+      if (!copy) throw notFound();
+      return reply.status(201).header('location', `/api/clients/${copy.id}`).send(copy);
+    },
+  );
 
-  app.delete('/api/clients/:id', async (request, reply) => {
-    const actor = actorOf(requireUser(request));
-    const deleted = await clients.delete(await reachableId(request), actor);
-    if (!deleted) throw notFound();
-    return reply.status(204).send();
-  });
+  api.delete(
+    '/api/clients/:id',
+    {
+      schema: {
+        summary: 'Delete a client (it can be restored)',
+        tags,
+        params,
+        response: { 204: noContent, ...refusals },
+      },
+    },
+    async (request, reply) => {
+      const actor = actorOf(requireUser(request));
+      const deleted = await clients.delete(await reachableId(request, request.params.id), actor);
+      if (!deleted) throw notFound();
+      return reply.status(204).send(null);
+    },
+  );
 
   // Undo of a delete: the same id, version and history, with a `client.restored` event.
-  app.post('/api/clients/:id/restore', async (request, reply) => {
-    const actor = actorOf(requireUser(request));
-    const nothingToRestore = new HttpError(
-      404,
-      'No deleted client with that id: there is nothing to restore',
-    );
-    const result = await clients.restore(await reachableId(request, nothingToRestore), actor);
-    if (result.status === 'not_found') throw nothingToRestore;
-    if (result.status === 'not_deleted') {
-      throw new HttpError(409, 'This client is not deleted: it was restored already');
-    }
-    return reply.status(200).send(result.client);
-  });
+  api.post(
+    '/api/clients/:id/restore',
+    {
+      schema: {
+        summary: 'Restore a deleted client: the same id, version and history',
+        tags,
+        params,
+        response: {
+          200: clientSchema,
+          ...refusals,
+          409: apiErrorSchema.describe('The client is not deleted.'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const actor = actorOf(requireUser(request));
+      const nothingToRestore = new HttpError(
+        404,
+        'No deleted client with that id: there is nothing to restore',
+      );
+      const id = await reachableId(request, request.params.id, nothingToRestore);
+      const result = await clients.restore(id, actor);
+      if (result.status === 'not_found') throw nothingToRestore;
+      if (result.status === 'not_deleted') {
+        throw new HttpError(409, 'This client is not deleted: it was restored already');
+      }
+      return reply.status(200).send(result.client);
+    },
+  );
 
   // Separate from the client on purpose: reading a password is an explicit, recorded act.
-  app.get('/api/clients/:id/password', { config: REFUSE_CROSS_SITE }, async (request, reply) => {
-    const actor = actorOf(requireUser(request));
-    const secret = await clients.readPassword(await reachableId(request), actor);
-    if (!secret) throw notFound();
-    return reply.header('cache-control', 'no-store').send(secret);
-  });
+  api.get(
+    '/api/clients/:id/password',
+    {
+      config: REFUSE_CROSS_SITE,
+      schema: {
+        summary: "The client's server password (recorded in its history and the audit trail)",
+        tags,
+        params,
+        response: { 200: clientPasswordSchema, ...refusals },
+      },
+    },
+    async (request, reply) => {
+      const actor = actorOf(requireUser(request));
+      const secret = await clients.readPassword(
+        await reachableId(request, request.params.id),
+        actor,
+      );
+      if (!secret) throw notFound();
+      return reply.header('cache-control', 'no-store').send(secret);
+    },
+  );
 
   // Who did what to this client, newest first: names of changed fields, never their values.
-  app.get('/api/clients/:id/history', async (request): Promise<ClientHistory> => {
-    const events = await clients.history(await reachableId(request));
-    if (!events) throw notFound();
-    return { events };
-  });
+  api.get(
+    '/api/clients/:id/history',
+    {
+      schema: {
+        summary: "A client's history, newest first (field names, never values)",
+        tags,
+        params,
+        response: { 200: clientHistorySchema, ...refusals },
+      },
+    },
+    async (request) => {
+      const events = await clients.history(await reachableId(request, request.params.id));
+      if (!events) throw notFound();
+      return { events };
+    },
+  );
 
   // The commands for the client's primary server, or for `?serverId=`, one of its others.
-  app.get('/api/clients/:id/commands', { config: REFUSE_CROSS_SITE }, async (request, reply) => {
-    const user = requireUser(request);
-    const id = clientId(request.params);
-    const { serverId } = parseInput(commandsQuerySchema, request.query, 'query');
-    const client = await clients.get(id);
-    if (!client || !canSeeTags(accessOf(user), client.tags)) throw notFound();
-    const server = await commandServer(servers, client, serverId);
-    const commands = buildCommands(deployCommandTemplate, {
-      accessToken: maySeeSecrets(user) ? await tokens.read(user.id) : null,
-      tags: client.tags,
-      server,
-      code: client.code,
-    });
-    return reply
-      .header('cache-control', 'no-store')
-      .send({ commands: commandsFor(user, commands) });
-  });
+  api.get(
+    '/api/clients/:id/commands',
+    {
+      config: REFUSE_CROSS_SITE,
+      schema: {
+        summary: "The deployment and SSH commands for the client's primary server, or `serverId`",
+        description:
+          'The deployment command carries the access token: it is left out (`missing`) for a role without `secret`.',
+        tags,
+        params,
+        querystring: clientCommandsQuerySchema,
+        response: { 200: clientCommandsSchema, ...refusals },
+      },
+    },
+    async (request, reply) => {
+      const user = requireUser(request);
+      const { id } = request.params;
+      const { serverId } = request.query;
+      const client = await clients.get(id);
+      if (!client || !canSeeTags(accessOf(user), client.tags)) throw notFound();
+      const server = await commandServer(servers, client, serverId);
+      const commands = buildCommands(deployCommandTemplate, {
+        accessToken: maySeeSecrets(user) ? await tokens.read(user.id) : null,
+        tags: client.tags,
+        server,
+        code: client.code,
+      });
+      return reply
+        .header('cache-control', 'no-store')
+        .send({ commands: commandsFor(user, commands) });
+    },
+  );
 }
-
-const commandsQuerySchema = z.object({ serverId: serverIdSchema.optional() });
 
 /**
  * The server a command is for: the one asked for, which must be one of the client's, or its

@@ -1,33 +1,37 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  auditPageSchema,
   auditQuerySchema,
   invitationInputSchema,
+  invitationLookupSchema,
+  invitationSchema,
+  peopleIdSchema,
+  peopleListSchema,
   personPatchSchema,
+  personSchema,
   type AuditPage,
   type Invitation,
   type InvitationLookup,
   type PeopleList,
   type Person,
 } from '#shared/people-admin.ts';
+import { apiErrorSchema } from '#shared/api-error.ts';
 import type { Db } from '#server/db/database.ts';
-import { HttpError, parseInput } from '#server/http/http-error.ts';
+import { HttpError } from '#server/http/http-error.ts';
+import { noContent, refusals } from '#server/http/route-schemas.ts';
+import { PUBLIC_ACCESS } from '#server/http/openapi-document.ts';
 import { actorOf, requireUser } from '#server/auth/session-guard.ts';
 import type { PeopleRepository, PersonWriteResult } from './people-repository.ts';
 import { pendingInvitation } from '#server/auth/invited-sign-up.ts';
 import type { Invitations } from './invitations.ts';
 import { readAudit } from './audit-log.ts';
 
-/**
- * Ids of people (Better Auth's), invitations (UUIDs) and invitation tokens (base64url): letters,
- * digits, '-' and '_'. Anything else never names one, and must not reach a query (PostgreSQL
- * refuses a NUL in text with an error, not a miss).
- */
-const idSchema = z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'Must be an id');
-
-function idOf(params: unknown): string {
-  return parseInput(idSchema, (params as { id?: unknown }).id, 'id');
-}
+const params = z.object({ id: peopleIdSchema });
+const tags = ['people'];
+/** A refusal of the people routes' own: the last administrator, or oneself. */
+const conflict = apiErrorSchema.describe('Refused: it would leave no administrator.');
 
 function notFound(): HttpError {
   return new HttpError(404, 'No person with that id: their account may have been deleted');
@@ -57,6 +61,7 @@ export function registerPeopleRoutes(
   deps: { db: Db; people: PeopleRepository; invitations: Invitations },
 ): void {
   const { db, people, invitations } = deps;
+  const api = app.withTypeProvider<ZodTypeProvider>();
 
   async function answer(result: PersonWriteResult, id: string): Promise<Person> {
     const refusal = refusalOf(result);
@@ -66,62 +71,153 @@ export function registerPeopleRoutes(
     return person;
   }
 
-  app.get('/api/people', async (): Promise<PeopleList> => {
-    const [list, pending] = await Promise.all([people.list(), invitations.list()]);
-    return { people: list, invitations: pending };
-  });
+  api.get(
+    '/api/people',
+    {
+      schema: {
+        summary: 'Everyone with an account, and the pending invitations',
+        tags,
+        response: { 200: peopleListSchema, ...refusals },
+      },
+    },
+    async (): Promise<PeopleList> => {
+      const [list, pending] = await Promise.all([people.list(), invitations.list()]);
+      return { people: list, invitations: pending };
+    },
+  );
 
-  app.patch('/api/people/:id', async (request): Promise<Person> => {
-    const id = idOf(request.params);
-    const patch = parseInput(personPatchSchema, request.body);
-    const actor = actorOf(requireUser(request));
-    return answer(await people.update(id, patch, actor), id);
-  });
+  api.patch(
+    '/api/people/:id',
+    {
+      schema: {
+        summary: "Change a person's role, tag limit, or disable them",
+        tags,
+        params,
+        body: personPatchSchema,
+        response: { 200: personSchema, ...refusals, 409: conflict },
+      },
+    },
+    async (request): Promise<Person> => {
+      const { id } = request.params;
+      const actor = actorOf(requireUser(request));
+      return answer(await people.update(id, request.body, actor), id);
+    },
+  );
 
-  app.post('/api/people/:id/sign-out', async (request): Promise<Person> => {
-    const id = idOf(request.params);
-    const actor = actorOf(requireUser(request));
-    return answer(await people.signOutEverywhere(id, actor), id);
-  });
+  api.post(
+    '/api/people/:id/sign-out',
+    {
+      schema: {
+        summary: 'Sign a person out everywhere',
+        tags,
+        params,
+        response: { 200: personSchema, ...refusals },
+      },
+    },
+    async (request): Promise<Person> => {
+      const { id } = request.params;
+      const actor = actorOf(requireUser(request));
+      return answer(await people.signOutEverywhere(id, actor), id);
+    },
+  );
 
-  app.post('/api/people/:id/reset-second-factor', async (request): Promise<Person> => {
-    const id = idOf(request.params);
-    const actor = actorOf(requireUser(request));
-    return answer(await people.resetSecondFactor(id, actor), id);
-  });
+  api.post(
+    '/api/people/:id/reset-second-factor',
+    {
+      schema: {
+        summary: "Remove a person's second factors (authenticator, backup codes, passkeys)",
+        tags,
+        params,
+        response: { 200: personSchema, ...refusals },
+      },
+    },
+    async (request): Promise<Person> => {
+      const { id } = request.params;
+      const actor = actorOf(requireUser(request));
+      return answer(await people.resetSecondFactor(id, actor), id);
+    },
+  );
 
-  app.post('/api/people/invitations', async (request, reply): Promise<Invitation> => {
-    const input = parseInput(invitationInputSchema, request.body);
-    const actor = actorOf(requireUser(request));
-    const result = await invitations.create(input, actor);
-    if (result.status === 'exists') {
-      const message = 'Someone with this email has an account already: change their role instead';
-      throw new HttpError(409, message, { fields: { email: message } });
-    }
-    void reply.status(201);
-    return result.invitation;
-  });
+  api.post(
+    '/api/people/invitations',
+    {
+      schema: {
+        summary: 'Invite someone by email, with a role and tags',
+        tags,
+        body: invitationInputSchema,
+        response: {
+          201: invitationSchema,
+          ...refusals,
+          409: apiErrorSchema.describe('Someone with this email has an account already.'),
+        },
+      },
+    },
+    async (request, reply): Promise<Invitation> => {
+      const actor = actorOf(requireUser(request));
+      const result = await invitations.create(request.body, actor);
+      if (result.status === 'exists') {
+        const message = 'Someone with this email has an account already: change their role instead';
+        throw new HttpError(409, message, { fields: { email: message } });
+      }
+      void reply.status(201);
+      return result.invitation;
+    },
+  );
 
-  app.delete('/api/people/invitations/:id', async (request, reply) => {
-    const id = idOf(request.params);
-    if (!(await invitations.revoke(id, actorOf(requireUser(request))))) {
-      throw new HttpError(404, 'No pending invitation with that id: it may have been used');
-    }
-    return reply.status(204).send();
-  });
+  api.delete(
+    '/api/people/invitations/:id',
+    {
+      schema: {
+        summary: 'Revoke a pending invitation',
+        tags,
+        params,
+        response: { 204: noContent, ...refusals },
+      },
+    },
+    async (request, reply) => {
+      if (!(await invitations.revoke(request.params.id, actorOf(requireUser(request))))) {
+        throw new HttpError(404, 'No pending invitation with that id: it may have been used');
+      }
+      return reply.status(204).send(null);
+    },
+  );
 
-  app.get('/api/audit', async (request): Promise<AuditPage> => {
-    return readAudit(db, parseInput(auditQuerySchema, request.query, 'query'));
-  });
+  api.get(
+    '/api/audit',
+    {
+      schema: {
+        summary: 'The audit trail, newest first: changes to people and reads of secrets',
+        tags,
+        querystring: auditQuerySchema,
+        response: { 200: auditPageSchema, ...refusals },
+      },
+    },
+    async (request): Promise<AuditPage> => readAudit(db, request.query),
+  );
 
   // Public: the sign-up page shows the invited address, fixed. An unknown, used or expired
   // token is one answer, 404, so the route tells a guesser nothing; tokens are 256 random bits.
-  app.get('/api/invitations/:token', async (request): Promise<InvitationLookup> => {
-    const token = parseInput(idSchema, (request.params as { token?: unknown }).token, 'token');
-    const invitation = await pendingInvitation(db, token);
-    if (!invitation) {
-      throw new HttpError(404, 'This invitation link is not valid any more: ask for a new one');
-    }
-    return { email: invitation.email };
-  });
+  api.get(
+    '/api/invitations/:token',
+    {
+      schema: {
+        summary: 'The address an invitation link is for (public: the sign-up page)',
+        tags,
+        security: PUBLIC_ACCESS,
+        params: z.object({ token: peopleIdSchema }),
+        response: {
+          200: invitationLookupSchema,
+          400: refusals[400],
+          404: apiErrorSchema.describe('No such invitation, or one used or expired.'),
+        },
+      },
+    },
+    async (request): Promise<InvitationLookup> => {
+      const invitation = await pendingInvitation(db, request.params.token);
+      if (!invitation) {
+        throw new HttpError(404, 'This invitation link is not valid any more: ask for a new one');
+      }
+      return { email: invitation.email };
+    },
+  );
 }

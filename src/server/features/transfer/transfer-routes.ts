@@ -1,14 +1,22 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { exportSelectionSchema } from '#shared/client-bulk.ts';
 import {
   IMPORT_MAX_BYTES,
+  clientExportSchema,
+  exportQuerySchema,
+  importQuerySchema,
+  importRefusedSchema,
+  importReportSchema,
   type ClientExport,
   type ImportRefused,
   type ImportReport,
 } from '#shared/client-transfer.ts';
 import type { Db } from '#server/db/database.ts';
 import type { SecretBox } from '#server/secrets.ts';
-import { HttpError, parseInput } from '#server/http/http-error.ts';
+import { HttpError } from '#server/http/http-error.ts';
+import { refusals } from '#server/http/route-schemas.ts';
 import { REFUSE_CROSS_SITE } from '#server/http/csrf.ts';
 import { accessOf, actorOf, requireUser, type SignedInUser } from '#server/auth/session-guard.ts';
 import { requireSecretPermission } from '#server/auth/secret-access.ts';
@@ -21,11 +29,14 @@ import { ClientsNotFoundError, exportClients } from './client-export.ts';
 import { importClients } from './client-import.ts';
 import { ImportFileError } from './import-mapping.ts';
 
-/** `?flag=1` (or `true`) turns an option on. */
-function flag(query: unknown, name: string): boolean {
-  const value = (query as Record<string, unknown>)[name];
-  return value === '1' || value === 'true';
-}
+/**
+ * The export file, a download. Sent as the text it is (pretty-printed), which Fastify does not
+ * serialise again: the schema describes it.
+ */
+const exportFile = {
+  description: 'The export file, as an attachment (`clients-<day>.json`).',
+  content: { 'application/json': { schema: clientExportSchema } },
+};
 
 /** The clients a person's export holds: all, or those carrying one of their tags. */
 function visibleTo(user: SignedInUser): ((client: Client) => boolean) | undefined {
@@ -43,39 +54,67 @@ export function registerTransferRoutes(
 ): void {
   const { db, box, clients, onCommitted } = deps;
 
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['transfer'];
+
   // A download. With ?secrets=1 the passwords are in it (a role with `secret` only), and each
   // read is in the event log.
-  app.get('/api/clients/export', { config: REFUSE_CROSS_SITE }, async (request, reply) => {
-    const user = requireUser(request);
-    const actor = actorOf(user);
-    const secrets = flag(request.query, 'secrets');
-    if (secrets) requireSecretPermission(user);
-    const visible = visibleTo(user);
-    const exported = await exportClients(db, box, clients, { secrets, actor, visible });
-    return sendExport(reply, exported, secrets);
-  });
+  api.get(
+    '/api/clients/export',
+    {
+      config: REFUSE_CROSS_SITE,
+      schema: {
+        summary: 'Export every client (and the vault credentials they use) as a file',
+        description:
+          'With `?secrets=1` the passwords and keys are in it (the `secret` permission).',
+        tags,
+        querystring: exportQuerySchema,
+        response: { 200: exportFile, ...refusals },
+      },
+    },
+    async (request, reply) => {
+      const user = requireUser(request);
+      const actor = actorOf(user);
+      const { secrets } = request.query;
+      if (secrets) requireSecretPermission(user);
+      const visible = visibleTo(user);
+      const exported = await exportClients(db, box, clients, { secrets, actor, visible });
+      return sendExport(reply, exported, secrets);
+    },
+  );
 
   // The selected clients only (a body: 10,000 ids would not fit in a URL). A POST, so the CSRF
   // check refuses it cross-site as it does the GET above. All of them or, when an id is
   // missing, a 404 with nothing read and nothing recorded.
-  app.post('/api/clients/export', async (request, reply) => {
-    const user = requireUser(request);
-    const actor = actorOf(user);
-    const { ids, secrets } = parseInput(exportSelectionSchema, request.body);
-    if (secrets) requireSecretPermission(user);
-    try {
-      const visible = visibleTo(user);
-      const exported = await exportClients(db, box, clients, { secrets, actor, ids, visible });
-      return sendExport(reply, exported, secrets);
-    } catch (error) {
-      if (!(error instanceof ClientsNotFoundError)) throw error;
-      const missing = error.missing.length;
-      throw new HttpError(
-        404,
-        `${missing} of the ${ids.length} ${ids.length === 1 ? 'client' : 'clients'} were not found (deleted meanwhile?): ${nameIds(error.missing)}. Nothing was exported.`,
-      );
-    }
-  });
+  api.post(
+    '/api/clients/export',
+    {
+      schema: {
+        summary: 'Export the selected clients as a file',
+        tags,
+        body: exportSelectionSchema,
+        response: { 200: exportFile, ...refusals },
+      },
+    },
+    async (request, reply) => {
+      const user = requireUser(request);
+      const actor = actorOf(user);
+      const { ids, secrets } = request.body;
+      if (secrets) requireSecretPermission(user);
+      try {
+        const visible = visibleTo(user);
+        const exported = await exportClients(db, box, clients, { secrets, actor, ids, visible });
+        return sendExport(reply, exported, secrets);
+      } catch (error) {
+        if (!(error instanceof ClientsNotFoundError)) throw error;
+        const missing = error.missing.length;
+        throw new HttpError(
+          404,
+          `${missing} of the ${ids.length} ${ids.length === 1 ? 'client' : 'clients'} were not found (deleted meanwhile?): ${nameIds(error.missing)}. Nothing was exported.`,
+        );
+      }
+    },
+  );
 
   /** The file as a download; wakes the live feed when secret reads were recorded. */
   function sendExport(
@@ -95,25 +134,44 @@ export function registerTransferRoutes(
 
   // The body is the file itself. ?dryRun=1 only reports; otherwise one transaction applies
   // everything, or nothing when a document is invalid (unless ?skipInvalid=1).
-  app.post('/api/clients/import', { bodyLimit: IMPORT_MAX_BYTES }, async (request, reply) => {
-    const user = requireUser(request);
-    const actor = actorOf(user);
-    try {
-      await checkImportReach(db.kysely, accessOf(user), request.body);
-      const outcome = await importClients(clients, request.body, {
-        dryRun: flag(request.query, 'dryRun'),
-        skipInvalid: flag(request.query, 'skipInvalid'),
-        actor,
-      });
-      if (outcome.status === 'refused') {
-        return reply.status(422).send(refusal(outcome.report));
+  api.post(
+    '/api/clients/import',
+    {
+      bodyLimit: IMPORT_MAX_BYTES,
+      schema: {
+        summary: 'Import an export file, or a Firestore export of the original tool',
+        description: `The body is the file itself, up to ${IMPORT_MAX_BYTES / (1024 * 1024)} MB. \`?dryRun=1\` only reports; \`?skipInvalid=1\` imports the valid documents when some are not.`,
+        tags,
+        querystring: importQuerySchema,
+        // Read by the import itself, which names each document it cannot take.
+        body: z.unknown().describe('The export file (JSON)'),
+        response: {
+          200: importReportSchema,
+          ...refusals,
+          422: importRefusedSchema.describe('Documents are invalid: nothing was imported.'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const user = requireUser(request);
+      const actor = actorOf(user);
+      try {
+        await checkImportReach(db.kysely, accessOf(user), request.body);
+        const outcome = await importClients(clients, request.body, {
+          dryRun: request.query.dryRun,
+          skipInvalid: request.query.skipInvalid,
+          actor,
+        });
+        if (outcome.status === 'refused') {
+          return reply.status(422).send(refusal(outcome.report));
+        }
+        return outcome.report satisfies ImportReport;
+      } catch (error) {
+        if (error instanceof ImportFileError) throw new HttpError(400, error.message);
+        throw error;
       }
-      return outcome.report satisfies ImportReport;
-    } catch (error) {
-      if (error instanceof ImportFileError) throw new HttpError(400, error.message);
-      throw error;
-    }
-  });
+    },
+  );
 }
 
 /** The 422 answer: what stopped the import, with the report so the caller sees where. */

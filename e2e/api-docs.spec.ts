@@ -1,0 +1,33 @@
+import { test, expect } from './fixtures.ts';
+
+/** The reference page of the API: Swagger UI, from this server's own files, signed in. */
+test('the API reference at /api/docs shows the operations, in Chromium, without CSP errors', async ({
+  page,
+  staff,
+}) => {
+  void staff;
+  const refused: string[] = [];
+  page.on('console', (message) => {
+    if (/Content.Security.Policy|Refused to/i.test(message.text())) refused.push(message.text());
+  });
+  page.on('pageerror', (error) => refused.push(error.message));
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await page.goto('/api/docs');
+  await expect(page).toHaveTitle('Clients Manager API');
+  await expect(page.getByRole('heading', { name: /Clients Manager API/ })).toBeVisible();
+  const listServers = page.locator('#operations-servers-get_api_servers');
+  await expect(listServers).toBeVisible();
+  await expect(listServers).toContainText('GET');
+  await expect(listServers).toContainText('/api/servers');
+  await page.screenshot({ path: '/tmp/shots-openapi/api-docs-1366.png' });
+
+  await listServers.getByRole('button').first().click();
+  await expect(page.getByText('Servers, of every client or filtered').first()).toBeVisible();
+  await page.screenshot({ path: '/tmp/shots-openapi/api-docs-open-1366.png' });
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/api/docs');
+  await expect(page.locator('#operations-servers-get_api_servers')).toBeVisible();
+  await page.screenshot({ path: '/tmp/shots-openapi/api-docs-390.png' });
+  expect(refused).toEqual([]);
+});
