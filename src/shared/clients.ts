@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nextCursorSchema, pageQuerySchema } from './pages.ts';
 import { parseTags } from './tags.ts';
 import { HIDDEN_CHARACTER_MESSAGE, hasHiddenCharacters } from './command-safe-text.ts';
 
@@ -131,7 +132,10 @@ export const clientSchema = z.object({
 });
 export type Client = z.infer<typeof clientSchema>;
 
-export const clientListSchema = z.object({ clients: z.array(clientSchema) });
+export const clientListSchema = z.object({
+  clients: z.array(clientSchema),
+  nextCursor: nextCursorSchema,
+});
 export type ClientList = z.infer<typeof clientListSchema>;
 
 /**
@@ -155,14 +159,40 @@ export const clientSummarySchema = clientSchema
   .extend({ server: clientSchema.shape.server.pick({ host: true }) });
 export type ClientSummary = z.infer<typeof clientSummarySchema>;
 
-export const clientSummaryListSchema = z.object({ clients: z.array(clientSummarySchema) });
+export const clientSummaryListSchema = z.object({
+  clients: z.array(clientSummarySchema),
+  nextCursor: nextCursorSchema,
+});
 export type ClientSummaryList = z.infer<typeof clientSummaryListSchema>;
 
-/** `GET /api/clients`: every client in full (the default), or `?view=summary`. */
+/**
+ * `GET /api/clients`: every client in full (the default), or `?view=summary`; those a search
+ * finds (`q`, as the search box reads it); for scripts, those with a tag or a code, or whose
+ * primary server is at a host (each ignoring case); paged on request.
+ */
 export const clientListQuerySchema = z.object({
   view: z.enum(['full', 'summary'], 'Must be full or summary').default('full'),
   q: z.string().optional(),
+  tag: z.string().max(100, 'At most 100 characters').optional(),
+  code: z.string().max(100, 'At most 100 characters').optional(),
+  host: z.string().max(255, 'At most 255 characters').optional(),
+  ...pageQuerySchema.shape,
 });
+export type ClientListQuery = z.infer<typeof clientListQuerySchema>;
+
+/** Whether a client is one that `tag`, `code` and `host` of a list query name (each ignoring case). */
+export function matchesLookup(
+  client: { tags: readonly string[]; code: string; server: { host: string } },
+  query: Pick<ClientListQuery, 'tag' | 'code' | 'host'>,
+): boolean {
+  const same = (a: string, b: string | undefined) =>
+    b === undefined || a.toLowerCase() === b.toLowerCase();
+  return (
+    (query.tag === undefined || client.tags.some((tag) => same(tag, query.tag))) &&
+    same(client.code, query.code) &&
+    same(client.server.host, query.host)
+  );
+}
 
 /** A client as the list shows it: exactly the summary's fields, in the summary's order. */
 export function summarizeClient(client: ClientSummary): ClientSummary {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nextCursorSchema } from './pages.ts';
 import { isStorableText } from './clients.ts';
 import { hasHiddenCharacters, HIDDEN_CHARACTER_MESSAGE } from './command-safe-text.ts';
 import { credentialKindSchema } from './servers.ts';
@@ -139,5 +140,8 @@ export const credentialSchema = z.object({
 });
 export type Credential = z.infer<typeof credentialSchema>;
 
-export const credentialListSchema = z.object({ credentials: z.array(credentialSchema) });
+export const credentialListSchema = z.object({
+  credentials: z.array(credentialSchema),
+  nextCursor: nextCursorSchema,
+});
 export type CredentialList = z.infer<typeof credentialListSchema>;

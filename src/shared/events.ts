@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nextCursorSchema } from './pages.ts';
 
 /** Kinds of change recorded in the event log, named `entity.verb` as on the wire. */
 export const CLIENT_EVENT_KINDS = [
@@ -112,5 +113,8 @@ export const STREAM_RESET_EVENT = 'stream.reset';
 export const streamReadySchema = z.object({ seq: z.number() });
 
 /** A client's history: its events, newest first (`GET /api/clients/:id/history`). */
-export const clientHistorySchema = z.object({ events: z.array(clientEventSchema) });
+export const clientHistorySchema = z.object({
+  events: z.array(clientEventSchema),
+  nextCursor: nextCursorSchema,
+});
 export type ClientHistory = z.infer<typeof clientHistorySchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nextCursorSchema, pageQuerySchema } from './pages.ts';
 import { clientIdSchema, commandText, serverInputSchema } from './clients.ts';
 
 /** A server's reachability as its last check left it. */
@@ -51,12 +52,16 @@ export const serverSchema = z.object({
 });
 export type Server = z.infer<typeof serverSchema>;
 
-export const serverListSchema = z.object({ servers: z.array(serverSchema) });
+export const serverListSchema = z.object({
+  servers: z.array(serverSchema),
+  nextCursor: nextCursorSchema,
+});
 export type ServerList = z.infer<typeof serverListSchema>;
 
 /**
  * `GET /api/servers`: every server of every client, or those of one client, in one status, or
- * matching a search of label, host, user and client name or code (ignoring case and accents).
+ * matching a search of label, host, user and client name or code (ignoring case and accents);
+ * for scripts, those of the clients with a tag or a code, or at a host; paged on request.
  */
 export const serverListQuerySchema = z.object({
   clientId: z
@@ -65,6 +70,10 @@ export const serverListQuerySchema = z.object({
     .optional(),
   status: serverStatusSchema.optional(),
   q: z.string().max(200, 'At most 200 characters').optional(),
+  tag: z.string().max(100, 'At most 100 characters').optional(),
+  code: z.string().max(100, 'At most 100 characters').optional(),
+  host: z.string().max(255, 'At most 255 characters').optional(),
+  ...pageQuerySchema.shape,
 });
 
 export const credentialIdSchema = z

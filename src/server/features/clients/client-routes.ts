@@ -16,12 +16,15 @@ import {
   type Client,
   type ClientList,
   type ClientSummaryList,
+  matchesLookup,
 } from '#shared/clients.ts';
 import { apiErrorSchema } from '#shared/api-error.ts';
 import { clientHistorySchema } from '#shared/events.ts';
+import { pageQuerySchema } from '#shared/pages.ts';
 import { filterClients } from '#shared/client-search.ts';
 import { HttpError } from '#server/http/http-error.ts';
 import { noContent, refusals } from '#server/http/route-schemas.ts';
+import { listPage, wantsPage } from '#server/http/pages.ts';
 import { REFUSE_CROSS_SITE } from '#server/http/csrf.ts';
 import { accessOf, actorOf, requireUser } from '#server/auth/session-guard.ts';
 import { commandsFor, maySeeSecrets } from '#server/auth/secret-access.ts';
@@ -92,7 +95,7 @@ export function registerClientRoutes(
       schema: {
         summary: 'Every client in full, or `?view=summary`, or those a search `?q=` finds',
         description:
-          'Without `q`, answered with an ETag: `If-None-Match` with the current one gets 304.',
+          'Scripts find clients by `tag`, `code` or primary server `host`, and page with `limit` and `cursor`. The whole list (no `q`, lookup or page) is answered with an ETag: `If-None-Match` with the current one gets 304.',
         tags,
         querystring: clientListQuerySchema,
         response: {
@@ -103,13 +106,18 @@ export function registerClientRoutes(
       },
     },
     async (request, reply) => {
-      const { view, q } = request.query;
+      const { query } = request;
+      const { view, q } = query;
       const list = await listCache.current(audienceOf(accessOf(requireUser(request))));
-      if (q !== undefined) {
-        const found = filterClients(await listCache.clients(list), q);
+      const lookup =
+        query.tag !== undefined || query.code !== undefined || query.host !== undefined;
+      if (q !== undefined || lookup || wantsPage(query)) {
+        const all = await listCache.clients(list);
+        const found = filterClients(all, q ?? '').filter((client) => matchesLookup(client, query));
+        const { items, nextCursor } = listPage(found, query, (c) => c.id);
         return view === 'summary'
-          ? ({ clients: found.map(summarizeClient) } satisfies ClientSummaryList)
-          : ({ clients: found } satisfies ClientList);
+          ? ({ clients: items.map(summarizeClient), nextCursor } satisfies ClientSummaryList)
+          : ({ clients: items, nextCursor } satisfies ClientList);
       }
       const cached = await listCache.body(list, view);
       reply
@@ -291,13 +299,15 @@ export function registerClientRoutes(
         summary: "A client's history, newest first (field names, never values)",
         tags,
         params,
+        querystring: pageQuerySchema,
         response: { 200: clientHistorySchema, ...refusals },
       },
     },
     async (request) => {
       const events = await clients.history(await reachableId(request, request.params.id));
       if (!events) throw notFound();
-      return { events };
+      const { items, nextCursor } = listPage(events, request.query, (e) => e.seq);
+      return { events: items, nextCursor };
     },
   );
 

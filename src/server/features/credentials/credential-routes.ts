@@ -25,6 +25,8 @@ import {
   scopedCredential,
   serversInReach,
 } from './credential-scope.ts';
+import { pageQuerySchema } from '#shared/pages.ts';
+import { listPage } from '#server/http/pages.ts';
 import type { CredentialRepository, WriteResult } from './credential-repository.ts';
 import { materialOf } from './credential-material.ts';
 import { serverName } from './credential-presenter.ts';
@@ -83,6 +85,7 @@ export function registerCredentialRoutes(
       schema: {
         summary: 'The vault: every credential, never its secret',
         tags,
+        querystring: pageQuerySchema,
         response: { 200: credentialListSchema, ...refusals },
       },
     },
@@ -91,13 +94,14 @@ export function registerCredentialRoutes(
         credentials.list(),
         reachableClientIds(db, accessOf(requireUser(request))),
       ]);
-      if (!reachable) return { credentials: all };
-      return {
-        credentials: all.flatMap((credential) => {
-          const scoped = scopedCredential(credential, (clientId) => reachable.has(clientId));
-          return scoped ? [scoped] : [];
-        }),
-      };
+      const seen = reachable
+        ? all.flatMap((credential) => {
+            const scoped = scopedCredential(credential, (clientId) => reachable.has(clientId));
+            return scoped ? [scoped] : [];
+          })
+        : all;
+      const { items, nextCursor } = listPage(seen, request.query, (c) => c.id);
+      return { credentials: items, nextCursor };
     },
   );
 

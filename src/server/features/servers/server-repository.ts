@@ -3,6 +3,7 @@ import type { Server, ServerStatus } from '#shared/servers.ts';
 import type { ClientEvent } from '#shared/events.ts';
 import { foldForSearch, parseSearch } from '#shared/client-search.ts';
 import type { Database } from '#server/db/schema.ts';
+import { toStringList } from '#server/db/codec.ts';
 import { readServerHistory } from '../clients/client-history.ts';
 import { presentServer } from './server-presenter.ts';
 
@@ -14,6 +15,12 @@ export interface ServerFilter {
    * code, as the client list's search reads its box; a `tag:` word is read as a plain word.
    */
   q?: string;
+  /** Servers of the clients carrying this tag (ignoring case). */
+  tag?: string;
+  /** Servers of the client with this code (ignoring case). */
+  code?: string;
+  /** Servers at this host name or address (ignoring case). */
+  host?: string;
 }
 
 /** Servers as the Servers section and a client's panel read them. */
@@ -41,14 +48,26 @@ export class ServerRepository {
 
   /** In the clients' order (as the client list), each client's servers in their order. */
   async list(filter: ServerFilter = {}): Promise<Server[]> {
-    let query = this.#select();
+    let query = this.#select().select('client.tags as clientTags');
     if (filter.clientId !== undefined) query = query.where('server.clientId', '=', filter.clientId);
     if (filter.status !== undefined) query = query.where('server.checkStatus', '=', filter.status);
-    const rows = await query
+    const { code, host } = filter;
+    if (code !== undefined) {
+      query = query.where((eb) => eb(eb.fn('lower', ['client.code']), '=', code.toLowerCase()));
+    }
+    if (host !== undefined) {
+      query = query.where((eb) => eb(eb.fn('lower', ['server.host']), '=', host.toLowerCase()));
+    }
+    const found = await query
       .orderBy('client.createdAt')
       .orderBy('client.id')
       .orderBy('server.position')
       .execute();
+    const tag = filter.tag?.toLowerCase();
+    const rows =
+      tag === undefined
+        ? found
+        : found.filter((row) => toStringList(row.clientTags).some((t) => t.toLowerCase() === tag));
     const servers = rows.map(presentServer);
     const words = parseSearch(filter.q ?? '').map((term) => term.value);
     if (words.length === 0) return servers;

@@ -13,8 +13,10 @@ import {
 } from '#shared/servers.ts';
 import { apiErrorSchema } from '#shared/api-error.ts';
 import { clientHistorySchema } from '#shared/events.ts';
+import { pageQuerySchema } from '#shared/pages.ts';
 import { HttpError } from '#server/http/http-error.ts';
 import { noContent, refusals } from '#server/http/route-schemas.ts';
+import { listPage } from '#server/http/pages.ts';
 import { accessOf, actorOf, requireUser } from '#server/auth/session-guard.ts';
 import { canReachClient, isLimited, reachableClientIds } from '#server/auth/tag-scope.ts';
 import { canUseCredential } from '#server/features/credentials/credential-scope.ts';
@@ -101,7 +103,7 @@ export function registerServerRoutes(
     '/api/servers',
     {
       schema: {
-        summary: 'Servers, of every client or filtered',
+        summary: 'Servers, of every client or filtered; paged with `limit` and `cursor`',
         tags: ['servers'],
         querystring: serverListQuerySchema,
         response: { 200: serverListSchema, ...refusals },
@@ -112,7 +114,9 @@ export function registerServerRoutes(
         servers.list(request.query),
         reachableClientIds(db, accessOf(requireUser(request))),
       ]);
-      return { servers: reachable ? all.filter((s) => reachable.has(s.client.id)) : all };
+      const seen = reachable ? all.filter((s) => reachable.has(s.client.id)) : all;
+      const { items, nextCursor } = listPage(seen, request.query, (s) => s.id);
+      return { servers: items, nextCursor };
     },
   );
 
@@ -220,6 +224,7 @@ export function registerServerRoutes(
         summary: "A server's history, newest first (field names, never values)",
         tags: ['servers'],
         params,
+        querystring: pageQuerySchema,
         response: { 200: clientHistorySchema, ...refusals },
       },
     },
@@ -234,7 +239,8 @@ export function registerServerRoutes(
           (await servers.get(id))?.client.id ?? events.find((e) => e.clientId)?.clientId;
         if (!owner || !(await canReachClient(db, access, owner))) throw notFound();
       }
-      return { events };
+      const { items, nextCursor } = listPage(events, request.query, (e) => e.seq);
+      return { events: items, nextCursor };
     },
   );
 
