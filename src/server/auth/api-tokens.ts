@@ -6,7 +6,7 @@ import { TOKEN_PREFIX, scopeAllows, tokenScopeSchema, type TokenScope } from '#s
 import type { Db } from '#server/db/database.ts';
 import { toBool } from '#server/db/codec.ts';
 import { HttpError } from '#server/http/http-error.ts';
-import type { FoundSession } from './session-check.ts';
+import { SIGNED_IN_USER_COLUMNS, foundUserOf, type FoundSession } from './session-check.ts';
 
 /** The API token a request came with, on its user (request.user.token). */
 export interface TokenUse {
@@ -95,16 +95,7 @@ export function tokenCheck(db: Db, perMinute: number) {
         'apiToken.id as tokenId',
         'apiToken.scope',
         'apiToken.expiresAt',
-        'user.id',
-        'user.email',
-        'user.name',
-        'user.image',
-        'user.emailVerified',
-        'user.disabled',
-        'user.listView',
-        'user.role',
-        'user.tags',
-        'user.twoFactorEnabled',
+        ...SIGNED_IN_USER_COLUMNS,
       ])
       .where('apiToken.tokenHash', '=', hashApiToken(token))
       .executeTakeFirst();
@@ -126,18 +117,8 @@ export function tokenCheck(db: Db, perMinute: number) {
         scope: tokenScopeSchema.catch('read').parse(found.scope),
         secretUsed: false,
       },
-      user: {
-        id: found.id,
-        email: found.email,
-        name: found.name,
-        image: found.image,
-        emailVerified: toBool(found.emailVerified),
-        disabled: false,
-        listView: found.listView,
-        role: found.role,
-        tags: found.tags,
-        twoFactorEnabled: toBool(found.twoFactorEnabled),
-      },
+      // Checked above: a disabled owner's token is refused with its own message.
+      user: foundUserOf(found),
     };
   };
 

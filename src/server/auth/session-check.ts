@@ -1,7 +1,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { fromNodeHeaders } from 'better-auth/node';
+import type { Selectable } from 'kysely';
 import type { Db } from '#server/db/database.ts';
+import type { UserTable } from '#server/db/schema.ts';
 import { toBool } from '#server/db/codec.ts';
 import type { Auth } from './auth.ts';
 import type { TokenUse } from './api-tokens.ts';
@@ -58,20 +60,7 @@ export function sessionCheck(auth: Auth, db: Db) {
     const found = await db.kysely
       .selectFrom('session')
       .innerJoin('user', 'user.id', 'session.userId')
-      .select([
-        'session.id as sessionId',
-        'session.expiresAt',
-        'user.id',
-        'user.email',
-        'user.name',
-        'user.image',
-        'user.emailVerified',
-        'user.disabled',
-        'user.listView',
-        'user.role',
-        'user.tags',
-        'user.twoFactorEnabled',
-      ])
+      .select(['session.id as sessionId', 'session.expiresAt', ...SIGNED_IN_USER_COLUMNS])
       .where('session.token', '=', token)
       .executeTakeFirst();
     if (!found) return betterAuth(headers);
@@ -83,19 +72,52 @@ export function sessionCheck(auth: Auth, db: Db) {
     }
     return {
       session: { id: found.sessionId },
-      user: {
-        id: found.id,
-        email: found.email,
-        name: found.name,
-        image: found.image,
-        emailVerified: toBool(found.emailVerified),
-        disabled: toBool(found.disabled),
-        listView: found.listView,
-        role: found.role,
-        tags: found.tags,
-        twoFactorEnabled: toBool(found.twoFactorEnabled),
-      },
+      user: foundUserOf(found),
     };
+  };
+}
+
+/** The user's columns the session guard reads with a session or with an API token. */
+export const SIGNED_IN_USER_COLUMNS = [
+  'user.id',
+  'user.email',
+  'user.name',
+  'user.image',
+  'user.emailVerified',
+  'user.disabled',
+  'user.listView',
+  'user.role',
+  'user.tags',
+  'user.twoFactorEnabled',
+] as const;
+
+/** A row with those columns, as the guard takes a found user. */
+export function foundUserOf(
+  row: Pick<
+    Selectable<UserTable>,
+    | 'id'
+    | 'email'
+    | 'name'
+    | 'image'
+    | 'emailVerified'
+    | 'disabled'
+    | 'listView'
+    | 'role'
+    | 'tags'
+    | 'twoFactorEnabled'
+  >,
+): FoundSession['user'] {
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    image: row.image,
+    emailVerified: toBool(row.emailVerified),
+    disabled: toBool(row.disabled),
+    listView: row.listView,
+    role: row.role,
+    tags: row.tags,
+    twoFactorEnabled: toBool(row.twoFactorEnabled),
   };
 }
 
