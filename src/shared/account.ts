@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nextCursorSchema } from './pages.ts';
 import { isStorableText } from './clients.ts';
 import { roleSchema } from './people.ts';
 import { HIDDEN_CHARACTER_MESSAGE, hasHiddenCharacters } from './command-safe-text.ts';
@@ -53,7 +54,10 @@ export const userSessionSchema = z.object({
   current: z.boolean(),
 });
 export type UserSession = z.infer<typeof userSessionSchema>;
-export const userSessionsSchema = z.object({ sessions: z.array(userSessionSchema) });
+export const userSessionsSchema = z.object({
+  sessions: z.array(userSessionSchema),
+  nextCursor: nextCursorSchema,
+});
 export type UserSessions = z.infer<typeof userSessionsSchema>;
 
 /** How a person sees the client list; kept on the user, so every browser of theirs shows it. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nextCursorSchema } from './pages.ts';
 import { PERSON_EVENT_KINDS, WEBHOOK_EVENT_KINDS, clientEventSchema } from './events.ts';
 import { accessTagsSchema, roleSchema } from './people.ts';
 
@@ -54,9 +55,11 @@ export const invitationSchema = z.object({
 });
 export type Invitation = z.infer<typeof invitationSchema>;
 
+/** Paged on request by `people`; the pending invitations come whole with every page. */
 export const peopleListSchema = z.object({
   people: z.array(personSchema),
   invitations: z.array(invitationSchema),
+  nextCursor: nextCursorSchema,
 });
 export type PeopleList = z.infer<typeof peopleListSchema>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nextCursorSchema } from './pages.ts';
 import { isStorableText } from './clients.ts';
 import type { Permission } from './people.ts';
 
@@ -60,7 +61,10 @@ export const apiTokenSchema = z.object({
 });
 export type ApiToken = z.infer<typeof apiTokenSchema>;
 
-export const apiTokenListSchema = z.object({ tokens: z.array(apiTokenSchema) });
+export const apiTokenListSchema = z.object({
+  tokens: z.array(apiTokenSchema),
+  nextCursor: nextCursorSchema,
+});
 export type ApiTokenList = z.infer<typeof apiTokenListSchema>;
 
 /** The answer to a creation: the only time the token itself is sent. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nextCursorSchema } from './pages.ts';
 import { EVENT_KINDS, clientEventSchema } from './events.ts';
 
 /**
@@ -86,7 +87,10 @@ export const webhookSchema = z.object({
 });
 export type Webhook = z.infer<typeof webhookSchema>;
 
-export const webhookListSchema = z.object({ webhooks: z.array(webhookSchema) });
+export const webhookListSchema = z.object({
+  webhooks: z.array(webhookSchema),
+  nextCursor: nextCursorSchema,
+});
 export type WebhookList = z.infer<typeof webhookListSchema>;
 
 /** The answer to a create (or a secret change): the secret, this once. */

@@ -8,6 +8,8 @@ import type { Db } from '#server/db/database.ts';
 import type { Auth } from '#server/auth/auth.ts';
 import { requireUser } from '#server/auth/session-guard.ts';
 import { toIso } from '#server/db/codec.ts';
+import { pageQuerySchema } from '#shared/pages.ts';
+import { listPage } from '#server/http/pages.ts';
 
 /**
  * The signed-in user's own sessions. Listed from the table rather than through Better Auth's
@@ -26,6 +28,7 @@ export function registerSessionRoutes(app: FastifyInstance, deps: { db: Db; auth
       schema: {
         summary: "The signed-in person's own sessions (devices), the current one marked",
         tags,
+        querystring: pageQuerySchema,
         response: { 200: userSessionsSchema, ...refusals },
       },
     },
@@ -39,17 +42,17 @@ export function registerSessionRoutes(app: FastifyInstance, deps: { db: Db; auth
         .where('expiresAt', '>', db.dialect === 'postgres' ? now : now.toISOString())
         .orderBy('updatedAt', 'desc')
         .execute();
-      return {
-        sessions: rows.map((row) => ({
-          id: row.id,
-          createdAt: toIso(row.createdAt),
-          lastSeenAt: toIso(row.updatedAt),
-          expiresAt: toIso(row.expiresAt),
-          ipAddress: row.ipAddress,
-          userAgent: row.userAgent,
-          current: row.id === request.sessionId,
-        })),
-      };
+      const sessions = rows.map((row) => ({
+        id: row.id,
+        createdAt: toIso(row.createdAt),
+        lastSeenAt: toIso(row.updatedAt),
+        expiresAt: toIso(row.expiresAt),
+        ipAddress: row.ipAddress,
+        userAgent: row.userAgent,
+        current: row.id === request.sessionId,
+      }));
+      const { items, nextCursor } = listPage(sessions, request.query, (session) => session.id);
+      return { sessions: items, nextCursor };
     },
   );
 

@@ -27,6 +27,8 @@ import type { PeopleRepository, PersonWriteResult } from './people-repository.ts
 import { pendingInvitation } from '#server/auth/invited-sign-up.ts';
 import type { Invitations } from './invitations.ts';
 import { readAudit } from './audit-log.ts';
+import { pageQuerySchema } from '#shared/pages.ts';
+import { listPage } from '#server/http/pages.ts';
 
 const params = z.object({ id: peopleIdSchema });
 const tags = ['people'];
@@ -77,12 +79,14 @@ export function registerPeopleRoutes(
       schema: {
         summary: 'Everyone with an account, and the pending invitations',
         tags,
+        querystring: pageQuerySchema,
         response: { 200: peopleListSchema, ...refusals },
       },
     },
-    async (): Promise<PeopleList> => {
+    async (request): Promise<PeopleList> => {
       const [list, pending] = await Promise.all([people.list(), invitations.list()]);
-      return { people: list, invitations: pending };
+      const { items, nextCursor } = listPage(list, request.query, (p) => p.id);
+      return { people: items, invitations: pending, nextCursor };
     },
   );
 

@@ -12,6 +12,7 @@ import { serveThisFile } from '#server/testing/file-server.ts';
 
 const t = serveThisFile({
   staff: {
+    admin: { name: 'Admin', role: 'admin' },
     editor: { name: 'Editor' },
     limited: { name: 'Limited', role: 'editor', tags: ['us-east-1'] },
   },
@@ -111,6 +112,7 @@ describe('cursor pagination', () => {
     path: string,
     listOf: (body: Record<string, unknown>) => { id: string }[],
     limit: number,
+    fetchPage: (path: string) => Promise<{ status: number; body: Record<string, unknown> }> = get,
   ): Promise<{ ids: string[]; pages: number }> {
     const ids: string[] = [];
     let cursor: string | null | undefined = undefined;
@@ -118,7 +120,7 @@ describe('cursor pagination', () => {
     do {
       const separator = path.includes('?') ? '&' : '?';
       const query: string = `limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`;
-      const { status, body } = await get<Record<string, unknown>>(`${path}${separator}${query}`);
+      const { status, body } = await fetchPage(`${path}${separator}${query}`);
       expect(status).toBe(200);
       const page = listOf(body);
       expect(page.length).toBeLessThanOrEqual(limit);
@@ -142,6 +144,41 @@ describe('cursor pagination', () => {
       expect({ path, ids: [...ids].sort() }).toEqual({ path, ids: [...all].sort() });
       expect(new Set(ids).size).toBe(ids.length);
       expect(pages).toBeGreaterThanOrEqual(all.length);
+    }
+  });
+
+  it('walks the lists no token reaches the same way: own tokens and devices, people, webhooks', async () => {
+    for (const name of ['one', 'two']) {
+      const made = await t.staff.admin.json('POST', '/api/me/tokens', {
+        name,
+        scope: 'read',
+        expiresInDays: 30,
+      });
+      expect(made.status).toBe(201);
+    }
+    await t.staff.admin.json('POST', '/api/webhooks', {
+      url: 'https://hooks.example.com/a',
+      events: ['client.created'],
+      enabled: false,
+    });
+    await t.staff.admin.json('POST', '/api/webhooks', {
+      url: 'https://hooks.example.com/b',
+      events: ['client.created'],
+      enabled: false,
+    });
+    const asAdmin = (path: string) => t.staff.admin.json<Record<string, unknown>>('GET', path);
+    for (const [path, key] of [
+      ['/api/me/tokens', 'tokens'],
+      ['/api/me/sessions', 'sessions'],
+      ['/api/people', 'people'],
+      ['/api/webhooks', 'webhooks'],
+    ] as const) {
+      const whole = await asAdmin(path);
+      const all = (whole.body[key] as { id: string }[]).map((item) => item.id);
+      expect(all.length).toBeGreaterThan(0);
+      const list = (body: Record<string, unknown>) => body[key] as { id: string }[];
+      const { ids } = await walk(path, list, 1, asAdmin);
+      expect({ path, ids: [...ids].sort() }).toEqual({ path, ids: [...all].sort() });
     }
   });
 

@@ -10,6 +10,8 @@ import { HttpError } from '#server/http/http-error.ts';
 import { noContent, refusals } from '#server/http/route-schemas.ts';
 import { actorOf, requireUser } from '#server/auth/session-guard.ts';
 import type { ApiTokens } from './token-repository.ts';
+import { pageQuerySchema } from '#shared/pages.ts';
+import { listPage } from '#server/http/pages.ts';
 
 /**
  * The signed-in person's own API tokens. Session-only (SESSION_ONLY_ROUTES in
@@ -25,12 +27,18 @@ export function registerTokenRoutes(app: FastifyInstance, deps: { tokens: ApiTok
       schema: {
         summary: 'Your API tokens, newest first (never the tokens themselves)',
         tags: ['tokens'],
+        querystring: pageQuerySchema,
         response: { 200: apiTokenListSchema, ...refusals },
       },
     },
     async (request, reply) => {
       const user = requireUser(request);
-      return reply.header('cache-control', 'no-store').send({ tokens: await tokens.list(user.id) });
+      const { items, nextCursor } = listPage(
+        await tokens.list(user.id),
+        request.query,
+        (token) => token.id,
+      );
+      return reply.header('cache-control', 'no-store').send({ tokens: items, nextCursor });
     },
   );
 

@@ -17,6 +17,8 @@ import { noContent, refusals } from '#server/http/route-schemas.ts';
 import { actorOf, requireUser } from '#server/auth/session-guard.ts';
 import { AddressRefused, hostOf, resolveAllowed } from '#server/realtime/webhook-address.ts';
 import type { WebhookRepository } from './webhook-repository.ts';
+import { pageQuerySchema } from '#shared/pages.ts';
+import { listPage } from '#server/http/pages.ts';
 
 /** Ids of endpoints and deliveries (newRecordId): base64url. Anything else names none. */
 const recordId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Must be an id');
@@ -70,10 +72,14 @@ export function registerWebhookRoutes(
       schema: {
         summary: 'Webhook endpoints, with their latest delivery (never a secret)',
         tags,
+        querystring: pageQuerySchema,
         response: { 200: webhookListSchema, ...refusals },
       },
     },
-    async () => ({ webhooks: await webhooks.list() }),
+    async (request) => {
+      const { items, nextCursor } = listPage(await webhooks.list(), request.query, (w) => w.id);
+      return { webhooks: items, nextCursor };
+    },
   );
 
   api.post(
