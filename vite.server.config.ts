@@ -27,8 +27,9 @@ export default defineConfig({
   ssr: {
     // Everything in the bundle but the native SQLite binding, pg and ssh2: their optional native
     // parts (pg-native; ssh2's sshcrypto.node and cpu-features) are looked up at run time, and a
-    // bundler that finds one built would try to read its binary as code.
+    // bundler that finds one built would try to read its binary as code. Swagger UI serves the
+    // files of its own package, found from its own folder (`__dirname`), so it stays there too.
     noExternal: true,
-    external: ['better-sqlite3', 'pg', 'ssh2'],
+    external: ['better-sqlite3', 'pg', 'ssh2', '@fastify/swagger-ui'],
   },
 });
