@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Permission, Role } from '#shared/people.ts';
 import { TOKEN_PREFIX, scopeAllows, tokenScopeSchema, type TokenScope } from '#shared/tokens.ts';
@@ -46,17 +45,6 @@ export const TOKEN_STREAM_PREFIX = 'api-token:';
 
 /** The longest token looked up; ours are far shorter. */
 const MAX_TOKEN_LENGTH = 200;
-
-/**
- * The token of an `Authorization: Bearer …` header, or undefined without one. A request that
- * carries one is decided by the token alone: its cookies are not looked at. The same test as
- * the CSRF check's (http/csrf.ts), which lets such requests through on that account.
- */
-export function bearerToken(headers: IncomingHttpHeaders): string | undefined {
-  const header = headers.authorization;
-  if (header === undefined || !/^Bearer(?:[ \t]|$)/i.test(header)) return undefined;
-  return header.slice('Bearer'.length).trim();
-}
 
 /** SHA-256 of a token, hex: what the table keeps and is searched by. */
 export function hashApiToken(token: string): string {

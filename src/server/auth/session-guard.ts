@@ -15,11 +15,11 @@ import type { Db } from '#server/db/database.ts';
 import { sessionCheck, type FoundSession } from './session-check.ts';
 import { SECRET_REFUSED_MESSAGE } from './secret-access.ts';
 import { isWebAppFile } from '#server/http/static-files.ts';
+import { bearerToken } from '#server/http/bearer-token.ts';
 import { secondFactorGate } from './second-factors.ts';
 import {
   TOKEN_STREAM_PREFIX,
   TokenRefusal,
-  bearerToken,
   refuseToken,
   tokenCheck,
   tokenRefusalFor,

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError } from './http-error.ts';
+import { bearerToken } from './bearer-token.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -55,8 +56,7 @@ export function registerCsrfCheck(app: FastifyInstance, publicUrl: string): void
  * checked.
  */
 function carriesBearerToken(request: FastifyRequest): boolean {
-  const header = request.headers.authorization;
-  if (header === undefined || !/^Bearer(?:[ \t]|$)/i.test(header)) return false;
+  if (bearerToken(request.headers) === undefined) return false;
   return !(request.routeOptions.url ?? request.url).startsWith('/api/auth/');
 }
 
