@@ -37,13 +37,14 @@ export function pageOf<T>(
   const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
   const limit = query.limit ?? DEFAULT_PAGE_SIZE;
   const sorted = items
-    .filter((item) => after === undefined || keyOf(item) > after)
-    .sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
+    .map((item) => ({ item, key: keyOf(item) }))
+    .filter(({ key }) => after === undefined || key > after)
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   const page = sorted.slice(0, limit);
   const last = page.at(-1);
   return {
-    items: page,
-    nextCursor: sorted.length > limit && last !== undefined ? encodeCursor(keyOf(last)) : null,
+    items: page.map(({ item }) => item),
+    nextCursor: sorted.length > limit && last !== undefined ? encodeCursor(last.key) : null,
   };
 }
 
