@@ -12,7 +12,6 @@ import {
   Title,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { errorMessage } from '#client/lib/api-client.ts';
@@ -23,6 +22,7 @@ import {
   useRenamePasskey,
   type PasskeyRow,
 } from './passkey-queries.ts';
+import { confirmAction } from '#client/lib/confirm-action.tsx';
 
 const when = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 const MAX_NAME = 100;
@@ -100,20 +100,12 @@ function PasskeyTableRow({ passkey }: { passkey: PasskeyRow }) {
   const name = displayName(passkey);
 
   function confirmRemove() {
-    modals.openConfirmModal({
+    confirmAction({
       title: 'Remove passkey',
-      children: (
-        <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-          {`Remove ${name}? It will no longer sign you in.`}
-        </Text>
-      ),
-      labels: { confirm: 'Remove', cancel: 'Cancel' },
-      confirmProps: { color: 'red' },
-      onConfirm: () =>
-        void remove.mutateAsync(passkey.id).then(
-          () => notifications.show({ color: 'green', message: 'Passkey removed.' }),
-          (error: unknown) => notifications.show({ color: 'red', message: errorMessage(error) }),
-        ),
+      text: `Remove ${name}? It will no longer sign you in.`,
+      confirm: 'Remove',
+      run: () => remove.mutateAsync(passkey.id),
+      done: 'Passkey removed.',
     });
   }
 

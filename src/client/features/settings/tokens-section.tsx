@@ -16,7 +16,6 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import {
@@ -30,6 +29,7 @@ import { errorMessage, isApiError } from '#client/lib/api-client.ts';
 import { copyText } from '#client/lib/clipboard.ts';
 import { FormErrorAlert } from '#client/components/form-error-alert.tsx';
 import { tokensQuery, useCreateToken, useRevokeToken } from './api/tokens.ts';
+import { confirmAction } from '#client/lib/confirm-action.tsx';
 
 const when = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 const day = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
@@ -212,20 +212,12 @@ function TokenRow({ token }: { token: ApiToken }) {
   const expired = token.expiresAt !== null && new Date(token.expiresAt).getTime() <= shownAt;
 
   function confirmRevoke() {
-    modals.openConfirmModal({
+    confirmAction({
       title: 'Revoke API token',
-      children: (
-        <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-          {`Revoke ${token.name}? Scripts using it are refused from their next request.`}
-        </Text>
-      ),
-      labels: { confirm: 'Revoke', cancel: 'Cancel' },
-      confirmProps: { color: 'red' },
-      onConfirm: () =>
-        void revoke.mutateAsync(token.id).then(
-          () => notifications.show({ color: 'green', message: 'Token revoked.' }),
-          (error: unknown) => notifications.show({ color: 'red', message: errorMessage(error) }),
-        ),
+      text: `Revoke ${token.name}? Scripts using it are refused from their next request.`,
+      confirm: 'Revoke',
+      run: () => revoke.mutateAsync(token.id),
+      done: 'Token revoked.',
     });
   }
 

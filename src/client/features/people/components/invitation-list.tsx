@@ -1,12 +1,10 @@
 import { useState } from 'react';
 import { Button, Card, Group, Stack, Text } from '@mantine/core';
-import { modals } from '@mantine/modals';
-import { notifications } from '@mantine/notifications';
 import type { Invitation } from '#shared/people-admin.ts';
-import { errorMessage } from '#client/lib/api-client.ts';
 import { formatDateTime } from '#client/lib/history-text.ts';
 import { useRevokeInvitation } from '../api/people-mutations.ts';
 import { ROLE_LABELS, tagsText } from '../people-text.ts';
+import { confirmAction } from '#client/lib/confirm-action.tsx';
 
 const wrap = { overflowWrap: 'anywhere' } as const;
 
@@ -17,16 +15,12 @@ export function InvitationList({ invitations }: { invitations: readonly Invitati
   const [now] = useState(() => Date.now());
 
   function confirmRevoke(invitation: Invitation) {
-    modals.openConfirmModal({
+    confirmAction({
       title: `Revoke the invitation of ${invitation.email}?`,
-      children: <Text size="sm">The link in their mail stops working.</Text>,
-      labels: { confirm: 'Revoke', cancel: 'Cancel' },
-      confirmProps: { color: 'red' },
-      onConfirm: () =>
-        void revoke.mutateAsync(invitation.id).then(
-          () => notifications.show({ color: 'green', message: 'Invitation revoked' }),
-          (error: unknown) => notifications.show({ color: 'red', message: errorMessage(error) }),
-        ),
+      text: 'The link in their mail stops working.',
+      confirm: 'Revoke',
+      run: () => revoke.mutateAsync(invitation.id),
+      done: 'Invitation revoked',
     });
   }
 
