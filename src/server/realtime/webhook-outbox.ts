@@ -141,6 +141,8 @@ export class WebhookOutbox {
   }
 
   async #tick(): Promise<void> {
+    // With no endpoint switched on (most installations), a write costs this one query.
+    let endpointsOn = true;
     try {
       const endpoints = await this.#db.kysely
         .selectFrom('webhook')
@@ -148,12 +150,13 @@ export class WebhookOutbox {
         .where('enabled', '=', fromBool(true, this.#db.dialect))
         .execute();
       for (const { id } of endpoints) this.#kick(id);
+      endpointsOn = endpoints.length > 0;
       if (this.#failing) this.#log.info('webhook outbox reads the database again');
       this.#failing = false;
     } catch (error) {
       this.#reportFailure(error);
     }
-    await this.#scheduleNext();
+    await this.#scheduleNext(endpointsOn);
   }
 
   #reportFailure(error: unknown): void {
@@ -203,26 +206,29 @@ export class WebhookOutbox {
    * retries still ahead count: one due already is being made (here, or by the instance that
    * holds its endpoint), or waits for its endpoint to be switched on again.
    */
-  async #scheduleNext(): Promise<void> {
+  async #scheduleNext(endpointsOn = true): Promise<void> {
+    // No endpoint switched on: no delivery can be due, so only the poll is set.
     if (this.#stop.signal.aborted) return;
     let wait = this.#timings.pollMs;
-    try {
-      const now = new Date();
-      const row = await this.#db.kysely
-        .selectFrom('webhookDelivery')
-        .innerJoin('webhook', 'webhook.id', 'webhookDelivery.webhookId')
-        .select((eb) => eb.fn.min('webhookDelivery.nextAttemptAt').as('due'))
-        .where('webhookDelivery.status', '=', 'pending')
-        .where('webhook.enabled', '=', fromBool(true, this.#db.dialect))
-        .where(
-          'webhookDelivery.nextAttemptAt',
-          '>',
-          this.#db.dialect === 'postgres' ? now : now.toISOString(),
-        )
-        .executeTakeFirst();
-      if (row?.due) wait = Math.min(wait, Math.max(0, Date.parse(toIso(row.due)) - Date.now()));
-    } catch {
-      // The poll comes back anyway.
+    if (endpointsOn) {
+      try {
+        const now = new Date();
+        const row = await this.#db.kysely
+          .selectFrom('webhookDelivery')
+          .innerJoin('webhook', 'webhook.id', 'webhookDelivery.webhookId')
+          .select((eb) => eb.fn.min('webhookDelivery.nextAttemptAt').as('due'))
+          .where('webhookDelivery.status', '=', 'pending')
+          .where('webhook.enabled', '=', fromBool(true, this.#db.dialect))
+          .where(
+            'webhookDelivery.nextAttemptAt',
+            '>',
+            this.#db.dialect === 'postgres' ? now : now.toISOString(),
+          )
+          .executeTakeFirst();
+        if (row?.due) wait = Math.min(wait, Math.max(0, Date.parse(toIso(row.due)) - Date.now()));
+      } catch {
+        // The poll comes back anyway.
+      }
     }
     const at = Date.now() + wait;
     if (this.#timer !== undefined && this.#timerAt <= at) return;
