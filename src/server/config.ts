@@ -7,6 +7,20 @@ import type { Role } from '#shared/people.ts';
 export const DEFAULT_DEPLOY_COMMAND_TEMPLATE =
   'pro-deploy run --token {accessToken} --server {serverTag}';
 
+/** What an app runs on its server by default; `{uiDir}` is the app's directory. */
+export const DEFAULT_APP_RUN_TEMPLATE =
+  'cd {uiDir} && pro-deploy run --token {accessToken} --server {serverTag}';
+
+const commandTemplate = (fallback: string) =>
+  z
+    .string()
+    .trim()
+    .default(fallback)
+    .superRefine((value, ctx) => {
+      const problem = validateTemplate(value);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    });
+
 /** 127.0.0.0/8, ::1 or localhost: only this machine can connect. */
 function isLoopback(host: string): boolean {
   if (host === 'localhost' || host === '::1' || host === '[::1]') return true;
@@ -96,14 +110,8 @@ const envSchema = z.object({
     z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
   ),
   MAIL_FROM: z.string().trim().min(3).default('Clients Manager <no-reply@localhost>'),
-  DEPLOY_COMMAND_TEMPLATE: z
-    .string()
-    .trim()
-    .default(DEFAULT_DEPLOY_COMMAND_TEMPLATE)
-    .superRefine((value, ctx) => {
-      const problem = validateTemplate(value);
-      if (problem) ctx.addIssue({ code: 'custom', message: problem });
-    }),
+  DEPLOY_COMMAND_TEMPLATE: commandTemplate(DEFAULT_DEPLOY_COMMAND_TEMPLATE),
+  APP_RUN_TEMPLATE: commandTemplate(DEFAULT_APP_RUN_TEMPLATE),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: optionalText,
   GOOGLE_CLIENT_ID: optionalText,
@@ -190,6 +198,8 @@ export interface Config {
   smtpUrl: string | undefined;
   mailFrom: string;
   deployCommandTemplate: string;
+  /** An app's run command when it sets none of its own. */
+  appRunTemplate: string;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   /**
    * The level of the two lines Fastify writes per request: `debug` in production
@@ -263,6 +273,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     deployCommandTemplate: e.DEPLOY_COMMAND_TEMPLATE,
+    appRunTemplate: e.APP_RUN_TEMPLATE,
     logLevel: e.LOG_LEVEL,
     requestLogLevel: e.NODE_ENV === 'production' || BUILT_SERVER ? 'debug' : 'info',
     providers: providers(e),

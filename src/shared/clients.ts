@@ -16,10 +16,11 @@ export function isStorableText(value: string): boolean {
 const STORABLE_MESSAGE = 'Must not contain NUL characters or broken Unicode';
 
 /** Any string field: at most `max` characters, storable. */
-const plain = (max: number) =>
+export const plainText = (max: number) =>
   z.string().max(max, `Must be at most ${max} characters`).refine(isStorableText, STORABLE_MESSAGE);
 
-const text = (max: number) =>
+/** A trimmed string field: at most `max` characters, storable. */
+export const trimmedText = (max: number) =>
   z
     .string()
     .trim()
@@ -28,7 +29,7 @@ const text = (max: number) =>
 
 /** A field that can reach a copied command: also no control, bidi or zero-width characters. */
 export const commandText = (max: number) =>
-  text(max).refine((value) => !hasHiddenCharacters(value), HIDDEN_CHARACTER_MESSAGE);
+  trimmedText(max).refine((value) => !hasHiddenCharacters(value), HIDDEN_CHARACTER_MESSAGE);
 
 /** A calendar date, `YYYY-MM-DD`. A full ISO timestamp is accepted and cut to its date. */
 export const startDateSchema = z
@@ -37,7 +38,7 @@ export const startDateSchema = z
   .transform((value) => value.slice(0, 10))
   .pipe(z.iso.date('Must be a date such as 2026-11-21'));
 
-export const domainSchema = text(2048).refine((value) => {
+export const domainSchema = trimmedText(2048).refine((value) => {
   try {
     const url = new URL(value);
     return url.protocol === 'http:' || url.protocol === 'https:';
@@ -47,7 +48,7 @@ export const domainSchema = text(2048).refine((value) => {
 }, 'Must be an http:// or https:// URL');
 
 export const tagsSchema = z
-  .union([plain(2000), z.array(text(100)).max(50)])
+  .union([plainText(2000), z.array(trimmedText(100)).max(50)])
   .transform((value) => parseTags(value))
   .pipe(
     z
@@ -75,16 +76,16 @@ export const serverInputSchema = z.object({
     .regex(/^(?!-)[^\s@]*$/, 'Must be a user name without spaces or @')
     .default(''),
   /** Omitted on update: keep the stored password. An empty string removes it. */
-  password: plain(1024).optional(),
+  password: plainText(1024).optional(),
   private: z.boolean('Must be true or false').default(true),
   uiDir: commandText(1024).default(''),
 });
 
 /** What the Add Client and Edit forms send. Every field is optional, as in the original. */
 export const clientInputSchema = z.object({
-  name: text(200).default(''),
+  name: trimmedText(200).default(''),
   code: commandText(100).default(''),
-  description: text(5000).default(''),
+  description: trimmedText(5000).default(''),
   tags: tagsSchema.default([]),
   startDate: startDateSchema.optional(),
   server: serverInputSchema.default({

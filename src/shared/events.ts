@@ -60,18 +60,42 @@ export const WEBHOOK_EVENT_KINDS = [
   'webhook.updated',
   'webhook.deleted',
 ] as const;
+/** Kinds of change to a client's app; such an event names the app (`appId`). */
+export const APP_EVENT_KINDS = ['app.created', 'app.updated', 'app.deleted'] as const;
+/**
+ * A run of an app: started, asked to stop, ended. Such an event names the app and the run;
+ * `run.ended` carries the final state as a field, `state:succeeded` (RUN_STATE_FIELD_PREFIX).
+ */
+export const RUN_EVENT_KINDS = ['run.started', 'run.cancel_requested', 'run.ended'] as const;
+/**
+ * Kinds of change to an issue of a client. Such an event names the issue (and its server or
+ * app when it has one). The system's own problem issues are opened and resolved with the actor
+ * `system`.
+ */
+export const ISSUE_EVENT_KINDS = [
+  'issue.opened',
+  'issue.updated',
+  'issue.commented',
+  'issue.resolved',
+  'issue.reopened',
+] as const;
 export const EVENT_KINDS = [
   ...CLIENT_EVENT_KINDS,
   ...SERVER_EVENT_KINDS,
   ...CREDENTIAL_EVENT_KINDS,
   ...PERSON_EVENT_KINDS,
   ...WEBHOOK_EVENT_KINDS,
+  ...APP_EVENT_KINDS,
+  ...RUN_EVENT_KINDS,
+  ...ISSUE_EVENT_KINDS,
 ] as const;
 export const clientEventKindSchema = z.enum(EVENT_KINDS);
 export type ClientEventKind = z.infer<typeof clientEventKindSchema>;
 
 /** A check's result in a `server.checked` event's fields: `status:reachable`, … */
 export const CHECK_STATUS_FIELD_PREFIX = 'status:';
+/** A run's final state in a `run.ended` event's fields: `state:failed`, … */
+export const RUN_STATE_FIELD_PREFIX = 'state:';
 
 /**
  * Who did something, as the event log records it: the user's id and email. Not the display
@@ -90,9 +114,9 @@ export interface Actor {
 export const clientEventSchema = z.object({
   seq: z.number(),
   kind: clientEventKindSchema,
-  /** The client it is about; null for a `credential.*` or `person.*` event. */
+  /** The client it is about; null for a `credential.*`, `person.*` or `webhook.*` event. */
   clientId: z.string().nullable(),
-  /** The server a `server.*` event is about; null for the others. */
+  /** The server a `server.*` event is about, or a run's or an issue's server; else null. */
   serverId: z.string().nullable(),
   /** The credential a `credential.*` event is about; null for the others. */
   credentialId: z.string().nullable(),
@@ -100,6 +124,12 @@ export const clientEventSchema = z.object({
   personId: z.string().nullable(),
   /** The webhook endpoint a `webhook.*` event is about; null for the others. */
   webhookId: z.string().nullable(),
+  /** The app an `app.*` or `run.*` event is about, or an issue's app; null for the others. */
+  appId: z.string().nullable(),
+  /** The run a `run.*` event is about; null for the others. */
+  runId: z.string().nullable(),
+  /** The issue an `issue.*` event is about; null for the others. */
+  issueId: z.string().nullable(),
   actor: z.object({ id: z.string().nullable(), name: z.string() }),
   at: z.string(),
   fields: z.array(z.string()),

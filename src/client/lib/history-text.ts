@@ -1,4 +1,8 @@
-import { CHECK_STATUS_FIELD_PREFIX, type ClientEvent } from '#shared/events.ts';
+import {
+  CHECK_STATUS_FIELD_PREFIX,
+  RUN_STATE_FIELD_PREFIX,
+  type ClientEvent,
+} from '#shared/events.ts';
 import { EXPORT_EVENT_FIELD, IMPORT_EVENT_FIELD } from '#shared/client-transfer.ts';
 
 /** How a changed field is named on screen; the log holds names only, never values. */
@@ -105,6 +109,33 @@ export function describeEvent(event: ClientEvent): string {
       return 'revoked an API token';
     case 'person.token_secret_used':
       return 'read a secret with an API token';
+    case 'app.created':
+      return 'added an app';
+    case 'app.updated':
+      return fields.length === 0
+        ? 'saved an app without changes'
+        : `edited an app's ${listOf(fields.map(fieldLabel))}`;
+    case 'app.deleted':
+      return 'removed an app';
+    case 'run.started':
+      return 'started a deploy';
+    case 'run.cancel_requested':
+      return 'asked a deploy to stop';
+    case 'run.ended': {
+      const state = event.fields.find((field) => field.startsWith(RUN_STATE_FIELD_PREFIX));
+      const result = state?.slice(RUN_STATE_FIELD_PREFIX.length);
+      return result ? `saw a deploy end: ${result}` : 'saw a deploy end';
+    }
+    case 'issue.opened':
+      return 'opened an issue';
+    case 'issue.updated':
+      return `edited an issue's ${listOf(fields.map(fieldLabel))}`;
+    case 'issue.commented':
+      return 'commented on an issue';
+    case 'issue.resolved':
+      return 'resolved an issue';
+    case 'issue.reopened':
+      return 'reopened an issue';
   }
 }
 

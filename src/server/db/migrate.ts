@@ -11,6 +11,7 @@ import { vaultAndHostKeys } from './migrations/0009-vault-and-host-keys.ts';
 import { peopleAndSecondFactors } from './migrations/0010-people-and-second-factors.ts';
 import { apiTokens } from './migrations/0011-api-tokens.ts';
 import { webhooks } from './migrations/0012-webhooks.ts';
+import { appsRunsIssues } from './migrations/0013-apps-runs-issues.ts';
 
 /** Every migration, in order. Listed in code so the build carries them and nothing is scanned. */
 function migrations(db: Db): Record<string, Migration> {
@@ -26,6 +27,7 @@ function migrations(db: Db): Record<string, Migration> {
     '0010-people-and-second-factors': peopleAndSecondFactors(db.dialect),
     '0011-api-tokens': apiTokens(db.dialect),
     '0012-webhooks': webhooks(db.dialect),
+    '0013-apps-runs-issues': appsRunsIssues(db.dialect),
   };
 }
 

@@ -107,6 +107,12 @@ export interface EventTable {
   personId: string | null;
   /** The webhook endpoint a `webhook.*` event is about; null for the others. */
   webhookId: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The app an `app.*` or `run.*` event is about (and an issue's app); null for the others. */
+  appId: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The run a `run.*` event is about; null for the others. */
+  runId: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The issue an `issue.*` event is about; null for the others. */
+  issueId: ColumnType<string | null, string | null | undefined, string | null>;
   actorId: string | null;
   actorName: string;
   at: Timestamp;
@@ -284,6 +290,94 @@ export interface WebhookDeliveryTable {
   deliveredAt: Timestamp | null;
 }
 
+/** An app of a client (migration 0013): what runs where, with which command. */
+export interface AppTable {
+  id: string;
+  clientId: string;
+  /** The server it runs on; null once that server is deleted. */
+  serverId: string | null;
+  name: string;
+  /** '' for the server's uiDir. */
+  directory: string;
+  /** JSON array of URLs. */
+  domains: string;
+  /** Its run command template; null for APP_RUN_TEMPLATE. */
+  command: string | null;
+  createdAt: Timestamp;
+  createdBy: string | null;
+  updatedAt: Timestamp;
+  updatedBy: string | null;
+  version: number;
+}
+
+/** One deploy of an app (runStateSchema): who, when, the command as shown, how it ended. */
+export interface RunTable {
+  id: string;
+  appId: string;
+  clientId: string;
+  serverId: string | null;
+  state: string;
+  /** The command as people are shown it: every secret masked. */
+  command: string;
+  startedById: string | null;
+  startedByName: string;
+  startedAt: Timestamp;
+  endedAt: Timestamp | null;
+  exitCode: number | null;
+  signal: string | null;
+  /** Why it failed to start, was refused or was interrupted; null otherwise. */
+  reason: string | null;
+  logBytes: number;
+  logTruncated: Bool;
+  /** Written by the instance running it, so another instance can tell a run it lost. */
+  heartbeatAt: Timestamp | null;
+  cancelRequestedAt: Timestamp | null;
+  cancelRequestedBy: string | null;
+}
+
+/** A piece of a run's output, in order (masked before it is written). */
+export interface RunLogTable {
+  runId: string;
+  seq: number;
+  /** 'out', 'err' or 'system' (runLogStreamSchema). */
+  stream: string;
+  text: string;
+  at: Timestamp;
+}
+
+/** An issue of a client (issueKindSchema, issueStateSchema). */
+export interface IssueTable {
+  id: string;
+  clientId: string;
+  serverId: string | null;
+  appId: string | null;
+  kind: string;
+  state: string;
+  title: string;
+  text: string;
+  /** For a problem the system opened: what it is about; one open issue per key. */
+  problemKey: string | null;
+  /** null for the system. */
+  authorId: string | null;
+  authorName: string;
+  assigneeId: string | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+  resolvedAt: Timestamp | null;
+  resolvedById: string | null;
+  resolvedByName: string | null;
+  version: number;
+}
+
+export interface IssueCommentTable {
+  id: string;
+  issueId: string;
+  authorId: string | null;
+  authorName: string;
+  text: string;
+  createdAt: Timestamp;
+}
+
 export interface Database {
   client: ClientTable;
   server: ServerTable;
@@ -302,4 +396,9 @@ export interface Database {
   webhook: WebhookTable;
   webhookDelivery: WebhookDeliveryTable;
   apiToken: ApiTokenTable;
+  app: AppTable;
+  run: RunTable;
+  runLog: RunLogTable;
+  issue: IssueTable;
+  issueComment: IssueCommentTable;
 }

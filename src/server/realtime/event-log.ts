@@ -51,6 +51,12 @@ export interface NewEvent {
   personId?: string;
   /** For a `webhook.*` event: the endpoint. */
   webhookId?: string;
+  /** For an `app.*` or `run.*` event, or an issue of an app: the app. */
+  appId?: string;
+  /** For a `run.*` event: the run. */
+  runId?: string;
+  /** For an `issue.*` event: the issue. */
+  issueId?: string;
   actor: Actor | { id: null; name: string };
   fields: readonly string[];
   at: string;
@@ -77,6 +83,9 @@ export async function appendEvents(
     credentialId: event.credentialId ?? null,
     personId: event.personId ?? null,
     webhookId: event.webhookId ?? null,
+    appId: event.appId ?? null,
+    runId: event.runId ?? null,
+    issueId: event.issueId ?? null,
     actorId: event.actor.id,
     actorName: event.actor.name,
     at: event.at,
@@ -109,9 +118,9 @@ export async function appendEvents(
     const values = rows.slice(i, i + EVENTS_PER_INSERT).map((row, j) => {
       const seq = first + i + j;
       seqs.push(seq);
-      return sql`(${seq}, ${row.kind}, ${row.clientId}, ${row.serverId}, ${row.credentialId}, ${row.personId}, ${row.webhookId}, ${row.actorId}, ${row.actorName}, ${row.at}, ${row.fields})`;
+      return sql`(${seq}, ${row.kind}, ${row.clientId}, ${row.serverId}, ${row.credentialId}, ${row.personId}, ${row.webhookId}, ${row.appId}, ${row.runId}, ${row.issueId}, ${row.actorId}, ${row.actorName}, ${row.at}, ${row.fields})`;
     });
-    await sql`insert into "event" ("seq", "kind", "clientId", "serverId", "credentialId", "personId", "webhookId", "actorId", "actorName", "at", "fields")
+    await sql`insert into "event" ("seq", "kind", "clientId", "serverId", "credentialId", "personId", "webhookId", "appId", "runId", "issueId", "actorId", "actorName", "at", "fields")
       overriding system value
       values ${sql.join(values)}`.execute(trx);
   }
@@ -145,6 +154,9 @@ export function presentEvent(row: Selectable<EventTable>, kind: ClientEventKind)
     credentialId: row.credentialId,
     personId: row.personId,
     webhookId: row.webhookId,
+    appId: row.appId,
+    runId: row.runId,
+    issueId: row.issueId,
     actor: { id: row.actorId, name: row.actorName },
     at: toIso(row.at),
     fields: toStringList(row.fields),

@@ -37,6 +37,17 @@ const VERBS: Readonly<Record<ClientEventKind, string>> = {
   'webhook.created': 'added a webhook to',
   'webhook.updated': 'changed the webhook to',
   'webhook.deleted': 'deleted the webhook to',
+  'app.created': 'added app',
+  'app.updated': 'changed app',
+  'app.deleted': 'removed app',
+  'run.started': 'started a deploy of app',
+  'run.cancel_requested': 'asked to cancel a deploy of app',
+  'run.ended': 'saw a deploy end of app',
+  'issue.opened': 'opened issue',
+  'issue.updated': 'changed issue',
+  'issue.commented': 'commented on issue',
+  'issue.resolved': 'resolved issue',
+  'issue.reopened': 'reopened issue',
 };
 
 /** `Acme (ACME)`, live or deleted; the id when neither table knows it any more. */
@@ -89,6 +100,24 @@ async function subjectOf(db: Kysely<Database>, event: ClientEvent): Promise<stri
     return row ? `"${row.name}"` : event.credentialId;
   }
   const client = event.clientId === null ? null : await clientName(db, event.clientId);
+  if (event.issueId !== null) {
+    const row = await db
+      .selectFrom('issue')
+      .select('title')
+      .where('id', '=', event.issueId)
+      .executeTakeFirst();
+    const issue = row ? `"${row.title}"` : event.issueId;
+    return client === null ? issue : `${issue} of ${client}`;
+  }
+  if (event.appId !== null) {
+    const row = await db
+      .selectFrom('app')
+      .select('name')
+      .where('id', '=', event.appId)
+      .executeTakeFirst();
+    const app = row ? `"${row.name}"` : event.appId;
+    return client === null ? app : `${app} of ${client}`;
+  }
   if (event.serverId !== null) {
     const row = await db
       .selectFrom('server')

@@ -4,6 +4,9 @@ import {
   PERSON_EVENT_KINDS,
   SERVER_EVENT_KINDS,
   WEBHOOK_EVENT_KINDS,
+  APP_EVENT_KINDS,
+  RUN_EVENT_KINDS,
+  ISSUE_EVENT_KINDS,
   type ClientEventKind,
 } from '#shared/events.ts';
 import type { DeliveryStatus, WebhookFormat } from '#shared/webhooks.ts';
@@ -42,6 +45,17 @@ export const EVENT_LABELS: Record<ClientEventKind, string> = {
   'webhook.created': 'Webhook added',
   'webhook.updated': 'Webhook changed',
   'webhook.deleted': 'Webhook deleted',
+  'app.created': 'App added',
+  'app.updated': 'App edited',
+  'app.deleted': 'App removed',
+  'run.started': 'Deploy started',
+  'run.cancel_requested': 'Deploy cancel asked',
+  'run.ended': 'Deploy ended',
+  'issue.opened': 'Issue opened',
+  'issue.updated': 'Issue edited',
+  'issue.commented': 'Issue commented on',
+  'issue.resolved': 'Issue resolved',
+  'issue.reopened': 'Issue reopened',
 };
 
 export interface EventFamily {
@@ -58,6 +72,9 @@ export const EVENT_FAMILIES: readonly EventFamily[] = [
   { name: 'Credentials', noun: 'credential', kinds: CREDENTIAL_EVENT_KINDS },
   { name: 'People', noun: 'people', kinds: PERSON_EVENT_KINDS },
   { name: 'Webhooks', noun: 'webhook', kinds: WEBHOOK_EVENT_KINDS },
+  { name: 'Apps', noun: 'app', kinds: APP_EVENT_KINDS },
+  { name: 'Deploys', noun: 'deploy', kinds: RUN_EVENT_KINDS },
+  { name: 'Issues', noun: 'issue', kinds: ISSUE_EVENT_KINDS },
 ];
 
 export const FORMAT_LABELS: Record<WebhookFormat, string> = {
