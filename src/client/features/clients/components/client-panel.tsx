@@ -96,7 +96,7 @@ export function ClientPanel({
 }
 
 function ClientDetails({ client }: { client: Client }) {
-  const { OtherServers } = useClientPanelSlots();
+  const { OtherServers, Apps, OpenIssues } = useClientPanelSlots();
   return (
     <>
       {client.description && (
@@ -133,6 +133,18 @@ function ClientDetails({ client }: { client: Client }) {
       {OtherServers && (
         <Section title="Other servers">
           <OtherServers client={client} />
+        </Section>
+      )}
+
+      {Apps && (
+        <Section title="Apps">
+          <Apps client={client} />
+        </Section>
+      )}
+
+      {OpenIssues && (
+        <Section title="Open issues">
+          <OpenIssues client={client} />
         </Section>
       )}
 
