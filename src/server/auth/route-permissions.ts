@@ -76,6 +76,30 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   'GET /api/webhooks/:id/deliveries': 'admin',
   'POST /api/webhooks/:id/deliveries/:deliveryId/resend': 'admin',
   'POST /api/webhooks/:id/test': 'admin',
+
+  'GET /api/apps': 'read',
+  'GET /api/apps/:id': 'read',
+  'POST /api/apps': 'write',
+  'PUT /api/apps/:id': 'write',
+  'DELETE /api/apps/:id': 'write',
+  'GET /api/apps/:id/runs': 'read',
+  // A deploy signs in with the server's credential and carries the deployer's access token,
+  // neither of which it shows: 'write', like a check that signs in.
+  'POST /api/apps/:id/runs': 'write',
+  'GET /api/runs/:id': 'read',
+  'GET /api/runs/:id/log': 'read',
+  'GET /api/runs/:id/log.txt': 'read',
+  'POST /api/runs/:id/cancel': 'write',
+
+  'GET /api/issues': 'read',
+  'GET /api/issues/assignees': 'read',
+  'GET /api/issues/:id': 'read',
+  'POST /api/issues': 'write',
+  'PUT /api/issues/:id': 'write',
+  'POST /api/issues/:id/resolve': 'write',
+  'POST /api/issues/:id/reopen': 'write',
+  'GET /api/issues/:id/comments': 'read',
+  'POST /api/issues/:id/comments': 'write',
   ...API_DOCS_PERMISSIONS,
 };
 
