@@ -1,0 +1,17 @@
+import { Badge } from '@mantine/core';
+import type { RunState } from '#shared/apps.ts';
+import { runLook } from '../run-look.ts';
+
+/** A run's state as a coloured badge; `null` for an app that was never deployed. */
+export function RunStateBadge({ state }: { state: RunState | null }) {
+  const look = state === null ? { color: 'gray.7', label: 'Never deployed' } : runLook(state);
+  return (
+    <Badge
+      color={look.color}
+      variant="filled"
+      styles={{ root: { textTransform: 'none', flexShrink: 0 } }}
+    >
+      {look.label}
+    </Badge>
+  );
+}
