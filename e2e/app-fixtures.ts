@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { Page } from '@playwright/test';
 import type { App } from '../src/shared/apps.ts';
 import type { Credential } from '../src/shared/credentials.ts';
 import type { Server } from '../src/shared/servers.ts';
@@ -62,3 +63,9 @@ export async function withSshd<T>(sshd: Sshd, body: () => Promise<T>): Promise<T
     await sshd.close();
   }
 }
+
+/** The shown run's state, as announced: its badge, then the exit code and duration. */
+export const runState = (page: Page) =>
+  page
+    .getByRole('status')
+    .filter({ hasText: /^(Running|Stopping|Succeeded|Failed|Cancelled|Interrupted)/ });

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import type { Run } from '../src/shared/apps.ts';
 import { setAccess } from '../src/server/testing/access.ts';
-import { appOnSshd, gate, withSshd } from './app-fixtures.ts';
+import { appOnSshd, gate, runState, withSshd } from './app-fixtures.ts';
 import { test, expect, seedClient, signInContext } from './fixtures.ts';
 
 const panel = (page: Page) => page.getByRole('region', { name: 'Selected Client' });
@@ -135,8 +135,8 @@ test('a deploy streams its lines in order to two browsers, then its exit code', 
       // Standard error stands apart, in words as well as colour.
       await expect(shown.locator('div', { hasText: /^errline 3$/ }), who).toHaveCount(1);
     }
-    await expect(page.getByText(/^Succeeded · exit code 0 · /)).toBeVisible();
-    await expect(late.getByText(/^Succeeded · exit code 0 · /)).toBeVisible();
+    await expect(runState(page)).toHaveText(/^Succeeded\s*exit code 0 · /);
+    await expect(runState(late)).toHaveText(/^Succeeded\s*exit code 0 · /);
     await expect(late.getByRole('button', { name: 'Cancel', exact: true })).toHaveCount(0);
     // In the history, and the whole log a download away.
     await expect(page.getByRole('list', { name: 'Runs' }).getByRole('link')).toHaveCount(1);
@@ -157,7 +157,7 @@ test('a failing command shows failed with its exit code and standard error', asy
   await withSshd(sshd, async () => {
     await page.goto(`/apps/${app.id}`);
     await deploy(page);
-    await expect(page.getByText(/^Failed · exit code 3 · /)).toBeVisible({ timeout: 30_000 });
+    await expect(runState(page)).toHaveText(/^Failed\s*exit code 3 · /, { timeout: 30_000 });
     await expect(runLog(page)).toContainText('boom');
     await page.goto('/apps?state=failed');
     await page.getByLabel('Search apps').fill(app.name);
@@ -183,7 +183,7 @@ test('one deploy at a time: a second is refused naming who runs it; Cancel stops
     await expect(alert).toContainText(refused.body.error);
 
     await page.getByRole('button', { name: 'Cancel', exact: true }).click();
-    await expect(page.getByText(/^Cancelled/)).toBeVisible({ timeout: 30_000 });
+    await expect(runState(page)).toHaveText(/^Cancelled/, { timeout: 30_000 });
     await expect(runLog(page)).not.toContainText('never');
     await expect(page.getByRole('button', { name: 'Cancel', exact: true })).toHaveCount(0);
   });
@@ -209,7 +209,7 @@ test('a viewer sees the runs and their logs, but no Deploy, Edit, Remove or Canc
   await page.goto(`/apps/${app.id}`);
   await expect(page.getByRole('heading', { name: app.name, level: 1 })).toBeVisible();
   await expect(runLog(page)).toContainText('viewed output');
-  await expect(page.getByText(/^Succeeded · exit code 0/)).toBeVisible();
+  await expect(runState(page)).toHaveText(/^Succeeded\s*exit code 0 · /);
   for (const name of ['Deploy', 'Edit', 'Remove', 'Cancel']) {
     await expect(page.getByRole('button', { name, exact: true }), name).toHaveCount(0);
   }

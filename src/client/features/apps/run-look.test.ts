@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RUN_STATES } from '#shared/apps.ts';
-import { formatDuration, runLook, runOutcome, RUN_STATE_FILTERS } from './run-look.ts';
+import { formatDuration, runFacts, runLook, RUN_STATE_FILTERS } from './run-look.ts';
 
 describe('formatDuration', () => {
   it('says milliseconds, seconds, minutes and hours as a person reads them', () => {
@@ -18,19 +18,16 @@ describe('formatDuration', () => {
   });
 });
 
-describe('runOutcome', () => {
-  it('names the state, the exit code or signal, and how long it took', () => {
-    expect(runOutcome({ state: 'succeeded', exitCode: 0, signal: null, durationMs: 4200 })).toBe(
-      'Succeeded · exit code 0 · 4.2 s',
+describe('runFacts', () => {
+  it('says what follows the badge, or that it still runs', () => {
+    expect(runFacts({ state: 'failed', exitCode: 3, signal: null, durationMs: 120 })).toBe(
+      'exit code 3 · 120 ms',
     );
-    expect(runOutcome({ state: 'failed', exitCode: 3, signal: null, durationMs: 120 })).toBe(
-      'Failed · exit code 3 · 120 ms',
+    expect(runFacts({ state: 'running', exitCode: null, signal: null, durationMs: null })).toBe(
+      'running',
     );
-    expect(
-      runOutcome({ state: 'cancelled', exitCode: null, signal: 'TERM', durationMs: 2000 }),
-    ).toBe('Cancelled · signal TERM · 2.0 s');
-    expect(runOutcome({ state: 'running', exitCode: null, signal: null, durationMs: null })).toBe(
-      'Running',
+    expect(runFacts({ state: 'interrupted', exitCode: null, signal: null, durationMs: 900 })).toBe(
+      '900 ms',
     );
   });
 });

@@ -38,13 +38,14 @@ export function formatDuration(ms: number): string {
 }
 
 /**
- * How a run ended, in one line: "Succeeded · exit code 0 · 4.2 s", "Cancelled · signal TERM ·
- * 2.0 s", or while it runs "Running".
+ * How a run ended, after its state's badge: "exit code 0 · 4.2 s", "signal TERM · 2.0 s";
+ * while it runs, or when it ended before its command did, "running" or nothing.
  */
-export function runOutcome(run: Pick<Run, 'state' | 'exitCode' | 'signal' | 'durationMs'>): string {
-  const parts = [runLook(run.state).label];
+export function runFacts(run: Pick<Run, 'state' | 'exitCode' | 'signal' | 'durationMs'>): string {
+  const parts: string[] = [];
   if (run.exitCode !== null) parts.push(`exit code ${run.exitCode}`);
   else if (run.signal !== null) parts.push(`signal ${run.signal}`);
   if (run.durationMs !== null) parts.push(formatDuration(run.durationMs));
+  if (parts.length === 0 && run.state === 'running') return 'running';
   return parts.join(' · ');
 }

@@ -187,7 +187,6 @@ function AppForm({
         )}
         <TextInput
           label="Name"
-          placeholder="web"
           autoComplete="off"
           {...(owner ? { ref: firstRef } : {})}
           {...form.getInputProps('name')}
@@ -217,7 +216,7 @@ function AppForm({
               : "Leave empty for the server's uiDir."
           }
           autoComplete="off"
-          ff="monospace"
+          styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
           {...form.getInputProps('directory')}
         />
         <TextInput

@@ -1,21 +1,12 @@
 import { Link } from 'react-router';
-import { NavLink, Skeleton, Stack, Text } from '@mantine/core';
+import { Box, NavLink, Skeleton, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { RUNS_KEPT_PER_APP, type Run } from '#shared/apps.ts';
+import { RUNS_KEPT_PER_APP } from '#shared/apps.ts';
 import { ErrorAlert } from '#client/components/error-alert.tsx';
 import { formatDateTime } from '#client/lib/history-text.ts';
 import { appRunsQuery } from '../api/app-queries.ts';
-import { formatDuration } from '../run-look.ts';
+import { runFacts } from '../run-look.ts';
 import { RunStateBadge } from './run-state-badge.tsx';
-
-/** "exit code 0 · 4.2 s", "signal TERM · 2.0 s", "running". */
-function runFacts(run: Run): string {
-  const parts: string[] = [];
-  if (run.exitCode !== null) parts.push(`exit code ${run.exitCode}`);
-  else if (run.signal !== null) parts.push(`signal ${run.signal}`);
-  if (run.durationMs !== null) parts.push(formatDuration(run.durationMs));
-  return parts.length > 0 ? parts.join(' · ') : run.state === 'running' ? 'running' : '';
-}
 
 /** An app's runs, newest first; choosing one shows its log (`?run=` keeps the choice). */
 export function RunHistory({ appId, selected }: { appId: string; selected: string | null }) {
@@ -55,10 +46,14 @@ export function RunHistory({ appId, selected }: { appId: string; selected: strin
               replace
               active={run.id === selected}
               aria-current={run.id === selected ? 'true' : undefined}
-              leftSection={<RunStateBadge state={run.state} />}
-              label={`${formatDateTime(run.startedAt)} by ${run.startedBy.name}`}
-              description={runFacts(run)}
-              styles={{ label: { overflowWrap: 'anywhere' } }}
+              leftSection={
+                <Box w={96}>
+                  <RunStateBadge state={run.state} fullWidth />
+                </Box>
+              }
+              label={formatDateTime(run.startedAt)}
+              description={[run.startedBy.name, runFacts(run)].filter(Boolean).join(' · ')}
+              styles={{ description: { overflowWrap: 'anywhere' } }}
             />
           </li>
         ))}

@@ -17,7 +17,7 @@ import { ErrorAlert } from '#client/components/error-alert.tsx';
 import { useCancelRun } from '../api/app-mutations.ts';
 import { runApiPath, runQuery } from '../api/app-queries.ts';
 import { appendPieces, EMPTY_LOG, type LogView } from '../run-log-lines.ts';
-import { runOutcome } from '../run-look.ts';
+import { runFacts } from '../run-look.ts';
 import { RunStateBadge } from './run-state-badge.tsx';
 import classes from './run-log.module.css';
 
@@ -150,7 +150,7 @@ function RunSummary({ run }: { run: Run }) {
           <Group gap="xs" role="status" aria-live="polite" aria-atomic="true">
             <RunStateBadge state={run.state} />
             <Text size="sm" fw={600}>
-              {stopping ? 'Stopping…' : runOutcome(run)}
+              {stopping ? 'Stopping…' : runFacts(run)}
             </Text>
           </Group>
           <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
