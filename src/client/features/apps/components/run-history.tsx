@@ -47,7 +47,7 @@ export function RunHistory({ appId, selected }: { appId: string; selected: strin
               active={run.id === selected}
               aria-current={run.id === selected ? 'true' : undefined}
               leftSection={
-                <Box w={96}>
+                <Box w={108}>
                   <RunStateBadge state={run.state} fullWidth />
                 </Box>
               }
