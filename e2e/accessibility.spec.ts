@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { test, expect, seedClient } from './fixtures.ts';
 import { setAccess } from '../src/server/testing/access.ts';
-import { appOnSshd, runState, withSshd } from './app-fixtures.ts';
+import { appOnSshd, outputLine, runState, withSshd } from './app-fixtures.ts';
 
 /*
  * Every screen, scanned by axe-core against WCAG 2.1 A and AA, in light and dark mode at a
@@ -303,9 +303,9 @@ for (const size of SIZES) {
         await confirm.getByRole('button', { name: 'Deploy' }).click();
         await expect(runState(page)).toHaveText(/^Succeeded/, { timeout: 30_000 });
       });
-      await expect(page.getByRole('log', { name: /^Output of the deploy/ })).toContainText(
-        'a warning',
-      );
+      await expect(
+        outputLine(page.getByRole('log', { name: /^Output of the deploy/ }), 'a warning'),
+      ).toBeVisible();
       await page.mouse.move(0, 0);
       await axe.scan('an app with a finished run');
       await page.getByRole('button', { name: 'Edit' }).click();

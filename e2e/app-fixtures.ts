@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import type { App } from '../src/shared/apps.ts';
 import type { Credential } from '../src/shared/credentials.ts';
 import type { Server } from '../src/shared/servers.ts';
@@ -69,3 +69,14 @@ export const runState = (page: Page) =>
   page
     .getByRole('status')
     .filter({ hasText: /^(Running|Stopping|Succeeded|Failed|Cancelled|Interrupted)/ });
+
+/**
+ * The lines of a run's log as shown, each after its stream's mark: 'line 1', 'errline 3',
+ * 'sys$ echo line 1; …'. The tool's own lines repeat the command, so a test looks for whole
+ * lines of output, never for words anywhere in the log.
+ */
+export const logLines = (log: Locator) =>
+  log.evaluate((box) => Array.from(box.children, (line) => line.textContent ?? ''));
+
+/** One whole line of output (not the command's echo in the tool's own line). */
+export const outputLine = (log: Locator, text: string) => log.getByText(text, { exact: true });

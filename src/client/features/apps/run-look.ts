@@ -39,13 +39,12 @@ export function formatDuration(ms: number): string {
 
 /**
  * How a run ended, after its state's badge: "exit code 0 · 4.2 s", "signal TERM · 2.0 s";
- * while it runs, or when it ended before its command did, "running" or nothing.
+ * nothing while it runs.
  */
 export function runFacts(run: Pick<Run, 'state' | 'exitCode' | 'signal' | 'durationMs'>): string {
   const parts: string[] = [];
   if (run.exitCode !== null) parts.push(`exit code ${run.exitCode}`);
   else if (run.signal !== null) parts.push(`signal ${run.signal}`);
   if (run.durationMs !== null) parts.push(formatDuration(run.durationMs));
-  if (parts.length === 0 && run.state === 'running') return 'running';
   return parts.join(' · ');
 }
