@@ -6,6 +6,7 @@ import type { Client } from '#shared/clients.ts';
 import type { ServerList } from '#shared/servers.ts';
 import { distinctRoutes } from '#server/testing/route-requests.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
+import { appWithEndedRun } from '#server/testing/app-records.ts';
 import { hostileRequests, type HostileRequest } from './hostile-requests.ts';
 
 /**
@@ -23,7 +24,7 @@ let requestsSent = 0;
 /** Everything a write could touch, so a refused one can be shown to have changed nothing. */
 async function fingerprint() {
   const db = t.server.app.parts.db.kysely;
-  const [clients, servers, credentials, events, deleted, tokens, webhooks, apiTokens] =
+  const [clients, servers, credentials, events, deleted, tokens, webhooks, apiTokens, apps, runs] =
     await Promise.all([
       db.selectFrom('client').selectAll().orderBy('id').execute(),
       // Every change to a server or credential raises its version; a reveal, which is no
@@ -44,8 +45,21 @@ async function fingerprint() {
         .orderBy('id')
         .execute(),
       db.selectFrom('apiToken').select(['id', 'name', 'scope']).orderBy('id').execute(),
+      db.selectFrom('app').select(['id', 'version']).orderBy('id').execute(),
+      db.selectFrom('run').select(['id', 'state', 'cancelRequestedAt']).orderBy('id').execute(),
     ]);
-  return { clients, servers, credentials, events, deleted, tokens, webhooks, apiTokens };
+  return {
+    clients,
+    servers,
+    credentials,
+    events,
+    deleted,
+    tokens,
+    webhooks,
+    apiTokens,
+    apps,
+    runs,
+  };
 }
 
 beforeAll(async () => {
@@ -59,6 +73,11 @@ beforeAll(async () => {
     for (const label of ['second', 'third']) {
       await t.staff.member.json('POST', '/api/servers', { clientId: body.id, label });
     }
+    // An app with an ended run: their ids among the real ones.
+    const [primary] = (
+      await t.staff.member.json<ServerList>('GET', `/api/servers?clientId=${body.id}`)
+    ).body.servers;
+    await appWithEndedRun(t.server, t.staff.member, { clientId: body.id, serverId: primary!.id });
   }
   // The vault: one of each kind, their ids among the real ones a path may take.
   for (const body of [
@@ -153,6 +172,9 @@ describe('generated requests to every route', () => {
       const webhooks = (
         await t.staff.member.json<{ webhooks: { id: string }[] }>('GET', '/api/webhooks')
       ).body.webhooks;
+      const db = t.server.app.parts.db.kysely;
+      const appIds = (await db.selectFrom('app').select('id').execute()).map((a) => a.id);
+      const runIds = (await db.selectFrom('run').select('id').execute()).map((r) => r.id);
       const routes = distinctRoutes(t.server.app.registeredRoutes).filter(
         // The web build's files: none in this server (it has no web app).
         (r) => r.url.startsWith('/api/') || r.url === '/healthz' || r.url === '/readyz',
@@ -161,7 +183,11 @@ describe('generated requests to every route', () => {
       const servers = (await t.staff.member.json<ServerList>('GET', '/api/servers')).body.servers;
       const arbitrary = hostileRequests({
         routes,
-        realIds: [...clients, ...credentials, ...webhooks].map((c) => c.id),
+        realIds: [
+          ...[...clients, ...credentials, ...webhooks].map((c) => c.id),
+          ...appIds,
+          ...runIds,
+        ],
         realClientIds: clients.map((c) => c.id),
         realServerIds: servers.map((s) => s.id),
         origin: t.server.url,

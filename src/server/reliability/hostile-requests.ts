@@ -410,7 +410,7 @@ const headerValue = fc.oneof(
 
 export interface HostileSetup {
   routes: readonly RegisteredRoute[];
-  /** Ids of real clients, credentials and webhooks, for the routes' `:id`. */
+  /** Ids of real clients, credentials, webhooks, apps and runs, for the routes' `:id`. */
   realIds: readonly string[];
   /** Ids of real clients, for a server's `clientId`. */
   realClientIds: readonly string[];

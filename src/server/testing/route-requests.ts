@@ -23,6 +23,9 @@ export function requestFor(
     /** A webhook endpoint's id for `/api/webhooks/:id`, and one of its deliveries'. */
     webhookId?: string;
     deliveryId?: string;
+    /** An app's id for `/api/apps/:id`, and one of its runs' for `/api/runs/:id`. */
+    appId?: string;
+    runId?: string;
     wildcard?: string;
     version?: number;
     credentialVersion?: number;
@@ -35,7 +38,11 @@ export function requestFor(
       ? (values.credentialId ?? values.id)
       : route.url.startsWith('/api/webhooks/')
         ? (values.webhookId ?? values.id)
-        : values.id;
+        : route.url.startsWith('/api/apps/')
+          ? (values.appId ?? values.id)
+          : route.url.startsWith('/api/runs/')
+            ? (values.runId ?? values.id)
+            : values.id;
   const path = route.url
     .replace(/:id\b/g, id)
     .replace(/:deliveryId\b/g, values.deliveryId ?? 'no-such-delivery')
@@ -48,12 +55,13 @@ export function requestFor(
     );
   const writes = route.method === 'POST' || route.method === 'PUT';
   if (!writes) return { method: route.method, path };
-  return { method: route.method, path, body: bodyFor(route, values) };
+  const body = bodyFor(route, values);
+  return body === undefined ? { method: route.method, path } : { method: route.method, path, body };
 }
 
 function bodyFor(
   route: RegisteredRoute,
-  values: { id: string; version?: number; credentialVersion?: number },
+  values: { id: string; serverId?: string; version?: number; credentialVersion?: number },
 ): unknown {
   const credentialVersion = values.credentialVersion ?? 1;
   switch (route.url) {
@@ -81,6 +89,15 @@ function bodyFor(
         events: ['client.created'],
         enabled: false,
       };
+    case '/api/apps':
+      // A second one of the same name is the route's own 400, past the guard.
+      return { clientId: values.id, serverId: values.serverId ?? '', name: 'Route request app' };
+    case '/api/apps/:id':
+      // An app's version is its own; a stale one is a 409, which still passed the guard.
+      return { name: 'Changed by a route request', serverId: values.serverId ?? '', version: 1 };
+    case '/api/apps/:id/runs':
+    case '/api/runs/:id/cancel':
+      return undefined;
     case '/api/servers/:id/host-key':
       // Accepted only when a check was offered this key: otherwise a 400 past the guard.
       return { fingerprint: `SHA256:${'A'.repeat(43)}` };

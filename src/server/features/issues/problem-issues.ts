@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Database } from '#server/db/schema.ts';
 import type { Dialect } from '#server/db/database.ts';
 import { newRecordId } from '#server/db/record-id.ts';
@@ -76,7 +76,9 @@ export async function openProblem(
       resolvedByName: null,
       version: 1,
     })
-    .onConflict((oc) => oc.column('problemKey').where('state', '=', 'open').doNothing())
+    // The target's WHERE must be the partial index's own, literally: SQLite does not match a
+    // bound parameter against the index's `'open'`.
+    .onConflict((oc) => oc.column('problemKey').where('state', '=', sql.lit('open')).doNothing())
     .executeTakeFirst();
   if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return null;
   await appendEvents(trx, dialect, [
