@@ -147,17 +147,30 @@ test('a deploy streams its lines in order to two browsers, then its exit code', 
   await other.close();
 });
 
-test('a failing command shows failed with its exit code and standard error', async ({
+test('a failing command shows failed with its exit code, its token masked', async ({
   page,
   staff,
 }) => {
   test.setTimeout(90_000);
-  const { sshd, app } = await appOnSshd(staff, 'RUN2', 'echo about to fail; echo boom >&2; exit 3');
+  const token = 'tok-e2e-never-shown-7731';
+  expect((await staff.json('PUT', '/api/me/access-token', { accessToken: token })).status).toBe(
+    200,
+  );
+  const { sshd, app } = await appOnSshd(
+    staff,
+    'RUN2',
+    'echo about to fail with {accessToken}; echo boom >&2; exit 3',
+  );
   await withSshd(sshd, async () => {
     await page.goto(`/apps/${app.id}`);
     await deploy(page);
     await expect(runState(page)).toHaveText(/^Failed\s*exit code 3 · /, { timeout: 30_000 });
     await expect.poll(() => logLines(runLog(page))).toContain('errboom');
+    // The access token went to the command, and is masked wherever the run is shown.
+    const lines = await logLines(runLog(page));
+    expect(lines).toContain('about to fail with ••••••');
+    expect(lines.join('\n')).not.toContain(token);
+    await expect(page.getByText(token)).toHaveCount(0);
     await page.goto('/apps?state=failed');
     await page.getByLabel('Search apps').fill(app.name);
     await expect(page.getByRole('row', { name: new RegExp(app.name) })).toContainText('Failed');

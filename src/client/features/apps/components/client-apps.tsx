@@ -44,7 +44,14 @@ export function ClientApps({ client }: { client: App['client'] }) {
         style={{ listStyle: 'none', margin: 0, padding: 0 }}
       >
         {apps.data.map((app) => (
-          <Group key={app.id} component="li" gap="xs" wrap="wrap" justify="space-between">
+          <Group
+            key={app.id}
+            component="li"
+            gap="xs"
+            wrap="nowrap"
+            justify="space-between"
+            align="flex-start"
+          >
             <Stack gap={0} miw={0}>
               <Anchor
                 component={Link}

@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { Alert, Button, Code, Group, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   RUN_END_EVENT,
@@ -100,9 +100,10 @@ function useRunLog(runId: string) {
 }
 
 /**
- * One run: who started it and when, the command as shown (secrets masked), its state (said
- * politely to screen readers when it changes), Cancel while it runs, the log following its end
- * unless the reader scrolled up, and the whole log as a download.
+ * One run: who started it and when, its state (said politely to screen readers when it
+ * changes), Cancel while it runs, the log following its end unless the reader scrolled up, and
+ * the whole log as a download. The log's first lines, the tool's own, name the server and the
+ * command as shown (secrets masked).
  */
 export function RunLog({ runId }: { runId: string }) {
   const run = useQuery(runQuery(runId));
@@ -178,9 +179,6 @@ function RunSummary({ run }: { run: Run }) {
           </Button>
         </Group>
       </Group>
-      <Code block style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-        {run.command}
-      </Code>
       {run.reason && (
         <Alert color="red" title="Why it stopped" p="xs">
           <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
