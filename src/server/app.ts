@@ -36,6 +36,7 @@ import type { WebhookOutbox, WebhookTimings } from './realtime/webhook-outbox.ts
 import { registerTokenFeature } from './features/tokens/token-feature.ts';
 import { registerAppsFeature } from './features/apps/apps-feature.ts';
 import type { RunManager, RunTimings } from './features/runs/run-manager.ts';
+import { registerIssueFeature } from './features/issues/issue-feature.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { registerCsrfCheck } from './http/csrf.ts';
 import { loggerOptions, terminalLogStream } from './http/logger.ts';
@@ -226,6 +227,7 @@ export async function buildApp(
   registerTransferRoutes(app, { db, box, clients, onCommitted: () => void hub.wake() });
   registerPeopleFeature(app, { db, mailer, publicUrl: config.publicUrl, hub });
   registerTokenFeature(app, { db, hub });
+  registerIssueFeature(app, { db, hub });
   registerEventsRoute(app, hub);
   app.parts.webhooks = registerWebhookFeature(app, {
     db,

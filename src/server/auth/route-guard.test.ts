@@ -36,6 +36,7 @@ let credentialId: string;
 let webhookId: string;
 let appId: string;
 let runId: string;
+let issueId: string;
 
 beforeAll(async () => {
   client = (await t.staff.member.json<Client>('POST', '/api/clients', { name: 'Guarded' })).body;
@@ -63,6 +64,12 @@ beforeAll(async () => {
     app: { id: appId },
     runId,
   } = await appWithEndedRun(t.server, t.staff.member, { clientId: client.id, serverId }));
+  issueId = (
+    await t.staff.member.json<{ id: string }>('POST', '/api/issues', {
+      clientId: client.id,
+      title: 'Guarded issue',
+    })
+  ).body.id;
   // Disabled while a session still exists: the `user` command deletes the sessions too, but a
   // sign-in that passed its check a moment before the disabling can leave one behind.
   const { id } = (await t.staff.leaver.json<{ id: string }>('GET', '/api/me')).body;
@@ -123,6 +130,7 @@ describe('every registered route', () => {
         webhookId,
         appId,
         runId,
+        issueId,
         version: client.version,
       });
       if (isPublic(route)) {
@@ -166,7 +174,15 @@ describe('every registered route', () => {
   it('answers the staff member it guards for (the requests above were real ones)', async () => {
     for (const route of routes().filter((r) => !isPublic(r) && r.method === 'GET')) {
       const answer = await send(
-        requestFor(route, { id: client.id, serverId, credentialId, webhookId, appId, runId }),
+        requestFor(route, {
+          id: client.id,
+          serverId,
+          credentialId,
+          webhookId,
+          appId,
+          runId,
+          issueId,
+        }),
         t.staff.member.cookieHeader,
       );
       // Swagger UI's old address of its page sends the browser on to the page.

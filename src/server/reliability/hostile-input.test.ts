@@ -24,30 +24,56 @@ let requestsSent = 0;
 /** Everything a write could touch, so a refused one can be shown to have changed nothing. */
 async function fingerprint() {
   const db = t.server.app.parts.db.kysely;
-  const [clients, servers, credentials, events, deleted, tokens, webhooks, apiTokens, apps, runs] =
-    await Promise.all([
-      db.selectFrom('client').selectAll().orderBy('id').execute(),
-      // Every change to a server or credential raises its version; a reveal, which is no
-      // change, leaves its mark on the credential.
-      db.selectFrom('server').select(['id', 'version']).orderBy('id').execute(),
-      db.selectFrom('credential').select(['id', 'version', 'revealedAt']).orderBy('id').execute(),
-      db
-        .selectFrom('event')
-        .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.max('seq').as('last')])
-        .executeTakeFirstOrThrow()
-        .then((row) => ({ count: Number(row.count), last: Number(row.last) })),
-      db.selectFrom('deletedClient').select(['id', 'version']).orderBy('id').execute(),
-      db.selectFrom('deployToken').select(['userId', 'token']).orderBy('userId').execute(),
-      // What a route writes, not the cursor the outbox moves on its own (nor its deliveries).
-      db
-        .selectFrom('webhook')
-        .select(['id', 'url', 'events', 'format', 'enabled', 'secret'])
-        .orderBy('id')
-        .execute(),
-      db.selectFrom('apiToken').select(['id', 'name', 'scope']).orderBy('id').execute(),
-      db.selectFrom('app').select(['id', 'version']).orderBy('id').execute(),
-      db.selectFrom('run').select(['id', 'state', 'cancelRequestedAt']).orderBy('id').execute(),
-    ]);
+  const [
+    clients,
+    servers,
+    credentials,
+    events,
+    deleted,
+    tokens,
+    webhooks,
+    apiTokens,
+    issues,
+    apps,
+    runs,
+  ] = await Promise.all([
+    db.selectFrom('client').selectAll().orderBy('id').execute(),
+    // Every change to a server or credential raises its version; a reveal, which is no
+    // change, leaves its mark on the credential.
+    db.selectFrom('server').select(['id', 'version']).orderBy('id').execute(),
+    db.selectFrom('credential').select(['id', 'version', 'revealedAt']).orderBy('id').execute(),
+    db
+      .selectFrom('event')
+      .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.max('seq').as('last')])
+      .executeTakeFirstOrThrow()
+      .then((row) => ({ count: Number(row.count), last: Number(row.last) })),
+    db.selectFrom('deletedClient').select(['id', 'version']).orderBy('id').execute(),
+    db.selectFrom('deployToken').select(['userId', 'token']).orderBy('userId').execute(),
+    // What a route writes, not the cursor the outbox moves on its own (nor its deliveries).
+    db
+      .selectFrom('webhook')
+      .select(['id', 'url', 'events', 'format', 'enabled', 'secret'])
+      .orderBy('id')
+      .execute(),
+    db.selectFrom('apiToken').select(['id', 'name', 'scope']).orderBy('id').execute(),
+    // Every edit, resolve and reopen raises an issue's version; a comment adds a row.
+    db
+      .selectFrom('issue')
+      .select((eb) => [
+        'id',
+        'version',
+        eb
+          .selectFrom('issueComment')
+          .select((c) => c.fn.countAll<number>().as('n'))
+          .whereRef('issueComment.issueId', '=', 'issue.id')
+          .as('comments'),
+      ])
+      .orderBy('id')
+      .execute()
+      .then((rows) => rows.map((row) => ({ ...row, comments: Number(row.comments) }))),
+    db.selectFrom('app').select(['id', 'version']).orderBy('id').execute(),
+    db.selectFrom('run').select(['id', 'state', 'cancelRequestedAt']).orderBy('id').execute(),
+  ]);
   return {
     clients,
     servers,
@@ -57,6 +83,7 @@ async function fingerprint() {
     tokens,
     webhooks,
     apiTokens,
+    issues,
     apps,
     runs,
   };
@@ -94,6 +121,15 @@ beforeAll(async () => {
     enabled: false,
   });
   expect(hook.status).toBe(201);
+  // Issues of the clients, their ids among the real ones.
+  const { body } = await t.staff.member.json<{ clients: Client[] }>('GET', '/api/clients');
+  for (const client of body.clients) {
+    const issue = await t.staff.member.json('POST', '/api/issues', {
+      clientId: client.id,
+      title: `Fuzz issue of ${client.name}`,
+    });
+    expect(issue.status).toBe(201);
+  }
 });
 afterAll(async () => {
   // eslint-disable-next-line no-console -- the figure issue 7 asks for, in the test log
@@ -175,6 +211,9 @@ describe('generated requests to every route', () => {
       const db = t.server.app.parts.db.kysely;
       const appIds = (await db.selectFrom('app').select('id').execute()).map((a) => a.id);
       const runIds = (await db.selectFrom('run').select('id').execute()).map((r) => r.id);
+      const issues = (
+        await t.staff.member.json<{ issues: { id: string }[] }>('GET', '/api/issues?state=all')
+      ).body.issues;
       const routes = distinctRoutes(t.server.app.registeredRoutes).filter(
         // The web build's files: none in this server (it has no web app).
         (r) => r.url.startsWith('/api/') || r.url === '/healthz' || r.url === '/readyz',
@@ -184,7 +223,7 @@ describe('generated requests to every route', () => {
       const arbitrary = hostileRequests({
         routes,
         realIds: [
-          ...[...clients, ...credentials, ...webhooks].map((c) => c.id),
+          ...[...clients, ...credentials, ...webhooks, ...issues].map((c) => c.id),
           ...appIds,
           ...runIds,
         ],

@@ -26,6 +26,8 @@ export function requestFor(
     /** An app's id for `/api/apps/:id`, and one of its runs' for `/api/runs/:id`. */
     appId?: string;
     runId?: string;
+    /** An issue's id for `/api/issues/:id…`. */
+    issueId?: string;
     wildcard?: string;
     version?: number;
     credentialVersion?: number;
@@ -38,11 +40,13 @@ export function requestFor(
       ? (values.credentialId ?? values.id)
       : route.url.startsWith('/api/webhooks/')
         ? (values.webhookId ?? values.id)
-        : route.url.startsWith('/api/apps/')
-          ? (values.appId ?? values.id)
-          : route.url.startsWith('/api/runs/')
-            ? (values.runId ?? values.id)
-            : values.id;
+        : route.url.startsWith('/api/issues/')
+          ? (values.issueId ?? values.id)
+          : route.url.startsWith('/api/apps/')
+            ? (values.appId ?? values.id)
+            : route.url.startsWith('/api/runs/')
+              ? (values.runId ?? values.id)
+              : values.id;
   const path = route.url
     .replace(/:id\b/g, id)
     .replace(/:deliveryId\b/g, values.deliveryId ?? 'no-such-delivery')
@@ -89,6 +93,21 @@ function bodyFor(
         events: ['client.created'],
         enabled: false,
       };
+    case '/api/issues':
+      return { clientId: values.id, title: 'Made by a route request' };
+    case '/api/issues/:id':
+      // An issue's version is its own; a stale one is a 409, which still passed the guard.
+      return {
+        serverId: null,
+        appId: null,
+        kind: 'note',
+        title: 'Changed by a route request',
+        text: '',
+        assigneeId: null,
+        version: 1,
+      };
+    case '/api/issues/:id/comments':
+      return { text: 'Written by a route request' };
     case '/api/apps':
       // A second one of the same name is the route's own 400, past the guard.
       return { clientId: values.id, serverId: values.serverId ?? '', name: 'Route request app' };

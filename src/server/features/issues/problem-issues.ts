@@ -76,9 +76,12 @@ export async function openProblem(
       resolvedByName: null,
       version: 1,
     })
-    // The target's WHERE must be the partial index's own, literally: SQLite does not match a
-    // bound parameter against the index's `'open'`.
-    .onConflict((oc) => oc.column('problemKey').where('state', '=', sql.lit('open')).doNothing())
+    // The conflict target names the partial index by its predicate, written as a literal: SQLite
+    // matches a target to a partial index only by comparing the expressions when it prepares
+    // the statement, and a bound parameter ('state' = ?) matches nothing there.
+    .onConflict((oc) =>
+      oc.column('problemKey').where(sql.ref('state'), '=', sql.lit('open')).doNothing(),
+    )
     .executeTakeFirst();
   if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return null;
   await appendEvents(trx, dialect, [
