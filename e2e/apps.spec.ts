@@ -244,3 +244,33 @@ test('a viewer sees the runs and their logs, but no Deploy, Edit, Remove or Canc
   await expect(panel(page).getByRole('link', { name: app.name })).toBeVisible();
   await expect(panel(page).getByRole('button', { name: 'Add app' })).toHaveCount(0);
 });
+
+test('on a phone: a card per app, and a run’s log without sideways scrolling', async ({
+  page,
+  staff,
+}) => {
+  test.setTimeout(90_000);
+  await page.setViewportSize({ width: 390, height: 844 });
+  const { sshd, app } = await appOnSshd(
+    staff,
+    'RUN5',
+    'echo a rather long line of output that has to wrap on a narrow phone screen; echo done',
+  );
+  await withSshd(sshd, async () => {
+    const started = await staff.json<Run>('POST', `/api/apps/${app.id}/runs`);
+    expect(started.status).toBe(201);
+    await expect
+      .poll(async () => (await staff.json<Run>('GET', `/api/runs/${started.body.id}`)).body.state, {
+        timeout: 30_000,
+      })
+      .toBe('succeeded');
+  });
+  await page.goto(`/apps?q=${app.name}`);
+  const cards = page.getByRole('list', { name: 'Apps' });
+  await expect(cards.getByRole('listitem')).toHaveCount(1);
+  await expect(cards.getByRole('listitem')).toContainText('Succeeded');
+  await cards.getByRole('link', { name: app.name }).click();
+  await expect(outputLine(runLog(page), 'done')).toBeVisible();
+  await expect(runState(page)).toHaveText(/^Succeeded\s*exit code 0 · /);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+});
