@@ -16,7 +16,11 @@ import { hostileRequests, type HostileRequest } from './hostile-requests.ts';
  * JSON with a message (naming the fields of a bad body), and nothing written by a refused write.
  */
 
-const RUNS = Number(process.env.HOSTILE_RUNS ?? 1500);
+/**
+ * Requests per run: enough that every route is drawn (a read weighs 1 in about 250 and must come
+ * up at least once, checked below), so it grows with the routes: 25 per route, 1500 at least.
+ */
+const runsFor = (routes: number) => Number(process.env.HOSTILE_RUNS ?? Math.max(1500, routes * 25));
 
 const t = serveThisFile({ staff: { member: { name: 'Fuzz Staff' } } });
 let requestsSent = 0;
@@ -192,7 +196,7 @@ function objectsIn(value: unknown): number {
 
 /**
  * The generated requests, each write followed by a read of the tables, take about 7 s here and
- * three times that on CI's machine: more than the default 20 s. Bounded by RUNS, not by time.
+ * three times that on CI's machine: more than the default 20 s. Bounded by runsFor, not by time.
  */
 const FUZZ_TIMEOUT_MS = 90_000;
 
@@ -269,7 +273,7 @@ describe('generated requests to every route', () => {
           }
           before = after;
         }),
-        { numRuns: RUNS, endOnFailure: true },
+        { numRuns: runsFor(routes.length), endOnFailure: true },
       );
       // HOSTILE_STATS=1: which routes answered what, to see where the generated input reaches.
       // eslint-disable-next-line no-console -- asked for explicitly
