@@ -54,7 +54,7 @@ const secondFactorSetUp: RouteObject = {
   }),
 };
 
-const notAvailable = ['Issues', 'Apps'].map((name): RouteObject => ({
+const notAvailable = ['Issues'].map((name): RouteObject => ({
   path: name.toLowerCase(),
   element: <NotAvailablePage name={name} />,
 }));
@@ -114,6 +114,18 @@ const signedInRoutes: RouteObject = {
       path: 'people',
       lazy: async () => ({
         Component: (await import('../features/people/people-page.tsx')).PeoplePage,
+      }),
+    },
+    {
+      path: 'apps',
+      lazy: async () => ({
+        Component: (await import('../features/apps/apps-page.tsx')).AppsPage,
+      }),
+    },
+    {
+      path: 'apps/:appId',
+      lazy: async () => ({
+        Component: (await import('../features/apps/app-page.tsx')).AppPage,
       }),
     },
     ...notAvailable,

@@ -6,7 +6,14 @@ import {
   clientEventSchema,
   type ClientEvent,
 } from '#shared/events.ts';
-import { clientKeys, credentialKeys, peopleKeys, serverKeys } from './query-keys.ts';
+import {
+  appKeys,
+  clientKeys,
+  credentialKeys,
+  peopleKeys,
+  runKeys,
+  serverKeys,
+} from './query-keys.ts';
 import { meKey } from './session.ts';
 
 type Listener = (event: ClientEvent) => void;
@@ -93,9 +100,24 @@ function connect(queryClient: QueryClient): void {
         }
         return;
       }
+      // An app or a run of it: its lists and pages, and the client's history. Nothing of the
+      // client itself or its servers changes (a run's event names its server only to say where).
+      if (
+        event.appId !== null &&
+        (event.kind.startsWith('app.') || event.kind.startsWith('run.'))
+      ) {
+        void queryClient.invalidateQueries({ queryKey: appKeys.all });
+        if (event.runId !== null) {
+          void queryClient.invalidateQueries({ queryKey: runKeys.detail(event.runId) });
+        }
+        void queryClient.invalidateQueries({ queryKey: clientKeys.history(event.clientId) });
+        return;
+      }
       if (event.serverId !== null) {
         void queryClient.invalidateQueries({ queryKey: serverKeys.all });
         void queryClient.invalidateQueries({ queryKey: credentialKeys.all });
+        // Apps name their server, and lose it when it is removed.
+        void queryClient.invalidateQueries({ queryKey: appKeys.all });
       }
       // Reading a password or checking a server changes nothing shown of the client but its
       // history; any other change to one of its servers may change its panel and commands.
@@ -131,6 +153,8 @@ function flush(queryClient: QueryClient): void {
   // the Servers section show; those changes are recorded by the client's own event.
   void queryClient.invalidateQueries({ queryKey: credentialKeys.all });
   void queryClient.invalidateQueries({ queryKey: serverKeys.all });
+  // Apps name their client.
+  void queryClient.invalidateQueries({ queryKey: appKeys.all });
   // One pass over the cache for the whole batch, not one per client: a bulk action or an
   // import changes thousands at once, and each pass looks at every query held.
   const changedHere = (query: Query, deleted: boolean) => {

@@ -42,3 +42,17 @@ export const webhookKeys = {
   list: () => ['webhooks', 'list'] as const,
   deliveries: (id: string) => ['webhooks', 'deliveries', id] as const,
 };
+
+/** Apps (every client's, or one client's) and their runs; a run's own record under `runs`. */
+export const appKeys = {
+  all: ['apps'] as const,
+  list: (filter: { clientId?: string; state?: string; q?: string } = {}) =>
+    ['apps', 'list', filter] as const,
+  detail: (id: string) => ['apps', 'detail', id] as const,
+  runs: (id: string) => ['apps', 'detail', id, 'runs'] as const,
+};
+
+export const runKeys = {
+  all: ['runs'] as const,
+  detail: (id: string) => ['runs', 'detail', id] as const,
+};

@@ -1,0 +1,280 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import {
+  ActionIcon,
+  Button,
+  Fieldset,
+  Group,
+  Modal,
+  Select,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useMediaQuery } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { useQuery } from '@tanstack/react-query';
+import type { App } from '#shared/apps.ts';
+import { TEMPLATE_PLACEHOLDERS } from '#shared/deploy-template.ts';
+import { errorMessage, isApiError } from '#client/lib/api-client.ts';
+import { focusWhenShown } from '#client/lib/focus-when-shown.ts';
+import { FormErrorAlert } from '#client/components/form-error-alert.tsx';
+import { PlusIcon, TrashIcon } from '#client/components/icons.tsx';
+import { clientsQuery } from '#client/lib/client-list-query.ts';
+import { serversQuery } from '#client/lib/server-queries.ts';
+import { clientLabel } from '#client/lib/server-status.ts';
+import { useSaveApp } from '../api/app-mutations.ts';
+import {
+  appToFormValues,
+  emptyAppFormValues,
+  formValuesToInput,
+  toFormErrors,
+  validateAppForm,
+  type AppFormValues,
+} from '../app-form-values.ts';
+
+const PLACEHOLDER_LIST = TEMPLATE_PLACEHOLDERS.map((name) => `{${name}}`).join(' ');
+
+/**
+ * Add or edit an app in a dialog. `app` set: edit it at the version it was opened; `client`
+ * set: add one to that client (no client picker).
+ */
+export function AppFormModal({
+  opened,
+  onClose,
+  app,
+  client,
+  onSaved,
+}: {
+  opened: boolean;
+  onClose: () => void;
+  app?: App;
+  client?: App['client'];
+  onSaved?: (app: App) => void;
+}) {
+  const phone = useMediaQuery('(max-width: 36em)');
+  return (
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={app ? 'Edit app' : 'Add app'}
+      size="lg"
+      fullScreen={phone}
+      centered
+    >
+      {opened && (
+        <AppForm
+          app={app}
+          client={client}
+          onCancel={onClose}
+          onSaved={(saved) => {
+            onClose();
+            onSaved?.(saved);
+          }}
+        />
+      )}
+    </Modal>
+  );
+}
+
+function AppForm({
+  app,
+  client,
+  onSaved,
+  onCancel,
+}: {
+  app?: App | undefined;
+  client?: App['client'] | undefined;
+  onSaved: (app: App) => void;
+  onCancel: () => void;
+}) {
+  const save = useSaveApp();
+  const formId = useId();
+  // The version the form was opened at: a live update refreshes `app` while the form is open,
+  // and saving at the new version would overwrite a colleague's change unseen.
+  const [openedVersion] = useState(app?.version);
+  const [problem, setProblem] = useState<string | null>(null);
+  const form = useForm<AppFormValues>({
+    initialValues: app ? appToFormValues(app) : emptyAppFormValues(client?.id),
+    validate: validateAppForm,
+  });
+  const owner = app?.client ?? client;
+  const clients = useQuery({ ...clientsQuery(), enabled: !owner });
+  const clientId = form.values.clientId;
+  const servers = useQuery({ ...serversQuery({ clientId }), enabled: clientId !== '' });
+  const firstRef = useRef<HTMLInputElement>(null);
+  useEffect(() => firstRef.current?.focus(), []);
+
+  // A new app on a client with one server runs there: nothing to choose.
+  const onlyServer = servers.data?.length === 1 ? servers.data[0] : undefined;
+  useEffect(() => {
+    if (!app && onlyServer && form.values.serverId === '') {
+      form.setFieldValue('serverId', onlyServer.id);
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only when the servers arrive
+  }, [onlyServer?.id]);
+
+  function focusFirstError() {
+    focusWhenShown(
+      () => document.getElementById(formId)?.querySelector<HTMLElement>('[aria-invalid="true"]'),
+      undefined,
+      500,
+    );
+  }
+
+  const submit = form.onSubmit(async (values) => {
+    setProblem(null);
+    const { clientId: chosenClient, ...fields } = formValuesToInput(values);
+    try {
+      const saved = await save.mutateAsync(
+        app
+          ? { kind: 'update', id: app.id, version: openedVersion ?? app.version, input: fields }
+          : { kind: 'create', input: { clientId: chosenClient, ...fields } },
+      );
+      notifications.show({ color: 'green', message: 'App saved.' });
+      onSaved(saved);
+    } catch (error) {
+      if (isApiError(error, 400) && Object.keys(error.fields).length > 0) {
+        const { errors, unplaced } = toFormErrors(error.fields);
+        form.setErrors(errors);
+        setProblem(unplaced.length > 0 ? unplaced.join('\n') : null);
+        focusFirstError();
+        return;
+      }
+      setProblem(errorMessage(error));
+    }
+  }, focusFirstError);
+
+  const serverOptions = (servers.data ?? []).map((server) => ({
+    value: server.id,
+    label: `${server.label} (${server.host || 'no host'})`,
+  }));
+  // The app's server is named even before the client's servers have loaded.
+  if (app?.server && !serverOptions.some((option) => option.value === app.server?.id)) {
+    serverOptions.push({ value: app.server.id, label: app.server.label });
+  }
+  const chosenServer = servers.data?.find((server) => server.id === form.values.serverId);
+
+  return (
+    <form id={formId} onSubmit={submit} noValidate>
+      <Stack gap="md">
+        <FormErrorAlert
+          title="The app was not saved"
+          message={problem}
+          style={{ whiteSpace: 'pre-line' }}
+        />
+        {owner ? (
+          <TextInput label="Client" value={clientLabel(owner)} readOnly variant="filled" />
+        ) : (
+          <Select
+            label="Client"
+            placeholder={clients.isPending ? 'Loading clients…' : 'Choose a client'}
+            searchable
+            limit={50}
+            nothingFoundMessage="No client matches"
+            openOnFocus={false}
+            data={(clients.data ?? []).map((c) => ({
+              value: c.id,
+              label: c.code ? `${c.name} (${c.code})` : c.name || c.id,
+            }))}
+            ref={firstRef}
+            {...form.getInputProps('clientId')}
+            onChange={(value) => {
+              form.setFieldValue('clientId', value ?? '');
+              form.setFieldValue('serverId', '');
+            }}
+          />
+        )}
+        <TextInput
+          label="Name"
+          autoComplete="off"
+          {...(owner ? { ref: firstRef } : {})}
+          {...form.getInputProps('name')}
+        />
+        <Select
+          label="Server"
+          description="The server it runs on, one of the client's."
+          placeholder={
+            clientId === ''
+              ? 'Choose the client first'
+              : servers.isPending
+                ? 'Loading servers…'
+                : 'Choose a server'
+          }
+          data={serverOptions}
+          disabled={clientId === ''}
+          allowDeselect={false}
+          nothingFoundMessage="This client has no servers"
+          {...form.getInputProps('serverId')}
+          onChange={(value) => form.setFieldValue('serverId', value ?? '')}
+        />
+        <TextInput
+          label="Directory"
+          description={
+            chosenServer?.uiDir
+              ? `Leave empty for the server's uiDir: ${chosenServer.uiDir}`
+              : "Leave empty for the server's uiDir."
+          }
+          autoComplete="off"
+          styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+          {...form.getInputProps('directory')}
+        />
+        <TextInput
+          label="Run command"
+          description={`Leave empty for the default deploy command. Placeholders: ${PLACEHOLDER_LIST}`}
+          placeholder={app?.command === null ? app.effectiveCommand : 'Default deploy command'}
+          autoComplete="off"
+          styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+          {...form.getInputProps('command')}
+        />
+        <Fieldset legend="Domains">
+          <Stack gap="xs">
+            {form.values.domains.map((_, index) => (
+              <Group key={index} gap="xs" align="flex-start" wrap="nowrap">
+                <TextInput
+                  flex={1}
+                  type="url"
+                  aria-label={`Domain ${index + 1}`}
+                  placeholder="https://example.com"
+                  autoComplete="off"
+                  {...form.getInputProps(`domains.${index}`)}
+                />
+                <ActionIcon
+                  variant="subtle"
+                  color="gray"
+                  size="lg"
+                  aria-label={`Remove domain ${index + 1}`}
+                  onClick={() => form.removeListItem('domains', index)}
+                >
+                  <TrashIcon size={16} />
+                </ActionIcon>
+              </Group>
+            ))}
+            {typeof form.errors.domains === 'string' && (
+              <Text size="xs" c="var(--mantine-color-error)" role="alert">
+                {form.errors.domains}
+              </Text>
+            )}
+            <Button
+              variant="light"
+              size="compact-sm"
+              leftSection={<PlusIcon size={14} />}
+              onClick={() => form.insertListItem('domains', '')}
+              style={{ alignSelf: 'flex-start' }}
+            >
+              Add domain
+            </Button>
+          </Stack>
+        </Fieldset>
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onCancel}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={form.submitting}>
+            Save
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
