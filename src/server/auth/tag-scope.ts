@@ -67,6 +67,20 @@ export async function canReachClient(db: Reader, access: Access, id: string): Pr
 }
 
 /**
+ * For a write that names the client it belongs to (a new server, app or issue): a 400 on
+ * `clientId` when that client is out of reach, worded as for one that does not exist.
+ */
+export async function requireReachableClientField(
+  db: Reader,
+  access: Access,
+  clientId: string,
+): Promise<void> {
+  if (await canReachClient(db, access, clientId)) return;
+  const message = 'No client with that id: it may have been deleted';
+  throw new HttpError(400, `clientId: ${message}`, { fields: { clientId: message } });
+}
+
+/**
  * The ids of every live client within reach, or null for a person with no limit. Read whole
  * (ids and tags only): lists of servers and credentials are filtered with it.
  */

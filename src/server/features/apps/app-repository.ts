@@ -11,6 +11,7 @@ import { newRecordId, newRecordStamps } from '#server/db/record-id.ts';
 import { appendEvents, type NewEvent } from '#server/realtime/event-log.ts';
 import { presentRun } from '../runs/run-presenter.ts';
 import { presentApp, type AppRow } from './app-presenter.ts';
+import { refused, type WriteResult } from '#server/http/write-result.ts';
 
 export type AppValues = z.output<typeof appFieldsSchema>;
 export type AppCreateValues = z.output<typeof appCreateSchema>;
@@ -22,17 +23,6 @@ export interface AppFilter {
   state?: RunState;
   /** Every word must be found in the name, a domain, the server's label or host, the client's name or code. */
   q?: string;
-}
-
-/** How a write went; the route turns each into its answer. */
-export type AppWriteResult =
-  | { status: 'done'; id: string }
-  | { status: 'not_found' }
-  | { status: 'conflict'; by: string | null }
-  | { status: 'refused'; code: 400 | 409; message: string; field?: string };
-
-function refused(code: 400 | 409, message: string, field?: string): AppWriteResult {
-  return { status: 'refused', code, message, ...(field === undefined ? {} : { field }) };
 }
 
 /** The event log's names for an app's fields (names only, never values). */
@@ -170,10 +160,10 @@ export class AppRepository {
       trx: Transaction<Database>,
       at: string,
       record: (event: NewEvent) => void,
-    ) => Promise<AppWriteResult>,
-  ): Promise<AppWriteResult> {
+    ) => Promise<WriteResult>,
+  ): Promise<WriteResult> {
     const events: NewEvent[] = [];
-    let result: AppWriteResult;
+    let result: WriteResult;
     try {
       result = await this.#db.kysely.transaction().execute(async (trx) => {
         const outcome = await work(trx, new Date().toISOString(), (event) => events.push(event));
@@ -197,7 +187,7 @@ export class AppRepository {
     clientId: string,
     values: AppValues,
     exceptId: string | null,
-  ): Promise<AppWriteResult | undefined> {
+  ): Promise<WriteResult | undefined> {
     const server = await trx
       .selectFrom('server')
       .select('clientId')
@@ -228,7 +218,7 @@ export class AppRepository {
     };
   }
 
-  create(values: AppCreateValues, actor: Actor): Promise<AppWriteResult> {
+  create(values: AppCreateValues, actor: Actor): Promise<WriteResult> {
     return this.#write(async (trx, at, record) => {
       const client = await trx
         .selectFrom('client')
@@ -277,12 +267,7 @@ export class AppRepository {
    * Stores `values` over the app read at `readVersion`. A save that changes nothing writes
    * nothing, so it cannot turn a colleague's later save into a conflict.
    */
-  update(
-    id: string,
-    values: AppValues,
-    readVersion: number,
-    actor: Actor,
-  ): Promise<AppWriteResult> {
+  update(id: string, values: AppValues, readVersion: number, actor: Actor): Promise<WriteResult> {
     return this.#write(async (trx, at, record) => {
       const before = await trx
         .selectFrom('app')
@@ -336,7 +321,7 @@ export class AppRepository {
   }
 
   /** Removes the app with its runs and their logs; refused while one of its runs is running. */
-  delete(id: string, actor: Actor): Promise<AppWriteResult> {
+  delete(id: string, actor: Actor): Promise<WriteResult> {
     return this.#write(async (trx, at, record) => {
       const app = await trx
         .selectFrom('app')

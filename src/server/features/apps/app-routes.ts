@@ -16,12 +16,17 @@ import {
 import { apiErrorSchema } from '#shared/api-error.ts';
 import type { Db } from '#server/db/database.ts';
 import { HttpError } from '#server/http/http-error.ts';
+import { refusalOf, type WriteResult } from '#server/http/write-result.ts';
 import { noContent, refusals } from '#server/http/route-schemas.ts';
 import { listPage } from '#server/http/pages.ts';
 import { accessOf, actorOf, requireUser } from '#server/auth/session-guard.ts';
-import { canReachClient, reachableClientIds } from '#server/auth/tag-scope.ts';
+import {
+  canReachClient,
+  requireReachableClientField,
+  reachableClientIds,
+} from '#server/auth/tag-scope.ts';
 import type { RunManager } from '../runs/run-manager.ts';
-import type { AppRepository, AppWriteResult } from './app-repository.ts';
+import type { AppRepository } from './app-repository.ts';
 
 const params = z.object({ id: appIdSchema });
 const conflict = apiErrorSchema.describe('Changed by someone else since it was read, or busy.');
@@ -30,28 +35,7 @@ function notFound(): HttpError {
   return new HttpError(404, 'No app with that id: it may have been removed');
 }
 
-/** The error a write that did not go through answers with; nothing for one that did. */
-function refusalOf(result: AppWriteResult): HttpError | undefined {
-  switch (result.status) {
-    case 'done':
-      return undefined;
-    case 'not_found':
-      return notFound();
-    case 'conflict': {
-      const by = result.by ? ` by ${result.by}` : '';
-      return new HttpError(
-        409,
-        `This app was changed${by} after you opened it. Your changes were not saved: reload it and edit again.`,
-      );
-    }
-    case 'refused':
-      return result.field === undefined
-        ? new HttpError(result.code, result.message)
-        : new HttpError(result.code, `${result.field}: ${result.message}`, {
-            fields: { [result.field]: result.message },
-          });
-  }
-}
+const RECORD = { noun: 'app', notFound };
 
 /**
  * Apps: every app of every client the person may see (or one client's), one app, its writes,
@@ -75,8 +59,8 @@ export function registerAppRoutes(
     return id;
   }
 
-  async function answer(result: AppWriteResult): Promise<App> {
-    const refusal = refusalOf(result);
+  async function answer(result: WriteResult): Promise<App> {
+    const refusal = refusalOf(result, RECORD);
     if (refusal) throw refusal;
     const found = result.status === 'done' ? await apps.get(result.id) : undefined;
     if (!found) throw notFound();
@@ -140,10 +124,7 @@ export function registerAppRoutes(
     async (request, reply) => {
       const user = requireUser(request);
       const values = request.body;
-      if (!(await canReachClient(db, accessOf(user), values.clientId))) {
-        const message = 'No client with that id: it may have been deleted';
-        throw new HttpError(400, `clientId: ${message}`, { fields: { clientId: message } });
-      }
+      await requireReachableClientField(db, accessOf(user), values.clientId);
       const created = await answer(await apps.create(values, actorOf(user)));
       return reply.status(201).header('location', `/api/apps/${created.id}`).send(created);
     },
@@ -228,7 +209,7 @@ export function registerAppRoutes(
     async (request, reply) => {
       const actor = actorOf(requireUser(request));
       const id = await reachableId(request, request.params.id);
-      const refusal = refusalOf(await apps.delete(id, actor));
+      const refusal = refusalOf(await apps.delete(id, actor), RECORD);
       if (refusal) throw refusal;
       return reply.status(204).send(null);
     },

@@ -16,12 +16,18 @@ import {
 } from '#shared/issues.ts';
 import { apiErrorSchema } from '#shared/api-error.ts';
 import { HttpError } from '#server/http/http-error.ts';
+import { refusalOf, type WriteResult } from '#server/http/write-result.ts';
 import { refusals } from '#server/http/route-schemas.ts';
 import { listPage } from '#server/http/pages.ts';
 import { accessOf, actorOf, requireUser } from '#server/auth/session-guard.ts';
-import { canReachClient, isLimited, reachableClientIds } from '#server/auth/tag-scope.ts';
+import {
+  canReachClient,
+  requireReachableClientField,
+  isLimited,
+  reachableClientIds,
+} from '#server/auth/tag-scope.ts';
 import type { IssueRepository } from './issue-repository.ts';
-import type { IssueWriteResult, IssueWrites } from './issue-writes.ts';
+import type { IssueWrites } from './issue-writes.ts';
 
 const params = z.object({ id: issueIdSchema });
 const conflict = apiErrorSchema.describe(
@@ -32,28 +38,7 @@ function notFound(): HttpError {
   return new HttpError(404, 'No issue with that id: it may have been removed with its client');
 }
 
-/** The error a write that did not go through answers with; nothing for one that did. */
-function refusalOf(result: IssueWriteResult): HttpError | undefined {
-  switch (result.status) {
-    case 'done':
-      return undefined;
-    case 'not_found':
-      return notFound();
-    case 'conflict': {
-      const by = result.by ? ` by ${result.by}` : '';
-      return new HttpError(
-        409,
-        `This issue was changed${by} after you opened it. Your changes were not saved: reload it and edit again.`,
-      );
-    }
-    case 'refused':
-      return result.field === undefined
-        ? new HttpError(result.code, result.message)
-        : new HttpError(result.code, `${result.field}: ${result.message}`, {
-            fields: { [result.field]: result.message },
-          });
-  }
-}
+const RECORD = { noun: 'issue', notFound };
 
 /**
  * Issues: notes and problems of clients (and of their servers and apps), opened by people or
@@ -80,8 +65,8 @@ export function registerIssueRoutes(
   }
 
   /** The issue as a write left it, or the write's refusal. */
-  async function answer(result: IssueWriteResult, id?: string): Promise<Issue> {
-    const refusal = refusalOf(result);
+  async function answer(result: WriteResult, id?: string): Promise<Issue> {
+    const refusal = refusalOf(result, RECORD);
     if (refusal) throw refusal;
     const issue = result.status === 'done' ? await issues.get(id ?? result.id) : undefined;
     if (!issue) throw notFound();
@@ -156,11 +141,7 @@ export function registerIssueRoutes(
     async (request, reply) => {
       const user = requireUser(request);
       const values = request.body;
-      // Answered as for a client that does not exist.
-      if (!(await canReachClient(db, accessOf(user), values.clientId))) {
-        const message = 'No client with that id: it may have been deleted';
-        throw new HttpError(400, `clientId: ${message}`, { fields: { clientId: message } });
-      }
+      await requireReachableClientField(db, accessOf(user), values.clientId);
       const issue = await answer(await writes.create(values, actorOf(user)));
       return reply.status(201).header('location', `/api/issues/${issue.id}`).send(issue);
     },
@@ -248,7 +229,7 @@ export function registerIssueRoutes(
       const actor = actorOf(requireUser(request));
       const id = await reachableId(request, request.params.id);
       const result = await writes.comment(id, request.body.text, actor);
-      const refusal = refusalOf(result);
+      const refusal = refusalOf(result, RECORD);
       if (refusal) throw refusal;
       const comment = (await issues.comments(id)).find(
         (c) => result.status === 'done' && c.id === result.id,

@@ -7,22 +7,10 @@ import type { Database } from '#server/db/schema.ts';
 import { fromBool } from '#server/db/codec.ts';
 import { newRecordId } from '#server/db/record-id.ts';
 import { appendEvents, type NewEvent } from '#server/realtime/event-log.ts';
+import { refused, type WriteResult } from '#server/http/write-result.ts';
 
 export type IssueCreateValues = z.output<typeof issueCreateSchema>;
 export type IssueUpdateValues = Omit<z.output<typeof issueUpdateSchema>, 'version'>;
-
-/** How a write went; the route turns each into its answer. */
-export type IssueWriteResult =
-  | { status: 'done'; id: string }
-  | { status: 'not_found' }
-  /** Saved over a newer change: `by` is who made it (as history names them), when known. */
-  | { status: 'conflict'; by: string | null }
-  /** Refused for what it asks: `field` names the input at fault, when one is. */
-  | { status: 'refused'; code: 400 | 409; message: string; field?: string };
-
-function refused(code: 400 | 409, message: string, field?: string): IssueWriteResult {
-  return { status: 'refused', code, message, ...(field === undefined ? {} : { field }) };
-}
 
 /** The fields of an issue a person edits, in the order an `issue.updated` event names them. */
 const EDITED_FIELDS = ['title', 'text', 'kind', 'serverId', 'appId', 'assigneeId'] as const;
@@ -31,7 +19,7 @@ type Work = (
   trx: Transaction<Database>,
   at: string,
   record: (event: Omit<NewEvent, 'actor' | 'at'>) => void,
-) => Promise<IssueWriteResult>;
+) => Promise<WriteResult>;
 
 /** What an issue's events name besides the issue: its client, and its server or app if any. */
 function subjectOf(issue: {
@@ -62,7 +50,7 @@ export class IssueWrites {
     this.#onCommitted = onCommitted;
   }
 
-  async #run(actor: Actor, work: Work): Promise<IssueWriteResult> {
+  async #run(actor: Actor, work: Work): Promise<WriteResult> {
     const events: NewEvent[] = [];
     const result = await this.#db.kysely.transaction().execute(async (trx) => {
       const at = new Date().toISOString();
@@ -80,7 +68,7 @@ export class IssueWrites {
     clientId: string,
     values: { serverId: string | null; appId: string | null; assigneeId: string | null },
     checkAssignee: boolean,
-  ): Promise<IssueWriteResult | undefined> {
+  ): Promise<WriteResult | undefined> {
     if (values.serverId !== null) {
       const server = await trx
         .selectFrom('server')
@@ -111,7 +99,7 @@ export class IssueWrites {
     return undefined;
   }
 
-  create(values: IssueCreateValues, actor: Actor): Promise<IssueWriteResult> {
+  create(values: IssueCreateValues, actor: Actor): Promise<WriteResult> {
     return this.#run(actor, async (trx, at, record) => {
       const client = await trx
         .selectFrom('client')
@@ -170,7 +158,7 @@ export class IssueWrites {
     values: IssueUpdateValues,
     readVersion: number,
     actor: Actor,
-  ): Promise<IssueWriteResult> {
+  ): Promise<WriteResult> {
     return this.#run(actor, async (trx, at, record) => {
       const before = await trx
         .selectFrom('issue')
@@ -235,7 +223,7 @@ export class IssueWrites {
   }
 
   /** Resolved by this person; an issue resolved already is left as it is, with no event. */
-  resolve(id: string, actor: Actor): Promise<IssueWriteResult> {
+  resolve(id: string, actor: Actor): Promise<WriteResult> {
     return this.#run(actor, async (trx, at, record) => {
       const issue = await this.#current(trx, id);
       if (!issue) return { status: 'not_found' };
@@ -262,7 +250,7 @@ export class IssueWrites {
    * can be open only once: while the system has opened a newer issue for the same problem,
    * reopening the old one is refused (409), as two open issues would say the same thing.
    */
-  reopen(id: string, actor: Actor): Promise<IssueWriteResult> {
+  reopen(id: string, actor: Actor): Promise<WriteResult> {
     return this.#run(actor, async (trx, at, record) => {
       const issue = await this.#current(trx, id);
       if (!issue) return { status: 'not_found' };
@@ -302,7 +290,7 @@ export class IssueWrites {
    * A comment by this person. It does not raise the issue's version (which counts edits of the
    * issue itself): a colleague's comment must not turn an edit in progress into a conflict.
    */
-  comment(issueId: string, text: string, actor: Actor): Promise<IssueWriteResult> {
+  comment(issueId: string, text: string, actor: Actor): Promise<WriteResult> {
     return this.#run(actor, async (trx, at, record) => {
       const issue = await this.#current(trx, issueId);
       if (!issue) return { status: 'not_found' };

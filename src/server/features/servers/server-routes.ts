@@ -15,14 +15,20 @@ import { apiErrorSchema } from '#shared/api-error.ts';
 import { clientHistorySchema } from '#shared/events.ts';
 import { pageQuerySchema } from '#shared/pages.ts';
 import { HttpError } from '#server/http/http-error.ts';
+import { refusalOf, type WriteResult } from '#server/http/write-result.ts';
 import { noContent, refusals } from '#server/http/route-schemas.ts';
 import { listPage } from '#server/http/pages.ts';
 import { accessOf, actorOf, requireUser } from '#server/auth/session-guard.ts';
-import { canReachClient, isLimited, reachableClientIds } from '#server/auth/tag-scope.ts';
+import {
+  canReachClient,
+  requireReachableClientField,
+  isLimited,
+  reachableClientIds,
+} from '#server/auth/tag-scope.ts';
 import { canUseCredential } from '#server/features/credentials/credential-scope.ts';
 import type { ServerRepository } from './server-repository.ts';
 import type { ServerChecks } from './server-checks.ts';
-import type { ServerWriteResult, ServerWrites } from './server-writes.ts';
+import type { ServerWrites } from './server-writes.ts';
 
 const params = z.object({ id: serverIdSchema });
 const conflict = apiErrorSchema.describe('Changed by someone else since it was read.');
@@ -31,28 +37,7 @@ function notFound(): HttpError {
   return new HttpError(404, 'No server with that id: it may have been removed');
 }
 
-/** The error a write that did not go through answers with; nothing for one that did. */
-function refusalOf(result: ServerWriteResult): HttpError | undefined {
-  switch (result.status) {
-    case 'done':
-      return undefined;
-    case 'not_found':
-      return notFound();
-    case 'conflict': {
-      const by = result.by ? ` by ${result.by}` : '';
-      return new HttpError(
-        409,
-        `This server was changed${by} after you opened it. Your changes were not saved: reload it and edit again.`,
-      );
-    }
-    case 'refused':
-      return result.field === undefined
-        ? new HttpError(result.code, result.message)
-        : new HttpError(result.code, `${result.field}: ${result.message}`, {
-            fields: { [result.field]: result.message },
-          });
-  }
-}
+const RECORD = { noun: 'server', notFound };
 
 /**
  * Servers: every server of every client, or one, its history, a check of one, and their
@@ -91,8 +76,8 @@ export function registerServerRoutes(
   }
 
   /** The server as a write left it, or the write's refusal. */
-  async function answer(result: ServerWriteResult): Promise<Server> {
-    const refusal = refusalOf(result);
+  async function answer(result: WriteResult): Promise<Server> {
+    const refusal = refusalOf(result, RECORD);
     if (refusal) throw refusal;
     const server = result.status === 'done' ? await servers.get(result.id) : undefined;
     if (!server) throw notFound();
@@ -150,11 +135,7 @@ export function registerServerRoutes(
     async (request, reply) => {
       const user = requireUser(request);
       const values = request.body;
-      // Answered as for a client that does not exist.
-      if (!(await canReachClient(db, accessOf(user), values.clientId))) {
-        const message = 'No client with that id: it may have been deleted';
-        throw new HttpError(400, `clientId: ${message}`, { fields: { clientId: message } });
-      }
+      await requireReachableClientField(db, accessOf(user), values.clientId);
       await requireUsableCredential(request, values.credentialId);
       const server = await answer(await writes.create(values, actorOf(user)));
       return reply.status(201).header('location', `/api/servers/${server.id}`).send(server);
@@ -286,7 +267,7 @@ export function registerServerRoutes(
     async (request, reply) => {
       const actor = actorOf(requireUser(request));
       const id = await reachableId(request, request.params.id);
-      const refusal = refusalOf(await writes.delete(id, actor));
+      const refusal = refusalOf(await writes.delete(id, actor), RECORD);
       if (refusal) throw refusal;
       return reply.status(204).send(null);
     },

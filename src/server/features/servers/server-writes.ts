@@ -9,28 +9,16 @@ import { newRecordId, newRecordStamps } from '#server/db/record-id.ts';
 import { appendEvents, type NewEvent } from '#server/realtime/event-log.ts';
 import { changedServerFields, createdServerFields } from './server-fields.ts';
 import { movedServerColumns } from './server-rows.ts';
+import { refused, type WriteResult } from '#server/http/write-result.ts';
 
 export type ServerValues = z.output<typeof serverFieldsSchema>;
 export type ServerCreateValues = z.output<typeof serverCreateSchema>;
-
-/** How a write went; the route turns each into its answer. */
-export type ServerWriteResult =
-  | { status: 'done'; id: string }
-  | { status: 'not_found' }
-  /** Saved over a newer change: `by` is who made it (their email), when known. */
-  | { status: 'conflict'; by: string | null }
-  /** Refused for what it asks: `field` names the input at fault, when one is. */
-  | { status: 'refused'; code: 400 | 409; message: string; field?: string };
-
-function refused(code: 400 | 409, message: string, field?: string): ServerWriteResult {
-  return { status: 'refused', code, message, ...(field === undefined ? {} : { field }) };
-}
 
 type Work = (
   trx: Transaction<Database>,
   at: string,
   record: (event: NewEvent) => void,
-) => Promise<ServerWriteResult>;
+) => Promise<WriteResult>;
 
 /**
  * Writes to servers from the Servers section and a client's panel. Each write and its
@@ -53,7 +41,7 @@ export class ServerWrites {
     this.#onCommitted = onCommitted;
   }
 
-  async #run(work: Work): Promise<ServerWriteResult> {
+  async #run(work: Work): Promise<WriteResult> {
     const events: NewEvent[] = [];
     const result = await this.#db.kysely.transaction().execute(async (trx) => {
       const outcome = await work(trx, new Date().toISOString(), (event) => events.push(event));
@@ -89,7 +77,7 @@ export class ServerWrites {
     clientId: string,
     label: string,
     exceptId: string | null,
-  ): Promise<ServerWriteResult | undefined> {
+  ): Promise<WriteResult | undefined> {
     const others = await trx
       .selectFrom('server')
       .select(['id', 'label'])
@@ -107,7 +95,7 @@ export class ServerWrites {
   async #credentialMissing(
     trx: Transaction<Database>,
     credentialId: string | null,
-  ): Promise<ServerWriteResult | undefined> {
+  ): Promise<WriteResult | undefined> {
     if (credentialId === null) return undefined;
     const found = await trx
       .selectFrom('credential')
@@ -132,7 +120,7 @@ export class ServerWrites {
   }
 
   /** A new server after the client's last; the client's first becomes its primary. */
-  create(values: ServerCreateValues, actor: Actor): Promise<ServerWriteResult> {
+  create(values: ServerCreateValues, actor: Actor): Promise<WriteResult> {
     return this.#run(async (trx, at, record) => {
       const client = await this.#lockClient(trx, values.clientId);
       if (!client)
@@ -191,7 +179,7 @@ export class ServerWrites {
     values: ServerValues,
     readVersion: number,
     actor: Actor,
-  ): Promise<ServerWriteResult> {
+  ): Promise<WriteResult> {
     return this.#run(async (trx, at, record) => {
       const clientId = await this.#clientOf(trx, id);
       if (clientId === undefined) return { status: 'not_found' };
@@ -243,7 +231,7 @@ export class ServerWrites {
    * password credential the client form made for it stays in the vault even when no server
    * uses it any more: the vault owns its credentials and removes them only when asked there.
    */
-  delete(id: string, actor: Actor): Promise<ServerWriteResult> {
+  delete(id: string, actor: Actor): Promise<WriteResult> {
     return this.#run(async (trx, at, record) => {
       const clientId = await this.#clientOf(trx, id);
       if (clientId === undefined) return { status: 'not_found' };
@@ -272,7 +260,7 @@ export class ServerWrites {
   }
 
   /** Makes the server its client's primary; already the primary, nothing is written. */
-  makePrimary(id: string, actor: Actor): Promise<ServerWriteResult> {
+  makePrimary(id: string, actor: Actor): Promise<WriteResult> {
     return this.#run(async (trx, at, record) => {
       const clientId = await this.#clientOf(trx, id);
       if (clientId === undefined) return { status: 'not_found' };
@@ -302,7 +290,7 @@ export class ServerWrites {
    * (`fingerprint`). The server is then unchecked: the next check authenticates to the new key.
    * Not an edit, so its version stays (a colleague's open edit form stays valid).
    */
-  acceptHostKey(id: string, fingerprint: string, actor: Actor): Promise<ServerWriteResult> {
+  acceptHostKey(id: string, fingerprint: string, actor: Actor): Promise<WriteResult> {
     return this.#run(async (trx, at, record) => {
       const server = await trx
         .selectFrom('server')

@@ -1,0 +1,43 @@
+import { HttpError } from './http-error.ts';
+
+/** How a write of a record went; the route turns each into its answer (`refusalOf`). */
+export type WriteResult =
+  | { status: 'done'; id: string }
+  | { status: 'not_found' }
+  /** Saved over a newer change: `by` is who made it (their email), when known. */
+  | { status: 'conflict'; by: string | null }
+  /** Refused for what it asks: `field` names the input at fault, when one is. */
+  | { status: 'refused'; code: 400 | 409; message: string; field?: string };
+
+export function refused(code: 400 | 409, message: string, field?: string): WriteResult {
+  return { status: 'refused', code, message, ...(field === undefined ? {} : { field }) };
+}
+
+/**
+ * The error a write that did not go through answers with; nothing for one that did. `noun`
+ * names the record in the conflict message ("This app was changed by …").
+ */
+export function refusalOf(
+  result: WriteResult,
+  record: { noun: string; notFound: () => HttpError },
+): HttpError | undefined {
+  switch (result.status) {
+    case 'done':
+      return undefined;
+    case 'not_found':
+      return record.notFound();
+    case 'conflict': {
+      const by = result.by ? ` by ${result.by}` : '';
+      return new HttpError(
+        409,
+        `This ${record.noun} was changed${by} after you opened it. Your changes were not saved: reload it and edit again.`,
+      );
+    }
+    case 'refused':
+      return result.field === undefined
+        ? new HttpError(result.code, result.message)
+        : new HttpError(result.code, `${result.field}: ${result.message}`, {
+            fields: { [result.field]: result.message },
+          });
+  }
+}
