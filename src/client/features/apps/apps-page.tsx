@@ -1,5 +1,4 @@
-import { useEffect, useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate } from 'react-router';
 import {
   Button,
   Group,
@@ -11,12 +10,13 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useDebouncedValue, useDisclosure } from '@mantine/hooks';
+import { useDisclosure } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { runStateSchema } from '#shared/apps.ts';
 import { ErrorAlert } from '#client/components/error-alert.tsx';
 import { PlusIcon, SearchIcon } from '#client/components/icons.tsx';
 import { useCan } from '#client/lib/use-can.ts';
+import { useUrlSearch } from '#client/lib/use-url-search.ts';
 import { appsQuery } from './api/app-queries.ts';
 import { AppFormModal } from './components/app-form.tsx';
 import { AppList, appPath } from './components/app-list.tsx';
@@ -25,25 +25,9 @@ import { RUN_STATE_FILTERS } from './run-look.ts';
 /** The Apps section: every app of every client with its last deploy, searched and filtered. */
 export function AppsPage() {
   // Search and filter live in the URL (`?q=`, `?state=`), so a link or Back keeps them.
-  const [params, setParams] = useSearchParams();
-  const [search, setSearch] = useState(() => params.get('q') ?? '');
-  const [q] = useDebouncedValue(search.trim(), 250);
+  const { params, search, setSearch, q, setParam } = useUrlSearch();
   const parsedState = runStateSchema.safeParse(params.get('state'));
   const state = parsedState.success ? parsedState.data : '';
-  const setParam = (name: string, value: string) =>
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        if (value) next.set(name, value);
-        else next.delete(name);
-        return next;
-      },
-      { replace: true },
-    );
-  useEffect(() => {
-    if ((params.get('q') ?? '') !== q) setParam('q', q);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a settled search is written
-  }, [q]);
   const apps = useQuery({
     ...appsQuery({
       ...(q ? { q } : {}),

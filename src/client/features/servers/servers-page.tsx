@@ -1,5 +1,3 @@
-import { useEffect, useState } from 'react';
-import { useSearchParams } from 'react-router';
 import {
   Button,
   Group,
@@ -11,7 +9,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useDebouncedValue, useDisclosure } from '@mantine/hooks';
+import { useDisclosure } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { serverStatusSchema } from '#shared/servers.ts';
 import { ErrorAlert } from '#client/components/error-alert.tsx';
@@ -19,31 +17,16 @@ import { PlusIcon, SearchIcon } from '#client/components/icons.tsx';
 import { serversQuery } from '#client/lib/server-queries.ts';
 import { ServerFormModal } from './components/server-form.tsx';
 import { useCan } from '#client/lib/use-can.ts';
+import { useUrlSearch } from '#client/lib/use-url-search.ts';
 import { ServerList } from './components/server-list.tsx';
 import { STATUS_FILTERS } from '#client/lib/server-status.ts';
 
 /** The Servers section: every server of every client, searched and filtered by the API. */
 export function ServersPage() {
   // Search and filter live in the URL (`?q=`, `?status=`), so a link or Back keeps them.
-  const [params, setParams] = useSearchParams();
-  const [search, setSearch] = useState(() => params.get('q') ?? '');
-  const [q] = useDebouncedValue(search.trim(), 250);
+  const { params, search, setSearch, q, setParam } = useUrlSearch();
   const parsedStatus = serverStatusSchema.safeParse(params.get('status'));
   const status = parsedStatus.success ? parsedStatus.data : '';
-  const setParam = (name: string, value: string) =>
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        if (value) next.set(name, value);
-        else next.delete(name);
-        return next;
-      },
-      { replace: true },
-    );
-  useEffect(() => {
-    if ((params.get('q') ?? '') !== q) setParam('q', q);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a settled search is written
-  }, [q]);
   const servers = useQuery({
     ...serversQuery({
       ...(q ? { q } : {}),

@@ -1,0 +1,35 @@
+import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { useDebouncedValue } from '@mantine/hooks';
+
+/**
+ * A section's search box and filters kept in the URL (`?q=` and others), so a link, a reload or
+ * Back keeps them. The box answers every keystroke; `q` is the settled search (250 ms), the one
+ * written to the URL and asked of the API. `setParam` sets or clears one filter in place.
+ */
+export function useUrlSearch(): {
+  params: URLSearchParams;
+  search: string;
+  setSearch: (value: string) => void;
+  q: string;
+  setParam: (name: string, value: string) => void;
+} {
+  const [params, setParams] = useSearchParams();
+  const [search, setSearch] = useState(() => params.get('q') ?? '');
+  const [q] = useDebouncedValue(search.trim(), 250);
+  const setParam = (name: string, value: string) =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (value) next.set(name, value);
+        else next.delete(name);
+        return next;
+      },
+      { replace: true },
+    );
+  useEffect(() => {
+    if ((params.get('q') ?? '') !== q) setParam('q', q);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a settled search is written
+  }, [q]);
+  return { params, search, setSearch, q, setParam };
+}
