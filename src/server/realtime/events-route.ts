@@ -1,5 +1,5 @@
-import type { OutgoingHttpHeaders } from 'node:http';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import { eventStreamHead, startEventStream } from '#server/http/event-stream.ts';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { EventHub } from './event-hub.ts';
@@ -54,27 +54,12 @@ export function registerEventsRoute(app: FastifyInstance, hub: EventHub): void {
     },
     async (request, reply) => {
       const user = requireUser(request);
-      // The head alone: Node sends a HEAD answer's head only when it ends, so a subscription
-      // would hold the request open for as long as the stream lives.
-      if (request.method === 'HEAD') {
-        const head: FastifyReply = reply.header('content-type', 'text/event-stream; charset=utf-8');
-        return head.send();
-      }
+      if (request.method === 'HEAD') return eventStreamHead(reply);
       const lastEventId = parseLastEventId(
         request.headers['last-event-id'] ?? request.query.lastEventId,
       );
 
-      reply.hijack();
-      const res = reply.raw;
-      res.writeHead(200, {
-        // The security headers, set on the reply before it was hijacked.
-        ...(reply.getHeaders() as OutgoingHttpHeaders),
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache, no-transform',
-        connection: 'keep-alive',
-        'x-accel-buffering': 'no',
-      });
-      res.write('retry: 2000\n\n');
+      const res = startEventStream(reply);
       let closed = false;
       const subscription: { unsubscribe?: () => void } = {};
       request.raw.on('close', () => {

@@ -1,5 +1,5 @@
-import type { OutgoingHttpHeaders } from 'node:http';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { eventStreamHead, startEventStream } from '#server/http/event-stream.ts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -113,23 +113,10 @@ export function registerRunRoutes(
     async (request, reply) => {
       const { id } = request.params;
       const first = await visibleRun(request, id);
-      // The head alone: a HEAD answer's head is sent only when it ends.
-      if (request.method === 'HEAD') {
-        const head: FastifyReply = reply.header('content-type', 'text/event-stream; charset=utf-8');
-        return head.send();
-      }
+      if (request.method === 'HEAD') return eventStreamHead(reply);
       let lastSent = lastEventIdOf(request.headers['last-event-id']) ?? request.query.after ?? 0;
 
-      reply.hijack();
-      const res = reply.raw;
-      res.writeHead(200, {
-        ...(reply.getHeaders() as OutgoingHttpHeaders),
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache, no-transform',
-        connection: 'keep-alive',
-        'x-accel-buffering': 'no',
-      });
-      res.write('retry: 2000\n\n');
+      const res = startEventStream(reply);
 
       let closed = false;
       let pumping: Promise<void> | null = null;
