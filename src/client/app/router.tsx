@@ -54,7 +54,7 @@ const secondFactorSetUp: RouteObject = {
   }),
 };
 
-const notAvailable = ['Issues', 'Apps'].map((name): RouteObject => ({
+const notAvailable = ['Apps'].map((name): RouteObject => ({
   path: name.toLowerCase(),
   element: <NotAvailablePage name={name} />,
 }));
@@ -114,6 +114,18 @@ const signedInRoutes: RouteObject = {
       path: 'people',
       lazy: async () => ({
         Component: (await import('../features/people/people-page.tsx')).PeoplePage,
+      }),
+    },
+    {
+      path: 'issues',
+      lazy: async () => ({
+        Component: (await import('../features/issues/issues-page.tsx')).IssuesPage,
+      }),
+    },
+    {
+      path: 'issues/:issueId',
+      lazy: async () => ({
+        Component: (await import('../features/issues/issue-page.tsx')).IssuePage,
       }),
     },
     ...notAvailable,

@@ -6,7 +6,7 @@ import {
   clientEventSchema,
   type ClientEvent,
 } from '#shared/events.ts';
-import { clientKeys, credentialKeys, peopleKeys, serverKeys } from './query-keys.ts';
+import { clientKeys, credentialKeys, issueKeys, peopleKeys, serverKeys } from './query-keys.ts';
 import { meKey } from './session.ts';
 
 type Listener = (event: ClientEvent) => void;
@@ -81,8 +81,9 @@ function connect(queryClient: QueryClient): void {
         void queryClient.invalidateQueries({ queryKey: peopleKeys.all });
       }
       if (event.personId !== null) {
-        // Perhaps one's own role or tags changed.
+        // Perhaps one's own role or tags changed; perhaps who an issue can be given to.
         void queryClient.invalidateQueries({ queryKey: meKey });
+        void queryClient.invalidateQueries({ queryKey: issueKeys.assignees() });
         return;
       }
       if (event.clientId === null) {
@@ -90,6 +91,16 @@ function connect(queryClient: QueryClient): void {
         void queryClient.invalidateQueries({ queryKey: credentialKeys.all });
         if (event.kind !== 'credential.revealed') {
           void queryClient.invalidateQueries({ queryKey: serverKeys.all });
+        }
+        return;
+      }
+      if (event.issueId !== null) {
+        // An issue changes the issues' lists and pages and its client's history, nothing else
+        // of its client or server (a check that opens one is a `server.checked` of its own).
+        void queryClient.invalidateQueries({ queryKey: issueKeys.all });
+        void queryClient.invalidateQueries({ queryKey: clientKeys.history(event.clientId) });
+        if (event.serverId !== null) {
+          void queryClient.invalidateQueries({ queryKey: serverKeys.history(event.serverId) });
         }
         return;
       }
@@ -131,6 +142,8 @@ function flush(queryClient: QueryClient): void {
   // the Servers section show; those changes are recorded by the client's own event.
   void queryClient.invalidateQueries({ queryKey: credentialKeys.all });
   void queryClient.invalidateQueries({ queryKey: serverKeys.all });
+  // Issues name their client and server, and go with a deleted client.
+  void queryClient.invalidateQueries({ queryKey: issueKeys.all });
   // One pass over the cache for the whole batch, not one per client: a bulk action or an
   // import changes thousands at once, and each pass looks at every query held.
   const changedHere = (query: Query, deleted: boolean) => {
