@@ -323,7 +323,10 @@ for (const size of SIZES) {
       await expect(page.getByRole('list', { name: 'Comments' })).toContainText('A comment');
       await axe.scan('an issue with comments');
       await page.getByRole('button', { name: 'Add comment' }).click();
-      await expect(page.getByLabel('Comment')).toHaveAttribute('aria-invalid', 'true');
+      await expect(page.getByLabel('Comment', { exact: true })).toHaveAttribute(
+        'aria-invalid',
+        'true',
+      );
       await axe.scan('an issue, empty comment refused');
       await page.getByRole('button', { name: 'Edit' }).click();
       await expect(

@@ -89,7 +89,8 @@ test('open an issue from /issues, comment, assign, resolve and reopen it', async
   await edit.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Issue saved.')).toBeVisible();
   await expect(edit).toHaveCount(0);
-  await expect(page.getByRole('main').getByText('Grace Staff', { exact: true })).toBeVisible();
+  const assignee = page.getByText('Assignee', { exact: true }).locator('xpath=..');
+  await expect(assignee).toHaveText('AssigneeGrace Staff');
 
   // Resolved, then reopened.
   await page.getByRole('button', { name: 'Resolve' }).click();
@@ -274,6 +275,7 @@ test('the system opens a problem when a check finds a server unreachable', async
 
   await page.goto('/issues?kind=problem');
   await page.getByLabel('Search issues').fill('Unreachable Co');
+  await expect(page).toHaveURL(/[?&]q=Unreachable\+Co/);
   const row = rowOf(page, 'Unreachable Co (UNR)');
   await expect(row).toHaveCount(1);
   await expect(row).toContainText('Problem');
@@ -315,7 +317,7 @@ test('a viewer reads issues and comments but sees no way to write', async ({
   for (const name of ['Edit', 'Resolve', 'Reopen', 'Add comment']) {
     await expect(page.getByRole('button', { name }), name).toHaveCount(0);
   }
-  await expect(page.getByLabel('Comment')).toHaveCount(0);
+  await expect(page.getByLabel('Comment', { exact: true })).toHaveCount(0);
 
   // Forced from this very browser, every write is refused.
   const api = page.request;

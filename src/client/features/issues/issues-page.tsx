@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate, useNavigation, useSearchParams } from 'react-router';
 import {
   Button,
   Group,
@@ -51,10 +51,13 @@ export function IssuesPage() {
       },
       { replace: true },
     );
+  // Not while a navigation is under way: written then, the search would replace the issue page
+  // someone just clicked (it loads on demand) with this list again.
+  const navigating = useNavigation().state !== 'idle';
   useEffect(() => {
-    if (filter.q !== q) setParam('q', q);
+    if (!navigating && filter.q !== q) setParam('q', q);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only a settled search is written
-  }, [q]);
+  }, [q, navigating]);
   const issues = useQuery({
     ...issuesQuery(filterToQuery(filter)),
     placeholderData: keepPreviousData,
@@ -93,7 +96,9 @@ export function IssuesPage() {
           leftSection={<SearchIcon size={16} />}
           value={search}
           onChange={(event) => setSearch(event.currentTarget.value)}
-          style={{ flex: '1 1 240px' }}
+          // Three shares of the spare width to the search; on a phone it has a row of its own,
+          // State and Kind share the next and Assignee takes the last.
+          style={{ flex: '3 1 240px' }}
           maxLength={200}
         />
         <Select
@@ -103,7 +108,7 @@ export function IssuesPage() {
           // Open is the default, kept out of the address.
           onChange={(value) => setParam('state', value === 'open' ? '' : (value ?? ''))}
           allowDeselect={false}
-          w={{ base: '100%', xs: 150 }}
+          style={{ flex: '1 1 130px' }}
         />
         <Select
           label="Kind"
@@ -111,7 +116,7 @@ export function IssuesPage() {
           value={filter.kind}
           onChange={(value) => setParam('kind', value ?? '')}
           allowDeselect={false}
-          w={{ base: '100%', xs: 150 }}
+          style={{ flex: '1 1 130px' }}
         />
         <Select
           label="Assignee"
@@ -121,7 +126,7 @@ export function IssuesPage() {
           allowDeselect={false}
           searchable
           nothingFoundMessage="Nobody matches"
-          w={{ base: '100%', xs: 200 }}
+          style={{ flex: '1 1 180px' }}
         />
       </Group>
       <Paper withBorder radius="md" p={{ base: 'xs', sm: 'md' }}>

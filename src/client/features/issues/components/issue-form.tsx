@@ -204,6 +204,8 @@ function IssueForm({
             label="Server"
             description={clientId ? undefined : 'Choose the client first'}
             disabled={clientId === ''}
+            // Below the input, so the two pickers stay level whichever has a note.
+            inputWrapperOrder={['label', 'input', 'description', 'error']}
             data={serverOptions}
             allowDeselect={false}
             {...form.getInputProps('serverId')}
@@ -219,6 +221,7 @@ function IssueForm({
                   : undefined
             }
             disabled={clientId === ''}
+            inputWrapperOrder={['label', 'input', 'description', 'error']}
             data={appOptions}
             allowDeselect={false}
             {...form.getInputProps('appId')}

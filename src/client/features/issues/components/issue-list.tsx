@@ -11,6 +11,7 @@ export const issuePagePath = (id: string) => `/issues/${encodeURIComponent(id)}`
 const clientPath = (id: string) => `/clients/${encodeURIComponent(id)}`;
 
 const wrap = { overflowWrap: 'anywhere' } as const;
+const nowrap = { whiteSpace: 'nowrap' } as const;
 
 /** Every issue given: a table on a wide screen, one card each on a phone. */
 export function IssueList({ issues }: { issues: readonly Issue[] }) {
@@ -39,7 +40,7 @@ function IssueTable({ issues }: { issues: readonly Issue[] }) {
             <Table.Th>Author</Table.Th>
             <Table.Th>Assignee</Table.Th>
             <Table.Th>Opened</Table.Th>
-            <Table.Th>Comments</Table.Th>
+            <Table.Th ta="right">Comments</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -53,7 +54,7 @@ function IssueTable({ issues }: { issues: readonly Issue[] }) {
                   {issue.state === 'resolved' && <IssueStateBadge state="resolved" />}
                 </Stack>
               </Table.Td>
-              <Table.Td>
+              <Table.Td style={nowrap}>
                 <IssueKindBadge kind={issue.kind} />
               </Table.Td>
               <Table.Td style={wrap}>
@@ -72,8 +73,8 @@ function IssueTable({ issues }: { issues: readonly Issue[] }) {
                 <PersonName person={issue.author} />
               </Table.Td>
               <Table.Td style={wrap}>{issue.assignee ? issue.assignee.name : <Nobody />}</Table.Td>
-              <Table.Td>{formatDateTime(issue.createdAt)}</Table.Td>
-              <Table.Td>{issue.commentCount}</Table.Td>
+              <Table.Td style={nowrap}>{formatDateTime(issue.createdAt)}</Table.Td>
+              <Table.Td ta="right">{issue.commentCount}</Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>

@@ -48,26 +48,27 @@ export function OpenIssues({ client }: { client: Issue['client'] }) {
         {issues.data.map((issue) => {
           const subject = issueSubject(issue);
           return (
-            <Group key={issue.id} component="li" gap="xs" wrap="nowrap" align="flex-start">
-              <IssueKindBadge kind={issue.kind} />
-              <Stack gap={0} miw={0}>
-                <Anchor
-                  component={Link}
-                  to={issuePagePath(issue.id)}
-                  size="sm"
-                  fw={600}
-                  style={{ overflowWrap: 'anywhere' }}
-                >
-                  {issue.title}
-                </Anchor>
+            <Stack key={issue.id} component="li" gap={2}>
+              <Anchor
+                component={Link}
+                to={issuePagePath(issue.id)}
+                size="sm"
+                fw={600}
+                style={{ overflowWrap: 'anywhere' }}
+              >
+                {issue.title}
+              </Anchor>
+              <Group gap={6} wrap="nowrap" align="flex-start">
+                <IssueKindBadge kind={issue.kind} />
                 <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
                   {subject ? `${subject} · ` : ''}
+                  {'by '}
                   <PersonName person={issue.author} />
                   {` · ${formatDateTime(issue.createdAt)}`}
-                  {issue.assignee ? ` · ${issue.assignee.name}` : ''}
+                  {issue.assignee ? ` · assigned to ${issue.assignee.name}` : ''}
                 </Text>
-              </Stack>
-            </Group>
+              </Group>
+            </Stack>
           );
         })}
       </Stack>
