@@ -34,6 +34,7 @@ import { registerPeopleFeature } from './features/people/people-feature.ts';
 import { registerWebhookFeature } from './features/webhooks/webhook-feature.ts';
 import type { WebhookOutbox, WebhookTimings } from './realtime/webhook-outbox.ts';
 import { registerTokenFeature } from './features/tokens/token-feature.ts';
+import { registerIssueFeature } from './features/issues/issue-feature.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { registerCsrfCheck } from './http/csrf.ts';
 import { loggerOptions, terminalLogStream } from './http/logger.ts';
@@ -220,6 +221,7 @@ export async function buildApp(
   registerTransferRoutes(app, { db, box, clients, onCommitted: () => void hub.wake() });
   registerPeopleFeature(app, { db, mailer, publicUrl: config.publicUrl, hub });
   registerTokenFeature(app, { db, hub });
+  registerIssueFeature(app, { db, hub });
   registerEventsRoute(app, hub);
   app.parts.webhooks = registerWebhookFeature(app, {
     db,

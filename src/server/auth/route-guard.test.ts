@@ -33,6 +33,7 @@ let client: Client;
 let serverId: string;
 let credentialId: string;
 let webhookId: string;
+let issueId: string;
 
 beforeAll(async () => {
   client = (await t.staff.member.json<Client>('POST', '/api/clients', { name: 'Guarded' })).body;
@@ -56,6 +57,12 @@ beforeAll(async () => {
       enabled: false,
     })
   ).body.webhook.id;
+  issueId = (
+    await t.staff.member.json<{ id: string }>('POST', '/api/issues', {
+      clientId: client.id,
+      title: 'Guarded issue',
+    })
+  ).body.id;
   // Disabled while a session still exists: the `user` command deletes the sessions too, but a
   // sign-in that passed its check a moment before the disabling can leave one behind.
   const { id } = (await t.staff.leaver.json<{ id: string }>('GET', '/api/me')).body;
@@ -114,6 +121,7 @@ describe('every registered route', () => {
         serverId,
         credentialId,
         webhookId,
+        issueId,
         version: client.version,
       });
       if (isPublic(route)) {
@@ -157,7 +165,7 @@ describe('every registered route', () => {
   it('answers the staff member it guards for (the requests above were real ones)', async () => {
     for (const route of routes().filter((r) => !isPublic(r) && r.method === 'GET')) {
       const answer = await send(
-        requestFor(route, { id: client.id, serverId, credentialId, webhookId }),
+        requestFor(route, { id: client.id, serverId, credentialId, webhookId, issueId }),
         t.staff.member.cookieHeader,
       );
       // Swagger UI's old address of its page sends the browser on to the page.

@@ -16,6 +16,7 @@ const t = serveThisFile({ staff: { member: { name: 'Staff' } } });
 let client: Client;
 let serverId: string;
 let credentialId: string;
+let issueId: string;
 const PASSWORD = 'server-password-cross-site';
 const TOKEN = 'access-token-cross-site';
 const VAULT_TOKEN = 'vault-token-cross-site';
@@ -39,6 +40,13 @@ beforeAll(async () => {
       name: 'Vault token',
       kind: 'token',
       secret: VAULT_TOKEN,
+    })
+  ).body.id;
+  issueId = (
+    await t.staff.member.json<{ id: string }>('POST', '/api/issues', {
+      clientId: client.id,
+      serverId,
+      title: 'Cross-site issue',
     })
   ).body.id;
 });
@@ -70,7 +78,7 @@ function getRoutes() {
 const paths = (route: { url: string }) => {
   const path = requestFor(
     { method: 'GET', url: route.url, config: {} },
-    { id: client.id, serverId, credentialId },
+    { id: client.id, serverId, credentialId, issueId },
   ).path;
   // The export reveals only when asked: ask, so an unmarked export would show up here.
   return route.url === '/api/clients/export' ? [path, `${path}?secrets=1`] : [path];

@@ -93,6 +93,10 @@ describe('the OpenAPI document', () => {
       { bearer: [] },
     ]);
     expect(document.paths['/api/config']!.get!.security).toEqual([]);
+    // The issue routes, with their own answers: a stale edit's 409 among them.
+    expect(Object.keys(document.paths['/api/issues/{id}']!).sort()).toEqual(['get', 'put']);
+    expect(document.paths['/api/issues/{id}']!.put!.responses).toHaveProperty('409');
+    expect(document.paths['/api/issues/{id}/comments']!.post!.responses).toHaveProperty('201');
   });
 
   it('has a declared response schema for every route it describes from the app', () => {

@@ -23,7 +23,7 @@ let requestsSent = 0;
 /** Everything a write could touch, so a refused one can be shown to have changed nothing. */
 async function fingerprint() {
   const db = t.server.app.parts.db.kysely;
-  const [clients, servers, credentials, events, deleted, tokens, webhooks, apiTokens] =
+  const [clients, servers, credentials, events, deleted, tokens, webhooks, apiTokens, issues] =
     await Promise.all([
       db.selectFrom('client').selectAll().orderBy('id').execute(),
       // Every change to a server or credential raises its version; a reveal, which is no
@@ -44,8 +44,23 @@ async function fingerprint() {
         .orderBy('id')
         .execute(),
       db.selectFrom('apiToken').select(['id', 'name', 'scope']).orderBy('id').execute(),
+      // Every edit, resolve and reopen raises an issue's version; a comment adds a row.
+      db
+        .selectFrom('issue')
+        .select((eb) => [
+          'id',
+          'version',
+          eb
+            .selectFrom('issueComment')
+            .select((c) => c.fn.countAll<number>().as('n'))
+            .whereRef('issueComment.issueId', '=', 'issue.id')
+            .as('comments'),
+        ])
+        .orderBy('id')
+        .execute()
+        .then((rows) => rows.map((row) => ({ ...row, comments: Number(row.comments) }))),
     ]);
-  return { clients, servers, credentials, events, deleted, tokens, webhooks, apiTokens };
+  return { clients, servers, credentials, events, deleted, tokens, webhooks, apiTokens, issues };
 }
 
 beforeAll(async () => {
@@ -75,6 +90,15 @@ beforeAll(async () => {
     enabled: false,
   });
   expect(hook.status).toBe(201);
+  // Issues of the clients, their ids among the real ones.
+  const { body } = await t.staff.member.json<{ clients: Client[] }>('GET', '/api/clients');
+  for (const client of body.clients) {
+    const issue = await t.staff.member.json('POST', '/api/issues', {
+      clientId: client.id,
+      title: `Fuzz issue of ${client.name}`,
+    });
+    expect(issue.status).toBe(201);
+  }
 });
 afterAll(async () => {
   // eslint-disable-next-line no-console -- the figure issue 7 asks for, in the test log
@@ -153,6 +177,9 @@ describe('generated requests to every route', () => {
       const webhooks = (
         await t.staff.member.json<{ webhooks: { id: string }[] }>('GET', '/api/webhooks')
       ).body.webhooks;
+      const issues = (
+        await t.staff.member.json<{ issues: { id: string }[] }>('GET', '/api/issues?state=all')
+      ).body.issues;
       const routes = distinctRoutes(t.server.app.registeredRoutes).filter(
         // The web build's files: none in this server (it has no web app).
         (r) => r.url.startsWith('/api/') || r.url === '/healthz' || r.url === '/readyz',
@@ -161,7 +188,7 @@ describe('generated requests to every route', () => {
       const servers = (await t.staff.member.json<ServerList>('GET', '/api/servers')).body.servers;
       const arbitrary = hostileRequests({
         routes,
-        realIds: [...clients, ...credentials, ...webhooks].map((c) => c.id),
+        realIds: [...clients, ...credentials, ...webhooks, ...issues].map((c) => c.id),
         realClientIds: clients.map((c) => c.id),
         realServerIds: servers.map((s) => s.id),
         origin: t.server.url,

@@ -287,6 +287,45 @@ function serverBodies(clientIds: readonly string[]): fc.Arbitrary<Record<string,
   );
 }
 
+/** Valid values of each issue field (a create's, an edit's, a comment's), with real client ids. */
+function validIssue(clientIds: readonly string[]) {
+  return fc.record({
+    clientId: fc.constantFrom(...clientIds, 'noSuchClient'),
+    serverId: fc.constantFrom(null, null, 'noSuchServer'),
+    appId: fc.constantFrom(null, null, 'noSuchApp'),
+    kind: fc.constantFrom('note', 'problem', 'rant'),
+    title: fc.constantFrom('Disk full', '  Backup failed  ', '', 'x'.repeat(201)),
+    text: fc.constantFrom('', 'Cleared the logs.', 'line\nline'),
+    assigneeId: fc.constantFrom(null, null, 'noSuchPerson'),
+    version: fc.constantFrom(1, 1, 2, 3),
+  });
+}
+
+const ISSUE_PATHS = [
+  'clientId',
+  'serverId',
+  'appId',
+  'kind',
+  'title',
+  'text',
+  'assigneeId',
+  'version',
+];
+
+/** Issue bodies: valid, or one field hostile. */
+function issueBodies(clientIds: readonly string[]): fc.Arbitrary<Record<string, unknown>> {
+  const valid = validIssue(clientIds);
+  return fc.oneof(
+    { weight: 2, arbitrary: valid },
+    {
+      weight: 3,
+      arbitrary: fc
+        .tuple(valid, fc.constantFrom(...ISSUE_PATHS), fc.oneof(anyJson, poisoned))
+        .map(([body, path, value]) => withValueAt(body, path, value)),
+    },
+  );
+}
+
 /** Bodies as text: JSON of every shape, broken JSON, prototype-pollution keys. */
 function bodies(
   route: string,
@@ -303,7 +342,9 @@ function bodies(
             ? serverBodies(clientIds)
             : route.startsWith('/api/webhooks')
               ? webhookBodies
-              : clientBodies;
+              : route.startsWith('/api/issues')
+                ? issueBodies(clientIds)
+                : clientBodies;
   return fc.oneof(
     { weight: 6, arbitrary: object.map((o) => ({ text: JSON.stringify(o), jsonObject: true })) },
     {
@@ -410,7 +451,7 @@ const headerValue = fc.oneof(
 
 export interface HostileSetup {
   routes: readonly RegisteredRoute[];
-  /** Ids of real clients, credentials and webhooks, for the routes' `:id`. */
+  /** Ids of real clients, credentials, webhooks and issues, for the routes' `:id`. */
   realIds: readonly string[];
   /** Ids of real clients, for a server's `clientId`. */
   realClientIds: readonly string[];

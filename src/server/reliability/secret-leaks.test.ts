@@ -224,6 +224,13 @@ it(
     const id = created.body.id;
     const serverId = (await staff.json<ServerList>('GET', `/api/servers?clientId=${id}`)).body
       .servers[0]!.id;
+    // An issue of the server, for the issue routes below to work on.
+    const issue = await staff.json<{ id: string }>('POST', '/api/issues', {
+      clientId: id,
+      serverId,
+      title: 'Vault issue',
+    });
+    expect(issue.status).toBe(201);
     await staff.request('PUT', `/api/clients/${id}`, {
       name: 'Vault',
       tags: 'eu-west-1',
@@ -403,6 +410,7 @@ it(
         id,
         serverId,
         credentialId: vaultToken.id,
+        issueId: issue.body.id,
         version: (await staff.json<Client>('GET', `/api/clients/${id}`)).body.version,
         credentialVersion: (
           await staff.json<Credential>('GET', `/api/credentials/${vaultToken.id}`)

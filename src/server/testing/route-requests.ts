@@ -23,6 +23,8 @@ export function requestFor(
     /** A webhook endpoint's id for `/api/webhooks/:id`, and one of its deliveries'. */
     webhookId?: string;
     deliveryId?: string;
+    /** An issue's id for `/api/issues/:id…`. */
+    issueId?: string;
     wildcard?: string;
     version?: number;
     credentialVersion?: number;
@@ -35,7 +37,9 @@ export function requestFor(
       ? (values.credentialId ?? values.id)
       : route.url.startsWith('/api/webhooks/')
         ? (values.webhookId ?? values.id)
-        : values.id;
+        : route.url.startsWith('/api/issues/')
+          ? (values.issueId ?? values.id)
+          : values.id;
   const path = route.url
     .replace(/:id\b/g, id)
     .replace(/:deliveryId\b/g, values.deliveryId ?? 'no-such-delivery')
@@ -81,6 +85,21 @@ function bodyFor(
         events: ['client.created'],
         enabled: false,
       };
+    case '/api/issues':
+      return { clientId: values.id, title: 'Made by a route request' };
+    case '/api/issues/:id':
+      // An issue's version is its own; a stale one is a 409, which still passed the guard.
+      return {
+        serverId: null,
+        appId: null,
+        kind: 'note',
+        title: 'Changed by a route request',
+        text: '',
+        assigneeId: null,
+        version: 1,
+      };
+    case '/api/issues/:id/comments':
+      return { text: 'Written by a route request' };
     case '/api/servers/:id/host-key':
       // Accepted only when a check was offered this key: otherwise a 400 past the guard.
       return { fingerprint: `SHA256:${'A'.repeat(43)}` };

@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Database } from '#server/db/schema.ts';
 import type { Dialect } from '#server/db/database.ts';
 import { newRecordId } from '#server/db/record-id.ts';
@@ -76,7 +76,12 @@ export async function openProblem(
       resolvedByName: null,
       version: 1,
     })
-    .onConflict((oc) => oc.column('problemKey').where('state', '=', 'open').doNothing())
+    // The conflict target names the partial index by its predicate, written as a literal: SQLite
+    // matches a target to a partial index only by comparing the expressions when it prepares
+    // the statement, and a bound parameter ('state' = ?) matches nothing there.
+    .onConflict((oc) =>
+      oc.column('problemKey').where(sql.ref('state'), '=', sql.lit('open')).doNothing(),
+    )
     .executeTakeFirst();
   if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return null;
   await appendEvents(trx, dialect, [

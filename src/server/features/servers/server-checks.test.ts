@@ -182,9 +182,11 @@ describe('POST /api/servers/:id/check', () => {
       `host key changed: the server offered ${changed.fingerprint} (${changed.algorithm}), not the pinned ${original.fingerprint}`,
     );
     expect(body.statusSince).toBe(body.checkedAt);
-    expect((await historyOf(body)).map((event) => event.fields)).toEqual([
-      ['status:host_key_changed'],
-      ['status:reachable', 'hostKey'],
+    // Newest first: the changed key also opened a problem issue about the server.
+    expect((await historyOf(body)).map((event) => [event.kind, event.fields])).toEqual([
+      ['issue.opened', ['problem']],
+      ['server.checked', ['status:host_key_changed']],
+      ['server.checked', ['status:reachable', 'hostKey']],
     ]);
   });
 

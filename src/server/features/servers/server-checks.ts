@@ -1,4 +1,6 @@
+import type { Transaction } from 'kysely';
 import type { Db } from '#server/db/database.ts';
+import type { Database } from '#server/db/schema.ts';
 import type { ServerStatus } from '#shared/servers.ts';
 import { CHECK_STATUS_FIELD_PREFIX } from '#shared/events.ts';
 import type { SecretBox } from '#server/secrets.ts';
@@ -8,6 +10,7 @@ import {
   type CheckOptions,
   type CheckResult,
 } from '#server/ssh/reachability.ts';
+import { openProblem, resolveProblems, serverProblemKey } from '../issues/problem-issues.ts';
 import {
   CREDENTIAL_SECRET_COLUMNS,
   joinedSshCredential,
@@ -138,14 +141,73 @@ export class ServerChecks {
         .where('version', '=', server.version)
         .executeTakeFirst();
       if (Number(updated.numUpdatedRows) === 0) return false;
-      if (eventOnlyOnChange && status === server.checkStatus && !pinNow) return false;
+      const changed = status !== server.checkStatus;
+      if (eventOnlyOnChange && !changed && !pinNow) return false;
       const fields = [`${CHECK_STATUS_FIELD_PREFIX}${status}`, ...(pinNow ? ['hostKey'] : [])];
       await appendEvents(trx, this.#db.dialect, [
         { kind: 'server.checked', clientId: server.clientId, serverId: id, actor, at, fields },
       ]);
+      // After the check's event, which history then shows as the cause of the issue's.
+      if (changed) await this.#problemIssues(trx, id, result, at);
       return true;
     });
     if (written) this.#onCommitted();
     return 'checked';
+  }
+
+  /**
+   * The problem issues of a status that just changed, in the check's transaction: unreachable
+   * or a changed host key opens one (unless one is open for it already), and the server
+   * answering resolves them; a changed key means the server answered, so it resolves
+   * 'unreachable' too. Nothing happens while the status stays the same: a problem issue a
+   * person resolved while the server was still down stays resolved until the status changes
+   * again, so a scheduled check does not reopen what a person closed on purpose.
+   */
+  async #problemIssues(
+    trx: Transaction<Database>,
+    id: string,
+    result: CheckResult,
+    at: string,
+  ): Promise<void> {
+    const { dialect } = this.#db;
+    const unreachableKey = serverProblemKey(id, 'server_unreachable');
+    const hostKeyKey = serverProblemKey(id, 'host_key_changed');
+    if (result.status === 'reachable') {
+      await resolveProblems(trx, dialect, [unreachableKey, hostKeyKey], at);
+      return;
+    }
+    const server = await trx
+      .selectFrom('server')
+      .innerJoin('client', 'client.id', 'server.clientId')
+      .select([
+        'server.clientId',
+        'server.label',
+        'server.host',
+        'server.port',
+        'server.username',
+        'client.name as clientName',
+        'client.code as clientCode',
+      ])
+      .where('server.id', '=', id)
+      .executeTakeFirstOrThrow();
+    const named = `Server "${server.label}" of ${server.clientName} (${server.clientCode})`;
+    const address = `${server.username === '' ? '' : `${server.username}@`}${server.host}:${server.port}`;
+    const about = { clientId: server.clientId, serverId: id, at };
+    if (result.status === 'unreachable') {
+      await openProblem(trx, dialect, {
+        ...about,
+        key: unreachableKey,
+        title: `${named} is unreachable`,
+        text: `The check at ${at} could not reach ${address} over SSH: ${result.reason}. This issue is resolved by itself when a check reaches the server again.`,
+      });
+      return;
+    }
+    await resolveProblems(trx, dialect, [unreachableKey], at);
+    await openProblem(trx, dialect, {
+      ...about,
+      key: hostKeyKey,
+      title: `${named} offers a different host key`,
+      text: `The check at ${at} was offered the host key ${result.hostKey.fingerprint} (${result.hostKey.algorithm}) by ${address}, not the pinned ${result.pinned.fingerprint} (${result.pinned.algorithm}). The server may have been reinstalled, or someone may be in the way. No check signs in to it until a person confirms the new fingerprint with whoever runs the server and accepts it: in the Servers section, open the server and choose 'Accept new key'. This issue is resolved by itself when a check next reaches the server with the key it trusts.`,
+    });
   }
 }

@@ -1,0 +1,329 @@
+import type { Transaction } from 'kysely';
+import type { z } from 'zod';
+import type { Actor } from '#shared/events.ts';
+import type { issueCreateSchema, issueUpdateSchema } from '#shared/issues.ts';
+import type { Db } from '#server/db/database.ts';
+import type { Database } from '#server/db/schema.ts';
+import { fromBool } from '#server/db/codec.ts';
+import { newRecordId } from '#server/db/record-id.ts';
+import { appendEvents, type NewEvent } from '#server/realtime/event-log.ts';
+
+export type IssueCreateValues = z.output<typeof issueCreateSchema>;
+export type IssueUpdateValues = Omit<z.output<typeof issueUpdateSchema>, 'version'>;
+
+/** How a write went; the route turns each into its answer. */
+export type IssueWriteResult =
+  | { status: 'done'; id: string }
+  | { status: 'not_found' }
+  /** Saved over a newer change: `by` is who made it (as history names them), when known. */
+  | { status: 'conflict'; by: string | null }
+  /** Refused for what it asks: `field` names the input at fault, when one is. */
+  | { status: 'refused'; code: 400 | 409; message: string; field?: string };
+
+function refused(code: 400 | 409, message: string, field?: string): IssueWriteResult {
+  return { status: 'refused', code, message, ...(field === undefined ? {} : { field }) };
+}
+
+/** The fields of an issue a person edits, in the order an `issue.updated` event names them. */
+const EDITED_FIELDS = ['title', 'text', 'kind', 'serverId', 'appId', 'assigneeId'] as const;
+
+type Work = (
+  trx: Transaction<Database>,
+  at: string,
+  record: (event: Omit<NewEvent, 'actor' | 'at'>) => void,
+) => Promise<IssueWriteResult>;
+
+/** What an issue's events name besides the issue: its client, and its server or app if any. */
+function subjectOf(issue: {
+  id: string;
+  clientId: string;
+  serverId: string | null;
+  appId: string | null;
+}) {
+  return {
+    clientId: issue.clientId,
+    issueId: issue.id,
+    ...(issue.serverId === null ? {} : { serverId: issue.serverId }),
+    ...(issue.appId === null ? {} : { appId: issue.appId }),
+  };
+}
+
+/**
+ * Writes to issues by people: open, edit, resolve, reopen, comment. Each write and its
+ * `issue.*` event commit in one transaction; `onCommitted` then wakes the live feed. Events name
+ * the fields that changed (a comment is the field `comment`), never their values.
+ */
+export class IssueWrites {
+  readonly #db: Db;
+  readonly #onCommitted: () => void;
+
+  constructor(db: Db, onCommitted: () => void) {
+    this.#db = db;
+    this.#onCommitted = onCommitted;
+  }
+
+  async #run(actor: Actor, work: Work): Promise<IssueWriteResult> {
+    const events: NewEvent[] = [];
+    const result = await this.#db.kysely.transaction().execute(async (trx) => {
+      const at = new Date().toISOString();
+      const outcome = await work(trx, at, (event) => events.push({ ...event, actor, at }));
+      await appendEvents(trx, this.#db.dialect, events);
+      return outcome;
+    });
+    if (events.length > 0) this.#onCommitted();
+    return result;
+  }
+
+  /** The refusal for a server, app or assignee the issue cannot name, if any. */
+  async #refusalOf(
+    trx: Transaction<Database>,
+    clientId: string,
+    values: { serverId: string | null; appId: string | null; assigneeId: string | null },
+    checkAssignee: boolean,
+  ): Promise<IssueWriteResult | undefined> {
+    if (values.serverId !== null) {
+      const server = await trx
+        .selectFrom('server')
+        .select('id')
+        .where('id', '=', values.serverId)
+        .where('clientId', '=', clientId)
+        .executeTakeFirst();
+      if (!server) return refused(400, 'This client has no server with that id', 'serverId');
+    }
+    if (values.appId !== null) {
+      const app = await trx
+        .selectFrom('app')
+        .select('id')
+        .where('id', '=', values.appId)
+        .where('clientId', '=', clientId)
+        .executeTakeFirst();
+      if (!app) return refused(400, 'This client has no app with that id', 'appId');
+    }
+    if (checkAssignee && values.assigneeId !== null) {
+      const person = await trx
+        .selectFrom('user')
+        .select('id')
+        .where('id', '=', values.assigneeId)
+        .where('disabled', '=', fromBool(false, this.#db.dialect))
+        .executeTakeFirst();
+      if (!person) return refused(400, 'No active person with that id', 'assigneeId');
+    }
+    return undefined;
+  }
+
+  create(values: IssueCreateValues, actor: Actor): Promise<IssueWriteResult> {
+    return this.#run(actor, async (trx, at, record) => {
+      const client = await trx
+        .selectFrom('client')
+        .select('id')
+        .where('id', '=', values.clientId)
+        .executeTakeFirst();
+      if (!client) {
+        return refused(400, 'No client with that id: it may have been deleted', 'clientId');
+      }
+      const refusal = await this.#refusalOf(trx, client.id, values, true);
+      if (refusal) return refusal;
+      const id = newRecordId();
+      await trx
+        .insertInto('issue')
+        .values({
+          id,
+          clientId: client.id,
+          serverId: values.serverId,
+          appId: values.appId,
+          kind: values.kind,
+          state: 'open',
+          title: values.title,
+          text: values.text,
+          problemKey: null,
+          authorId: actor.id,
+          authorName: actor.name,
+          assigneeId: values.assigneeId,
+          createdAt: at,
+          updatedAt: at,
+          resolvedAt: null,
+          resolvedById: null,
+          resolvedByName: null,
+          version: 1,
+        })
+        .execute();
+      // What the new issue has: its title and kind always, the rest when given.
+      const fields = EDITED_FIELDS.filter(
+        (field) => values[field] !== null && values[field] !== '',
+      );
+      record({
+        kind: 'issue.opened',
+        ...subjectOf({ id, ...values, clientId: client.id }),
+        fields,
+      });
+      return { status: 'done', id };
+    });
+  }
+
+  /**
+   * Stores `values` over the issue read at `readVersion`. A save that changes nothing writes
+   * nothing. The assignee is checked only when it changes: an issue still given to a person
+   * whose account was disabled since can be edited without giving it to someone else.
+   */
+  update(
+    id: string,
+    values: IssueUpdateValues,
+    readVersion: number,
+    actor: Actor,
+  ): Promise<IssueWriteResult> {
+    return this.#run(actor, async (trx, at, record) => {
+      const before = await trx
+        .selectFrom('issue')
+        .select(['clientId', 'title', 'text', 'kind', 'serverId', 'appId', 'assigneeId', 'version'])
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (!before) return { status: 'not_found' };
+      if (before.version !== readVersion)
+        return { status: 'conflict', by: await this.#lastBy(trx, id) };
+      const fields = EDITED_FIELDS.filter((field) => before[field] !== values[field]);
+      if (fields.length === 0) return { status: 'done', id };
+      const refusal = await this.#refusalOf(
+        trx,
+        before.clientId,
+        values,
+        values.assigneeId !== before.assigneeId,
+      );
+      if (refusal) return refusal;
+      // A writer on another instance may have won between the read and this update.
+      const updated = await trx
+        .updateTable('issue')
+        .set({
+          title: values.title,
+          text: values.text,
+          kind: values.kind,
+          serverId: values.serverId,
+          appId: values.appId,
+          assigneeId: values.assigneeId,
+          updatedAt: at,
+          version: readVersion + 1,
+        })
+        .where('id', '=', id)
+        .where('version', '=', readVersion)
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) === 0) {
+        return { status: 'conflict', by: await this.#lastBy(trx, id) };
+      }
+      record({
+        kind: 'issue.updated',
+        ...subjectOf({
+          id,
+          clientId: before.clientId,
+          serverId: values.serverId,
+          appId: values.appId,
+        }),
+        fields,
+      });
+      return { status: 'done', id };
+    });
+  }
+
+  /** Who wrote the issue's newest event (as history names them), for a 409's message. */
+  async #lastBy(trx: Transaction<Database>, id: string): Promise<string | null> {
+    const row = await trx
+      .selectFrom('event')
+      .select('actorName')
+      .where('issueId', '=', id)
+      .orderBy('seq', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row?.actorName ?? null;
+  }
+
+  /** Resolved by this person; an issue resolved already is left as it is, with no event. */
+  resolve(id: string, actor: Actor): Promise<IssueWriteResult> {
+    return this.#run(actor, async (trx, at, record) => {
+      const issue = await this.#current(trx, id);
+      if (!issue) return { status: 'not_found' };
+      if (issue.state === 'resolved') return { status: 'done', id };
+      await trx
+        .updateTable('issue')
+        .set((eb) => ({
+          state: 'resolved',
+          resolvedAt: at,
+          resolvedById: actor.id,
+          resolvedByName: actor.name,
+          updatedAt: at,
+          version: eb('version', '+', 1),
+        }))
+        .where('id', '=', id)
+        .execute();
+      record({ kind: 'issue.resolved', ...subjectOf(issue), fields: ['state'] });
+      return { status: 'done', id };
+    });
+  }
+
+  /**
+   * Open again; an open issue is left as it is, with no event. A problem the system opened
+   * can be open only once: while the system has opened a newer issue for the same problem,
+   * reopening the old one is refused (409), as two open issues would say the same thing.
+   */
+  reopen(id: string, actor: Actor): Promise<IssueWriteResult> {
+    return this.#run(actor, async (trx, at, record) => {
+      const issue = await this.#current(trx, id);
+      if (!issue) return { status: 'not_found' };
+      if (issue.state === 'open') return { status: 'done', id };
+      if (issue.problemKey !== null) {
+        const other = await trx
+          .selectFrom('issue')
+          .select('id')
+          .where('problemKey', '=', issue.problemKey)
+          .where('state', '=', 'open')
+          .executeTakeFirst();
+        if (other) {
+          return refused(
+            409,
+            `A newer issue about this problem is open (${other.id}): follow that one instead`,
+          );
+        }
+      }
+      await trx
+        .updateTable('issue')
+        .set((eb) => ({
+          state: 'open',
+          resolvedAt: null,
+          resolvedById: null,
+          resolvedByName: null,
+          updatedAt: at,
+          version: eb('version', '+', 1),
+        }))
+        .where('id', '=', id)
+        .execute();
+      record({ kind: 'issue.reopened', ...subjectOf(issue), fields: ['state'] });
+      return { status: 'done', id };
+    });
+  }
+
+  /**
+   * A comment by this person. It does not raise the issue's version (which counts edits of the
+   * issue itself): a colleague's comment must not turn an edit in progress into a conflict.
+   */
+  comment(issueId: string, text: string, actor: Actor): Promise<IssueWriteResult> {
+    return this.#run(actor, async (trx, at, record) => {
+      const issue = await this.#current(trx, issueId);
+      if (!issue) return { status: 'not_found' };
+      const id = newRecordId();
+      await trx
+        .insertInto('issueComment')
+        .values({ id, issueId, authorId: actor.id, authorName: actor.name, text, createdAt: at })
+        .execute();
+      await trx.updateTable('issue').set({ updatedAt: at }).where('id', '=', issueId).execute();
+      record({ kind: 'issue.commented', ...subjectOf(issue), fields: ['comment'] });
+      return { status: 'done', id };
+    });
+  }
+
+  /** The issue's row, locked until the end of the transaction on PostgreSQL. */
+  async #current(trx: Transaction<Database>, id: string) {
+    let query = trx
+      .selectFrom('issue')
+      .select(['id', 'clientId', 'serverId', 'appId', 'state', 'problemKey'])
+      .where('id', '=', id);
+    if (this.#db.dialect === 'postgres') query = query.forUpdate();
+    return query.executeTakeFirst();
+  }
+}
