@@ -14,6 +14,7 @@ const DATABASE_FREE = [
   'src/server/http/request-logger.test.ts',
   'src/server/db/codec.test.ts',
   'src/server/ssh/**/*.test.ts',
+  'src/server/features/runs/masker.test.ts',
   'src/server/features/transfer/import-mapping.test.ts',
   'src/server/realtime/webhook-address.test.ts',
 ];

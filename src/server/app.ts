@@ -35,6 +35,8 @@ import { registerWebhookFeature } from './features/webhooks/webhook-feature.ts';
 import type { WebhookOutbox, WebhookTimings } from './realtime/webhook-outbox.ts';
 import { registerTokenFeature } from './features/tokens/token-feature.ts';
 import { registerIssueFeature } from './features/issues/issue-feature.ts';
+import { registerAppsFeature } from './features/apps/apps-feature.ts';
+import type { RunManager, RunTimings } from './features/runs/run-manager.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { registerCsrfCheck } from './http/csrf.ts';
 import { loggerOptions, terminalLogStream } from './http/logger.ts';
@@ -61,6 +63,8 @@ export interface AppParts {
   schedule: CheckSchedule | undefined;
   /** Set once the routes are registered, as the outbox starts with them. */
   webhooks?: WebhookOutbox;
+  /** Apps' runs on this instance; set once the routes are registered. */
+  runs?: RunManager;
 }
 
 declare module 'fastify' {
@@ -85,6 +89,8 @@ export async function buildApp(
     checkIntervalMs?: number;
     /** Retry delays and the timeout of webhook deliveries (tests shorten the waits). */
     webhooks?: WebhookTimings;
+    /** Heartbeat, cancel grace and SSH timeout of apps' runs (tests shorten the waits). */
+    runs?: RunTimings;
   } = {},
 ): Promise<FastifyInstance> {
   const stream = options.logStream ?? (await terminalLogStream());
@@ -230,6 +236,15 @@ export async function buildApp(
     log: app.log,
     allowPrivate: config.webhookAllowPrivate,
     ...(options.webhooks ? { timings: options.webhooks } : {}),
+  });
+  app.parts.runs = await registerAppsFeature(app, {
+    db,
+    box,
+    hub,
+    tokens,
+    appRunTemplate: config.appRunTemplate,
+    log: app.log,
+    ...(options.runs ? { timings: options.runs } : {}),
   });
   await registerApiDocs(app);
 

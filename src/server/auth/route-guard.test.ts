@@ -16,6 +16,7 @@ import {
   type RouteRequest,
 } from '#server/testing/route-requests.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
+import { appWithEndedRun } from '#server/testing/app-records.ts';
 
 const t = serveThisFile({
   start: () => {
@@ -34,6 +35,8 @@ let serverId: string;
 let credentialId: string;
 let webhookId: string;
 let issueId: string;
+let appId: string;
+let runId: string;
 
 beforeAll(async () => {
   client = (await t.staff.member.json<Client>('POST', '/api/clients', { name: 'Guarded' })).body;
@@ -63,6 +66,10 @@ beforeAll(async () => {
       title: 'Guarded issue',
     })
   ).body.id;
+  ({
+    app: { id: appId },
+    runId,
+  } = await appWithEndedRun(t.server, t.staff.member, { clientId: client.id, serverId }));
   // Disabled while a session still exists: the `user` command deletes the sessions too, but a
   // sign-in that passed its check a moment before the disabling can leave one behind.
   const { id } = (await t.staff.leaver.json<{ id: string }>('GET', '/api/me')).body;
@@ -122,6 +129,8 @@ describe('every registered route', () => {
         credentialId,
         webhookId,
         issueId,
+        appId,
+        runId,
         version: client.version,
       });
       if (isPublic(route)) {
@@ -165,7 +174,15 @@ describe('every registered route', () => {
   it('answers the staff member it guards for (the requests above were real ones)', async () => {
     for (const route of routes().filter((r) => !isPublic(r) && r.method === 'GET')) {
       const answer = await send(
-        requestFor(route, { id: client.id, serverId, credentialId, webhookId, issueId }),
+        requestFor(route, {
+          id: client.id,
+          serverId,
+          credentialId,
+          webhookId,
+          issueId,
+          appId,
+          runId,
+        }),
         t.staff.member.cookieHeader,
       );
       // Swagger UI's old address of its page sends the browser on to the page.

@@ -3,6 +3,7 @@ import type { Client } from '#shared/clients.ts';
 import { can, type Role } from '#shared/people.ts';
 import type { Server, ServerList } from '#shared/servers.ts';
 import type { Issue } from '#shared/issues.ts';
+import type { App } from '#shared/apps.ts';
 import { PUBLIC_ROUTES } from './session-guard.ts';
 import { ROUTE_PERMISSIONS } from './route-permissions.ts';
 import { SESSION_ONLY_ROUTES } from './api-tokens.ts';
@@ -11,6 +12,7 @@ import { isWebAppFile } from '#server/http/static-files.ts';
 import { DOCS_PREFIX, OPENAPI_PATH } from '#server/http/openapi-document.ts';
 import { sendRouteRequest, type RouteRequest } from '#server/testing/route-requests.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
+import { appWithEndedRun } from '#server/testing/app-records.ts';
 import {
   freePort,
   signUpVerified,
@@ -134,6 +136,26 @@ class Records {
   async resolvedIssue(): Promise<Issue> {
     const issue = await this.issue();
     return this.#ok<Issue>('POST', `/api/issues/${issue.id}/resolve`);
+  }
+
+  /** An app of a client, on its primary server (never checked: a deploy of it is refused). */
+  async app(): Promise<App> {
+    const server = await this.primaryServer();
+    return this.#ok<App>('POST', '/api/apps', {
+      clientId: server.client.id,
+      serverId: server.id,
+      name: 'Matrix app',
+    });
+  }
+
+  /** An ended run of an app of its own, with a line of log. */
+  async run(): Promise<string> {
+    const server = await this.primaryServer();
+    const { runId } = await appWithEndedRun(t.server, this.#owner, {
+      clientId: server.client.id,
+      serverId: server.id,
+    });
+    return runId;
   }
 
   /** A token in the vault that no server uses, so it may be deleted. */
@@ -537,6 +559,62 @@ const ROUTE_CASES: Readonly<Record<string, RouteCase>> = {
       body: { text: 'Matrix comment' },
     }),
   },
+  'GET /api/apps': { allowed: 200, request: async () => get('/api/apps') },
+  'GET /api/apps/:id': {
+    allowed: 200,
+    request: async (r) => get(`/api/apps/${(await r.app()).id}`),
+  },
+  'POST /api/apps': {
+    allowed: 201,
+    request: async (r) => {
+      const server = await r.primaryServer();
+      return {
+        method: 'POST',
+        path: '/api/apps',
+        body: { clientId: server.client.id, serverId: server.id, name: 'Matrix app' },
+      };
+    },
+  },
+  'PUT /api/apps/:id': {
+    allowed: 200,
+    request: async (r) => {
+      const app = await r.app();
+      return {
+        method: 'PUT',
+        path: `/api/apps/${app.id}`,
+        body: { name: 'Matrix app changed', serverId: app.server!.id, version: app.version },
+      };
+    },
+  },
+  'DELETE /api/apps/:id': {
+    allowed: 204,
+    request: async (r) => ({ method: 'DELETE', path: `/api/apps/${(await r.app()).id}` }),
+  },
+  'GET /api/apps/:id/runs': {
+    allowed: 200,
+    request: async (r) => get(`/api/apps/${(await r.app()).id}/runs`),
+  },
+  // Its server was never checked, so no host key is pinned: the route's own 409.
+  'POST /api/apps/:id/runs': {
+    allowed: 409,
+    request: async (r) => ({ method: 'POST', path: `/api/apps/${(await r.app()).id}/runs` }),
+  },
+  'GET /api/runs/:id': { allowed: 200, request: async (r) => get(`/api/runs/${await r.run()}`) },
+  // The run has ended: the stream sends its log and its end, and closes.
+  'GET /api/runs/:id/log': {
+    allowed: 200,
+    request: async (r) => get(`/api/runs/${await r.run()}/log`),
+  },
+  'GET /api/runs/:id/log.txt': {
+    allowed: 200,
+    request: async (r) => get(`/api/runs/${await r.run()}/log.txt`),
+  },
+  // The run has ended: the route's own 409.
+  'POST /api/runs/:id/cancel': {
+    allowed: 409,
+    request: async (r) => ({ method: 'POST', path: `/api/runs/${await r.run()}/cancel` }),
+  },
+
   // The OpenAPI document and its Swagger UI page, with the page's files.
   [`GET ${OPENAPI_PATH}`]: { allowed: 200, request: async () => get(OPENAPI_PATH) },
   [`GET ${DOCS_PREFIX}`]: { allowed: 200, request: async () => get(DOCS_PREFIX) },
@@ -615,6 +693,16 @@ const LIMITED_ANSWERS: Readonly<Record<string, Expected>> = {
   'GET /api/issues/:id/comments': { refused: 404 },
   'POST /api/issues/:id/comments': { refused: 404 },
   'POST /api/issues': { refused: 400 },
+  'GET /api/apps/:id': { refused: 404 },
+  'PUT /api/apps/:id': { refused: 404 },
+  'DELETE /api/apps/:id': { refused: 404 },
+  'GET /api/apps/:id/runs': { refused: 404 },
+  'POST /api/apps/:id/runs': { refused: 404 },
+  'GET /api/runs/:id': { refused: 404 },
+  'GET /api/runs/:id/log': { refused: 404 },
+  'GET /api/runs/:id/log.txt': { refused: 404 },
+  'POST /api/runs/:id/cancel': { refused: 404 },
+  'POST /api/apps': { refused: 400 },
 };
 
 const limitedByTag = (route: string): Expected => {

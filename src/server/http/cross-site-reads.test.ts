@@ -3,6 +3,7 @@ import type { ServerList } from '#shared/servers.ts';
 import type { Client } from '#shared/clients.ts';
 import { distinctRoutes, requestFor } from '#server/testing/route-requests.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
+import { appWithEndedRun } from '#server/testing/app-records.ts';
 import { refusesCrossSite } from './csrf.ts';
 
 /**
@@ -17,6 +18,8 @@ let client: Client;
 let serverId: string;
 let credentialId: string;
 let issueId: string;
+let appId: string;
+let runId: string;
 const PASSWORD = 'server-password-cross-site';
 const TOKEN = 'access-token-cross-site';
 const VAULT_TOKEN = 'vault-token-cross-site';
@@ -49,6 +52,10 @@ beforeAll(async () => {
       title: 'Cross-site issue',
     })
   ).body.id;
+  ({
+    app: { id: appId },
+    runId,
+  } = await appWithEndedRun(t.server, t.staff.member, { clientId: client.id, serverId }));
 });
 
 async function eventCount(): Promise<number> {
@@ -78,7 +85,7 @@ function getRoutes() {
 const paths = (route: { url: string }) => {
   const path = requestFor(
     { method: 'GET', url: route.url, config: {} },
-    { id: client.id, serverId, credentialId, issueId },
+    { id: client.id, serverId, credentialId, issueId, appId, runId },
   ).path;
   // The export reveals only when asked: ask, so an unmarked export would show up here.
   return route.url === '/api/clients/export' ? [path, `${path}?secrets=1`] : [path];

@@ -6,6 +6,7 @@ import type { Client } from '#shared/clients.ts';
 import type { ServerList } from '#shared/servers.ts';
 import { distinctRoutes } from '#server/testing/route-requests.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
+import { appWithEndedRun } from '#server/testing/app-records.ts';
 import { hostileRequests, type HostileRequest } from './hostile-requests.ts';
 
 /**
@@ -23,44 +24,69 @@ let requestsSent = 0;
 /** Everything a write could touch, so a refused one can be shown to have changed nothing. */
 async function fingerprint() {
   const db = t.server.app.parts.db.kysely;
-  const [clients, servers, credentials, events, deleted, tokens, webhooks, apiTokens, issues] =
-    await Promise.all([
-      db.selectFrom('client').selectAll().orderBy('id').execute(),
-      // Every change to a server or credential raises its version; a reveal, which is no
-      // change, leaves its mark on the credential.
-      db.selectFrom('server').select(['id', 'version']).orderBy('id').execute(),
-      db.selectFrom('credential').select(['id', 'version', 'revealedAt']).orderBy('id').execute(),
-      db
-        .selectFrom('event')
-        .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.max('seq').as('last')])
-        .executeTakeFirstOrThrow()
-        .then((row) => ({ count: Number(row.count), last: Number(row.last) })),
-      db.selectFrom('deletedClient').select(['id', 'version']).orderBy('id').execute(),
-      db.selectFrom('deployToken').select(['userId', 'token']).orderBy('userId').execute(),
-      // What a route writes, not the cursor the outbox moves on its own (nor its deliveries).
-      db
-        .selectFrom('webhook')
-        .select(['id', 'url', 'events', 'format', 'enabled', 'secret'])
-        .orderBy('id')
-        .execute(),
-      db.selectFrom('apiToken').select(['id', 'name', 'scope']).orderBy('id').execute(),
-      // Every edit, resolve and reopen raises an issue's version; a comment adds a row.
-      db
-        .selectFrom('issue')
-        .select((eb) => [
-          'id',
-          'version',
-          eb
-            .selectFrom('issueComment')
-            .select((c) => c.fn.countAll<number>().as('n'))
-            .whereRef('issueComment.issueId', '=', 'issue.id')
-            .as('comments'),
-        ])
-        .orderBy('id')
-        .execute()
-        .then((rows) => rows.map((row) => ({ ...row, comments: Number(row.comments) }))),
-    ]);
-  return { clients, servers, credentials, events, deleted, tokens, webhooks, apiTokens, issues };
+  const [
+    clients,
+    servers,
+    credentials,
+    events,
+    deleted,
+    tokens,
+    webhooks,
+    apiTokens,
+    issues,
+    apps,
+    runs,
+  ] = await Promise.all([
+    db.selectFrom('client').selectAll().orderBy('id').execute(),
+    // Every change to a server or credential raises its version; a reveal, which is no
+    // change, leaves its mark on the credential.
+    db.selectFrom('server').select(['id', 'version']).orderBy('id').execute(),
+    db.selectFrom('credential').select(['id', 'version', 'revealedAt']).orderBy('id').execute(),
+    db
+      .selectFrom('event')
+      .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.max('seq').as('last')])
+      .executeTakeFirstOrThrow()
+      .then((row) => ({ count: Number(row.count), last: Number(row.last) })),
+    db.selectFrom('deletedClient').select(['id', 'version']).orderBy('id').execute(),
+    db.selectFrom('deployToken').select(['userId', 'token']).orderBy('userId').execute(),
+    // What a route writes, not the cursor the outbox moves on its own (nor its deliveries).
+    db
+      .selectFrom('webhook')
+      .select(['id', 'url', 'events', 'format', 'enabled', 'secret'])
+      .orderBy('id')
+      .execute(),
+    db.selectFrom('apiToken').select(['id', 'name', 'scope']).orderBy('id').execute(),
+    // Every edit, resolve and reopen raises an issue's version; a comment adds a row.
+    db
+      .selectFrom('issue')
+      .select((eb) => [
+        'id',
+        'version',
+        eb
+          .selectFrom('issueComment')
+          .select((c) => c.fn.countAll<number>().as('n'))
+          .whereRef('issueComment.issueId', '=', 'issue.id')
+          .as('comments'),
+      ])
+      .orderBy('id')
+      .execute()
+      .then((rows) => rows.map((row) => ({ ...row, comments: Number(row.comments) }))),
+    db.selectFrom('app').select(['id', 'version']).orderBy('id').execute(),
+    db.selectFrom('run').select(['id', 'state', 'cancelRequestedAt']).orderBy('id').execute(),
+  ]);
+  return {
+    clients,
+    servers,
+    credentials,
+    events,
+    deleted,
+    tokens,
+    webhooks,
+    apiTokens,
+    issues,
+    apps,
+    runs,
+  };
 }
 
 beforeAll(async () => {
@@ -74,6 +100,11 @@ beforeAll(async () => {
     for (const label of ['second', 'third']) {
       await t.staff.member.json('POST', '/api/servers', { clientId: body.id, label });
     }
+    // An app with an ended run: their ids among the real ones.
+    const [primary] = (
+      await t.staff.member.json<ServerList>('GET', `/api/servers?clientId=${body.id}`)
+    ).body.servers;
+    await appWithEndedRun(t.server, t.staff.member, { clientId: body.id, serverId: primary!.id });
   }
   // The vault: one of each kind, their ids among the real ones a path may take.
   for (const body of [
@@ -180,6 +211,9 @@ describe('generated requests to every route', () => {
       const issues = (
         await t.staff.member.json<{ issues: { id: string }[] }>('GET', '/api/issues?state=all')
       ).body.issues;
+      const db = t.server.app.parts.db.kysely;
+      const appIds = (await db.selectFrom('app').select('id').execute()).map((a) => a.id);
+      const runIds = (await db.selectFrom('run').select('id').execute()).map((r) => r.id);
       const routes = distinctRoutes(t.server.app.registeredRoutes).filter(
         // The web build's files: none in this server (it has no web app).
         (r) => r.url.startsWith('/api/') || r.url === '/healthz' || r.url === '/readyz',
@@ -188,7 +222,11 @@ describe('generated requests to every route', () => {
       const servers = (await t.staff.member.json<ServerList>('GET', '/api/servers')).body.servers;
       const arbitrary = hostileRequests({
         routes,
-        realIds: [...clients, ...credentials, ...webhooks, ...issues].map((c) => c.id),
+        realIds: [
+          ...[...clients, ...credentials, ...webhooks, ...issues].map((c) => c.id),
+          ...appIds,
+          ...runIds,
+        ],
         realClientIds: clients.map((c) => c.id),
         realServerIds: servers.map((s) => s.id),
         origin: t.server.url,

@@ -451,7 +451,7 @@ const headerValue = fc.oneof(
 
 export interface HostileSetup {
   routes: readonly RegisteredRoute[];
-  /** Ids of real clients, credentials, webhooks and issues, for the routes' `:id`. */
+  /** Ids of real clients, credentials, webhooks, issues, apps and runs, for the routes' `:id`. */
   realIds: readonly string[];
   /** Ids of real clients, for a server's `clientId`. */
   realClientIds: readonly string[];

@@ -12,6 +12,7 @@ import { hashApiToken } from '#server/auth/api-tokens.ts';
 import { linkIn } from '#server/testing/mail-catcher.ts';
 import { openEventStream } from '#server/testing/sse-reader.ts';
 import { distinctRoutes, requestFor } from '#server/testing/route-requests.ts';
+import { appWithEndedRun } from '#server/testing/app-records.ts';
 import { Session, uniqueEmail, type TestServer } from '#server/testing/test-server.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
 import { sshKeygen } from '#server/testing/sshd.ts';
@@ -404,11 +405,15 @@ it(
       passphrase: KNOWN.keyPassphrase,
       secret: KNOWN.vaultToken2,
     };
+    // An app with a run (ended, so its log stream ends too), for the apps' and runs' routes.
+    const routeApp = await appWithEndedRun(t.server, staff, { clientId: id, serverId });
     for (const route of distinctRoutes(t.server.app.registeredRoutes)) {
       if (route.url === '/api/events') continue; // read below, as a stream
       const request = requestFor(route, {
         id,
         serverId,
+        appId: routeApp.app.id,
+        runId: routeApp.runId,
         credentialId: vaultToken.id,
         issueId: issue.body.id,
         version: (await staff.json<Client>('GET', `/api/clients/${id}`)).body.version,

@@ -25,6 +25,9 @@ export function requestFor(
     deliveryId?: string;
     /** An issue's id for `/api/issues/:id…`. */
     issueId?: string;
+    /** An app's id for `/api/apps/:id`, and one of its runs' for `/api/runs/:id`. */
+    appId?: string;
+    runId?: string;
     wildcard?: string;
     version?: number;
     credentialVersion?: number;
@@ -39,7 +42,11 @@ export function requestFor(
         ? (values.webhookId ?? values.id)
         : route.url.startsWith('/api/issues/')
           ? (values.issueId ?? values.id)
-          : values.id;
+          : route.url.startsWith('/api/apps/')
+            ? (values.appId ?? values.id)
+            : route.url.startsWith('/api/runs/')
+              ? (values.runId ?? values.id)
+              : values.id;
   const path = route.url
     .replace(/:id\b/g, id)
     .replace(/:deliveryId\b/g, values.deliveryId ?? 'no-such-delivery')
@@ -52,12 +59,13 @@ export function requestFor(
     );
   const writes = route.method === 'POST' || route.method === 'PUT';
   if (!writes) return { method: route.method, path };
-  return { method: route.method, path, body: bodyFor(route, values) };
+  const body = bodyFor(route, values);
+  return body === undefined ? { method: route.method, path } : { method: route.method, path, body };
 }
 
 function bodyFor(
   route: RegisteredRoute,
-  values: { id: string; version?: number; credentialVersion?: number },
+  values: { id: string; serverId?: string; version?: number; credentialVersion?: number },
 ): unknown {
   const credentialVersion = values.credentialVersion ?? 1;
   switch (route.url) {
@@ -100,6 +108,15 @@ function bodyFor(
       };
     case '/api/issues/:id/comments':
       return { text: 'Written by a route request' };
+    case '/api/apps':
+      // A second one of the same name is the route's own 400, past the guard.
+      return { clientId: values.id, serverId: values.serverId ?? '', name: 'Route request app' };
+    case '/api/apps/:id':
+      // An app's version is its own; a stale one is a 409, which still passed the guard.
+      return { name: 'Changed by a route request', serverId: values.serverId ?? '', version: 1 };
+    case '/api/apps/:id/runs':
+    case '/api/runs/:id/cancel':
+      return undefined;
     case '/api/servers/:id/host-key':
       // Accepted only when a check was offered this key: otherwise a 400 past the guard.
       return { fingerprint: `SHA256:${'A'.repeat(43)}` };

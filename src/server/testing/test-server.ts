@@ -1,5 +1,6 @@
 import type { CheckOptions } from '#server/ssh/reachability.ts';
 import type { WebhookTimings } from '#server/realtime/webhook-outbox.ts';
+import type { RunTimings } from '#server/features/runs/run-manager.ts';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -51,6 +52,8 @@ export async function startTestServer(
     checkIntervalMs?: number;
     /** Webhook retry delays and timeout (tests shorten them). */
     webhooks?: WebhookTimings;
+    /** Run heartbeat, cancel grace and SSH timeout (tests shorten them). */
+    runs?: RunTimings;
   } = {},
 ): Promise<TestServer> {
   const own =
@@ -76,6 +79,7 @@ export async function startTestServer(
     ...(options.logStream ? { logStream: options.logStream } : {}),
     ...(options.serverChecks ? { serverChecks: options.serverChecks } : {}),
     ...(options.webhooks ? { webhooks: options.webhooks } : {}),
+    ...(options.runs ? { runs: options.runs } : {}),
     // A test's servers are checked only when it asks: a schedule must not disturb the others.
     checkIntervalMs: options.checkIntervalMs ?? 0,
   });

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { Masker, SECRET_MASK } from './masker.ts';
+
+const M = SECRET_MASK;
+
+/** Feeds chunks through one stream masker and joins what it passes on. */
+function streamed(masker: Masker, chunks: (string | Buffer)[]): { lines: string[]; text: string } {
+  const stream = masker.stream();
+  const lines = [...chunks.flatMap((chunk) => stream.push(chunk)), ...stream.end()];
+  return { lines, text: lines.join('') };
+}
+
+describe('Masker', () => {
+  it('masks each secret wherever it appears', () => {
+    const masker = new Masker(['s3cret-token', 'hunter22']);
+    expect(masker.mask('token=s3cret-token pass=hunter22 again s3cret-token')).toBe(
+      `token=${M} pass=${M} again ${M}`,
+    );
+  });
+
+  it('masks a secret split across chunks, at every split point', () => {
+    const secret = 'tok-ABCDEFGH';
+    const masker = new Masker([secret]);
+    const line = `using ${secret} now\n`;
+    for (let cut = 1; cut < line.length; cut++) {
+      const { text } = streamed(masker, [line.slice(0, cut), line.slice(cut)]);
+      expect(text).toBe(`using ${M} now\n`);
+      expect(text).not.toContain('ABCD');
+    }
+  });
+
+  it('masks a secret cut inside a multi-byte character', () => {
+    const secret = 'pässwörd-1';
+    const bytes = Buffer.from(`x ${secret} y\n`, 'utf8');
+    const at = bytes.indexOf(Buffer.from('ö', 'utf8')) + 1;
+    const { text } = streamed(new Masker([secret]), [bytes.subarray(0, at), bytes.subarray(at)]);
+    expect(text).toBe(`x ${M} y\n`);
+  });
+
+  it('masks overlapping and adjacent secrets as one, leaving no part of either', () => {
+    const masker = new Masker(['abcdef', 'defghi', 'zzzz']);
+    expect(masker.mask('[abcdefghi]')).toBe(`[${M}]`);
+    expect(masker.mask('[abcdefzzzz]')).toBe(`[${M}]`);
+    // One secret inside another.
+    expect(new Masker(['long-secret-value', 'secret']).mask('a long-secret-value b secret')).toBe(
+      `a ${M} b ${M}`,
+    );
+  });
+
+  it('masks each line of a private key and leaves its armour', () => {
+    const key = [
+      '-----BEGIN OPENSSH PRIVATE KEY-----',
+      'b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW',
+      'QyNTUxOQAAACBtb3JlIGtleSBtYXRlcmlhbCBoZXJlIGFuZCB0aGVyZQAAAJg=',
+      '-----END OPENSSH PRIVATE KEY-----',
+      '',
+    ].join('\n');
+    const { text } = streamed(new Masker([key]), [key.slice(0, 50), key.slice(50)]);
+    expect(text).toBe(
+      `-----BEGIN OPENSSH PRIVATE KEY-----\n${M}\n${M}\n-----END OPENSSH PRIVATE KEY-----\n`,
+    );
+  });
+
+  it('masks a secret as the shell quoting of a command spells it', () => {
+    const masker = new Masker(["it's-a-secret"]);
+    expect(masker.mask(`--token 'it'\\''s-a-secret'`)).toBe(`--token '${M}'`);
+  });
+
+  it('leaves short values and empty secrets alone', () => {
+    const masker = new Masker(['ab', '', null, undefined]);
+    expect(masker.mask('ab cd ab')).toBe('ab cd ab');
+  });
+
+  it('passes an endless line on in parts, still masking a secret across the cut', () => {
+    const secret = 'needle-in-a-haystack';
+    const masker = new Masker([secret]);
+    const stream = masker.stream();
+    const filler = 'x'.repeat(20_000);
+    const out: string[] = [];
+    out.push(...stream.push(filler + secret.slice(0, 7)));
+    // Something is passed on before the line ends, and no part of the secret with it.
+    expect(out.join('').length).toBeGreaterThan(0);
+    expect(out.join('')).not.toContain('needle');
+    out.push(...stream.push(`${secret.slice(7)} tail`), ...stream.end());
+    expect(out.join('')).toBe(`${filler}${M} tail`);
+  });
+
+  it('keeps lines whole and in order', () => {
+    const { lines } = streamed(new Masker(['secret-1']), ['one\ntw', 'o\nthree secret-1\nfour']);
+    expect(lines).toEqual(['one\n', 'two\n', `three ${M}\n`, 'four']);
+  });
+});

@@ -1,0 +1,121 @@
+import { StringDecoder } from 'node:string_decoder';
+
+/** What a secret is replaced with in a run's command and log. */
+export const SECRET_MASK = '••••••';
+
+/** Shorter values are not masked: masking every `ab` of a log would destroy it and hide nothing. */
+const MIN_SECRET_LENGTH = 4;
+/** A line longer than this is passed on in parts, so one endless line cannot grow the buffer. */
+const MAX_HELD_LINE = 16 * 1024;
+
+/**
+ * The pieces of a secret worth looking for: each line of it (a private key is many lines, and
+ * output shows them one by one), as it is and trimmed, and as the shell quoting of a command
+ * spells it (`'` as `'\''`). A key's armour lines (`-----BEGIN …-----`) are no secret.
+ */
+function needlesOf(secret: string): string[] {
+  const found = new Set<string>();
+  for (const line of secret.split(/\r?\n/)) {
+    for (const form of [line, line.trim()]) {
+      if (form.length < MIN_SECRET_LENGTH || /^-----[A-Z ]+-----$/.test(form)) continue;
+      found.add(form);
+      if (form.includes("'")) found.add(form.replaceAll("'", `'\\''`));
+    }
+  }
+  return [...found];
+}
+
+/**
+ * Replaces every secret in text with SECRET_MASK. Overlapping and adjacent occurrences of
+ * several secrets become one mask, so no part of any of them is left in between.
+ */
+export class Masker {
+  readonly #needles: string[];
+  /** The longest needle: a line ending in part of one may be holding its start. */
+  readonly longest: number;
+
+  constructor(secrets: readonly (string | null | undefined)[]) {
+    const needles = new Set<string>();
+    for (const secret of secrets) if (secret) for (const n of needlesOf(secret)) needles.add(n);
+    this.#needles = [...needles];
+    this.longest = Math.max(0, ...this.#needles.map((n) => n.length));
+  }
+
+  mask(text: string): string {
+    const spans = this.spans(text);
+    let out = '';
+    let cursor = 0;
+    for (const [start, end] of spans) {
+      out += text.slice(cursor, start) + SECRET_MASK;
+      cursor = end;
+    }
+    return out + text.slice(cursor);
+  }
+
+  /** Where secrets are in text: [start, end) ranges in order, overlapping ones merged. */
+  spans(text: string): [number, number][] {
+    const found: [number, number][] = [];
+    for (const needle of this.#needles) {
+      for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + 1)) {
+        found.push([at, at + needle.length]);
+      }
+    }
+    found.sort((a, b) => a[0] - b[0]);
+    const merged: [number, number][] = [];
+    for (const [start, end] of found) {
+      const last = merged.at(-1);
+      if (last && start <= last[1]) last[1] = Math.max(last[1], end);
+      else merged.push([start, end]);
+    }
+    return merged;
+  }
+
+  /** A masker for one output stream, fed chunks as they arrive. */
+  stream(): StreamMasker {
+    return new StreamMasker(this);
+  }
+}
+
+/**
+ * Masks a stream line by line: a chunk may end inside a line, and so inside a secret, so the
+ * unfinished line waits for the rest before it is masked and passed on. Bytes are decoded as
+ * UTF-8 across chunk boundaries too.
+ */
+export class StreamMasker {
+  readonly #masker: Masker;
+  readonly #decoder = new StringDecoder('utf8');
+  #held = '';
+
+  constructor(masker: Masker) {
+    this.#masker = masker;
+  }
+
+  /** The masked lines this chunk completes, each with its newline. */
+  push(chunk: Buffer | string): string[] {
+    this.#held += typeof chunk === 'string' ? chunk : this.#decoder.write(chunk);
+    const lines: string[] = [];
+    let newline: number;
+    while ((newline = this.#held.indexOf('\n')) >= 0) {
+      lines.push(this.#masker.mask(this.#held.slice(0, newline + 1)));
+      this.#held = this.#held.slice(newline + 1);
+    }
+    if (this.#held.length > MAX_HELD_LINE) {
+      // Passed on in part. What is kept back is as long as the longest secret, so it holds the
+      // start of any secret the next chunk may finish; the cut never falls inside a found one.
+      let cut = this.#held.length - Math.max(this.#masker.longest, 1);
+      for (const [start, end] of this.#masker.spans(this.#held)) {
+        if (start < cut && cut < end) cut = end;
+      }
+      lines.push(this.#masker.mask(this.#held.slice(0, cut)));
+      this.#held = this.#held.slice(cut);
+    }
+    return lines;
+  }
+
+  /** Whatever was left without a newline at the end of the output, masked. */
+  end(): string[] {
+    const rest = this.#held + this.#decoder.end();
+    this.#held = '';
+    return rest === '' ? [] : [this.#masker.mask(rest)];
+  }
+}

@@ -1,0 +1,508 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { App, Run, RunLogLine } from '#shared/apps.ts';
+import type { Client } from '#shared/clients.ts';
+import type { ClientHistory } from '#shared/events.ts';
+import type { Server, ServerList } from '#shared/servers.ts';
+import { serveThisFile } from '#server/testing/file-server.ts';
+import { sshKeygen, startSshd, type Sshd } from '#server/testing/sshd.ts';
+import { SseReader, type SseMessage } from '#server/testing/sse-reader.ts';
+import type { Session } from '#server/testing/test-server.ts';
+import { runProblemKey } from '../issues/problem-issues.ts';
+import { SECRET_MASK } from './masker.ts';
+
+/**
+ * Runs against Debian's OpenSSH server on 127.0.0.1: 'Deploy' runs the app's command there with
+ * the server's SSH key, and its log streams to every reader. Heartbeats and the cancel grace are
+ * shortened so the tests wait milliseconds, not seconds.
+ */
+const t = serveThisFile({
+  start: { runs: { heartbeatMs: 200, cancelGraceMs: 500, connectTimeoutMs: 5_000 } },
+  staff: {
+    admin: { name: 'Ada Admin' },
+    editor: { name: 'Ed Editor' },
+    viewer: { name: 'Vi Viewer', role: 'viewer' },
+    limited: { name: 'Li Limited', tags: ['eu'] },
+  },
+});
+
+const ACCESS_TOKEN = 'deploy-token-8f3a2c71e5';
+const CLIENT_PASSWORD = 'client-password-Zq81xk';
+let sshd: Sshd;
+let dir: string;
+let privateKey = '';
+let keyFile = '';
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'cm-runs-'));
+  keyFile = path.join(dir, 'id');
+  await sshKeygen(keyFile, { comment: 'runs test' });
+  privateKey = await readFile(keyFile, 'utf8');
+  sshd = await startSshd([(await readFile(`${keyFile}.pub`, 'utf8')).trim()]);
+  for (const session of [t.staff.admin, t.staff.editor]) {
+    const set = await session.json('PUT', '/api/me/access-token', { accessToken: ACCESS_TOKEN });
+    expect(set.status).toBe(200);
+  }
+});
+afterAll(async () => {
+  await sshd?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+let clientCount = 0;
+
+/**
+ * A client whose form made a primary server holding its password (the client's stored
+ * password), and a second server at the sshd with an SSH key from the vault, checked once so
+ * that its host key is pinned. Returns the client and the sshd server.
+ */
+async function deployableClient(
+  as: Session = t.staff.admin,
+  target: Sshd = sshd,
+  tags: string[] = [],
+): Promise<{ client: Client; server: Server }> {
+  clientCount += 1;
+  const client = await as.json<Client>('POST', '/api/clients', {
+    name: `Runs Client ${clientCount}`,
+    code: `RC${clientCount}`,
+    tags: tags.length > 0 ? tags : [`tag${clientCount}`],
+    server: { host: 'primary.example.test', password: CLIENT_PASSWORD },
+  });
+  expect(client.status).toBe(201);
+  const credential = await as.json<{ id: string }>('POST', '/api/credentials', {
+    name: `Key ${clientCount}`,
+    kind: 'ssh-key',
+    privateKey,
+  });
+  expect(credential.status).toBe(201);
+  const server = await as.json<Server>('POST', '/api/servers', {
+    clientId: client.body.id,
+    label: 'sshd',
+    host: target.host,
+    port: target.port,
+    username: target.username,
+    uiDir: dir,
+    credentialId: credential.body.id,
+  });
+  expect(server.status).toBe(201);
+  const checked = await as.json<Server>('POST', `/api/servers/${server.body.id}/check`);
+  expect(checked.body).toMatchObject({ status: 'reachable', hostKey: await target.hostKey() });
+  return { client: client.body, server: checked.body };
+}
+
+async function newApp(command: string, as: Session = t.staff.admin): Promise<App> {
+  const { client, server } = await deployableClient(as);
+  const made = await as.json<App>('POST', '/api/apps', {
+    clientId: client.id,
+    serverId: server.id,
+    name: 'web',
+    command,
+  });
+  expect(made.status).toBe(201);
+  return made.body;
+}
+
+async function deploy(app: App, as: Session = t.staff.admin) {
+  return as.json<Run & { error?: string }>('POST', `/api/apps/${app.id}/runs`);
+}
+
+async function openLog(as: Session, runId: string, after?: number): Promise<SseReader> {
+  const abort = new AbortController();
+  const query = after === undefined ? '' : `?after=${after}`;
+  const response = await fetch(`${t.server.url}/api/runs/${runId}/log${query}`, {
+    headers: { cookie: as.cookieHeader, accept: 'text/event-stream' },
+    signal: abort.signal,
+  });
+  expect(response.status).toBe(200);
+  return new SseReader(response, abort);
+}
+
+/** Everything the stream sends up to its run.end: the pieces, and the run it ended with. */
+async function readToEnd(reader: SseReader): Promise<{ lines: RunLogLine[]; run: Run }> {
+  const messages = await reader.until('run.end', 30_000);
+  const end = messages.pop()!;
+  return {
+    lines: messages.map((m: SseMessage) => JSON.parse(m.data) as RunLogLine),
+    run: JSON.parse(end.data) as Run,
+  };
+}
+
+async function finished(runId: string): Promise<Run> {
+  for (;;) {
+    const { body } = await t.staff.admin.json<Run>('GET', `/api/runs/${runId}`);
+    if (body.state !== 'running') return body;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function outputOf(lines: RunLogLine[], stream: 'out' | 'err'): string {
+  return lines
+    .filter((line) => line.stream === stream)
+    .map((line) => line.text)
+    .join('');
+}
+
+describe('a run against a real sshd', () => {
+  it('streams its lines in order to two readers, a late one too, and ends with the exit code', async (context) => {
+    const LINES = 300;
+    const app = await newApp(
+      `echo first; sleep 0.3; for i in $(seq 1 ${LINES}); do echo line $i; done; echo oops >&2; sleep 0.5; echo last`,
+    );
+    expect(app).toMatchObject({ effectiveDirectory: dir, lastRun: null });
+    const clicked = performance.now();
+    const started = await deploy(app);
+    expect(started.status).toBe(201);
+    expect(started.body).toMatchObject({
+      appId: app.id,
+      state: 'running',
+      startedBy: { name: expect.stringContaining('@') },
+    });
+    const first = await openLog(t.staff.admin, started.body.id);
+    const firstLine = await (async () => {
+      for (;;) {
+        const message = await first.next(10_000);
+        if (message.event === 'run.log' && JSON.parse(message.data).stream === 'out') {
+          return message;
+        }
+      }
+    })();
+    const timeToFirstLine = firstLine.receivedAt - clicked;
+    // A second reader joins once half the lines are out: it gets them all, from the first.
+    const late = await (async () => {
+      for (;;) {
+        const message = await first.next(10_000);
+        if (message.data.includes(`line ${LINES / 2}\\n`))
+          return openLog(t.staff.editor, started.body.id);
+      }
+    })();
+    const [a, b] = await Promise.all([readToEnd(first), readToEnd(late)]);
+    const aLines = [JSON.parse(firstLine.data) as RunLogLine, ...a.lines];
+    // The first reader read some before `a` began: compare from the reader's whole record.
+    const allA = first.messages
+      .filter((m) => m.event === 'run.log')
+      .map((m) => JSON.parse(m.data) as RunLogLine);
+    expect(allA.map((l) => l.seq)).toEqual(allA.map((_, i) => i + 1));
+    expect(b.lines).toEqual(allA);
+    expect(aLines.at(-1)).toEqual(allA.at(-1));
+    const expected = ['first', ...Array.from({ length: LINES }, (_, i) => `line ${i + 1}`), 'last'];
+    expect(outputOf(allA, 'out')).toBe(`${expected.join('\n')}\n`);
+    expect(outputOf(allA, 'err')).toBe('oops\n');
+    // stderr's line came after the loop's and before 'last'.
+    const texts = allA.map((l) => l.text);
+    expect(texts.indexOf('oops\n')).toBeGreaterThan(texts.indexOf(`line ${LINES}\n`));
+    expect(texts.indexOf('oops\n')).toBeLessThan(texts.indexOf('last\n'));
+    expect(allA.at(-1)).toMatchObject({
+      stream: 'system',
+      text: expect.stringMatching(/^Exited with code 0 after/),
+    });
+    for (const end of [a.run, b.run]) {
+      expect(end).toMatchObject({
+        id: started.body.id,
+        state: 'succeeded',
+        exitCode: 0,
+        reason: null,
+      });
+      expect(end.durationMs).toBeGreaterThanOrEqual(800);
+    }
+    expect(first.ended || (await first.next(2_000).catch(() => 'ended'))).toBeTruthy();
+
+    // A reader resuming after a piece gets only the ones after it, then the end.
+    const resumed = await readToEnd(await openLog(t.staff.admin, started.body.id, 5));
+    expect(resumed.lines).toEqual(allA.slice(5));
+
+    // The plain-text download holds the same, in order.
+    const text = await t.staff.admin.request('GET', `/api/runs/${started.body.id}/log.txt`);
+    expect(text.status).toBe(200);
+    expect(text.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(await text.text()).toBe(allA.map((l) => l.text).join(''));
+
+    const shown = await t.staff.admin.json<App>('GET', `/api/apps/${app.id}`);
+    expect(shown.body.lastRun).toMatchObject({ id: started.body.id, state: 'succeeded' });
+    const runs = await t.staff.admin.json<{ runs: Run[] }>('GET', `/api/apps/${app.id}/runs`);
+    expect(runs.body.runs.map((r) => r.id)).toEqual([started.body.id]);
+
+    await context.annotate(
+      `[runs] ${LINES + 3} output lines (${allA.length} pieces) streamed to 2 readers; first line ${timeToFirstLine.toFixed(0)} ms after 'Deploy'`,
+      'measurement',
+    );
+    expect(timeToFirstLine).toBeLessThan(3_000);
+
+    // Every step is an event of the client's history, naming the app and the run.
+    const history = await t.staff.admin.json<ClientHistory>(
+      'GET',
+      `/api/clients/${app.client.id}/history`,
+    );
+    const ofRun = history.body.events.filter((e) => e.runId === started.body.id);
+    expect(ofRun.map((e) => [e.kind, e.fields])).toEqual([
+      ['run.ended', ['state:succeeded']],
+      ['run.started', []],
+    ]);
+    for (const event of ofRun) {
+      expect(event).toMatchObject({
+        appId: app.id,
+        clientId: app.client.id,
+        serverId: app.server!.id,
+      });
+    }
+    expect(history.body.events.some((e) => e.kind === 'app.created' && e.appId === app.id)).toBe(
+      true,
+    );
+  }, 60_000);
+
+  it('a failing command ends failed and opens one issue, which the next success resolves', async () => {
+    const marker = path.join(dir, `fail-${Date.now()}`);
+    // Fails while the marker file is missing; succeeds once it is there.
+    const app = await newApp(`echo trying; test -e ${marker} || exit 3`);
+    const db = t.server.app.parts.db.kysely;
+    const issues = () =>
+      db
+        .selectFrom('issue')
+        .select(['state', 'title', 'authorName'])
+        .where('problemKey', '=', runProblemKey(app.id))
+        .execute();
+
+    const one = await deploy(app);
+    expect(await finished(one.body.id)).toMatchObject({
+      state: 'failed',
+      exitCode: 3,
+      reason: null,
+    });
+    expect(await issues()).toEqual([
+      { state: 'open', title: 'Deploy of web failed', authorName: 'system' },
+    ]);
+    // Failing again while the issue is open opens no second one.
+    const two = await deploy(app);
+    expect(await finished(two.body.id)).toMatchObject({ state: 'failed', exitCode: 3 });
+    expect(await issues()).toHaveLength(1);
+
+    await writeFile(marker, '');
+    const three = await deploy(app);
+    expect(await finished(three.body.id)).toMatchObject({ state: 'succeeded', exitCode: 0 });
+    expect(await issues()).toEqual([
+      { state: 'resolved', title: 'Deploy of web failed', authorName: 'system' },
+    ]);
+  }, 60_000);
+
+  it('cancel stops a running command; the run ends cancelled', async () => {
+    const app = await newApp('echo started; sleep 30; echo never');
+    const run = await deploy(app);
+    const reader = await openLog(t.staff.admin, run.body.id);
+    for (;;) {
+      const message = await reader.next(10_000);
+      if (message.data.includes('started\\n')) break;
+    }
+    const asked = performance.now();
+    const cancel = await t.staff.editor.json<Run>('POST', `/api/runs/${run.body.id}/cancel`);
+    expect(cancel.status).toBe(200);
+    expect(cancel.body.cancelRequestedAt).not.toBeNull();
+    const { lines, run: ended } = await readToEnd(reader);
+    const tookMs = performance.now() - asked;
+    expect(ended).toMatchObject({ state: 'cancelled' });
+    expect(outputOf(lines, 'out')).not.toContain('never');
+    expect(lines.at(-1)!.text).toMatch(/^Cancelled by .*@.* after/);
+    // TERM, or (as root, whom OpenSSH will not signal) the connection closed after the grace.
+    expect(tookMs).toBeLessThan(5_000);
+    const again = await t.staff.editor.json<{ error: string }>(
+      'POST',
+      `/api/runs/${run.body.id}/cancel`,
+    );
+    expect(again.status).toBe(409);
+    const history = await t.staff.admin.json<ClientHistory>(
+      'GET',
+      `/api/clients/${app.client.id}/history`,
+    );
+    expect(history.body.events.filter((e) => e.runId === run.body.id).map((e) => e.kind)).toEqual([
+      'run.ended',
+      'run.cancel_requested',
+      'run.started',
+    ]);
+    expect(history.body.events.find((e) => e.kind === 'run.ended')!.fields).toEqual([
+      'state:cancelled',
+    ]);
+  }, 60_000);
+
+  it('refuses a second run of the app while one runs, naming who runs it', async () => {
+    const app = await newApp('echo busy; sleep 30', t.staff.editor);
+    const me = await t.staff.editor.json<{ email: string }>('GET', '/api/me');
+    const first = await deploy(app, t.staff.editor);
+    expect(first.status).toBe(201);
+    const second = await deploy(app, t.staff.admin);
+    expect(second.status).toBe(409);
+    expect(second.body.error).toMatch(
+      new RegExp(
+        `^${me.body.email.replaceAll('.', '\\.')} is running this app since \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC$`,
+      ),
+    );
+    // Nor can the app be removed while it runs.
+    const removed = await t.staff.admin.json<{ error: string }>('DELETE', `/api/apps/${app.id}`);
+    expect(removed.status).toBe(409);
+    await t.staff.admin.json('POST', `/api/runs/${first.body.id}/cancel`);
+    expect(await finished(first.body.id)).toMatchObject({ state: 'cancelled' });
+    const after = await deploy(app, t.staff.admin);
+    expect(after.status).toBe(201);
+    await t.staff.admin.json('POST', `/api/runs/${after.body.id}/cancel`);
+    await finished(after.body.id);
+    expect((await t.staff.admin.request('DELETE', `/api/apps/${app.id}`)).status).toBe(204);
+  }, 60_000);
+
+  it('masks the access token, the client password and the key in the stored and streamed log', async () => {
+    const secretFile = path.join(dir, 'secrets.txt');
+    // Secrets split over two writes a moment apart, so they reach the tool in separate chunks.
+    await writeFile(secretFile, `token=${ACCESS_TOKEN} password=${CLIENT_PASSWORD}\n`);
+    const app = await newApp(
+      `echo using {accessToken}; head -c 12 ${secretFile}; sleep 0.3; tail -c +13 ${secretFile}; cat ${keyFile} >&2`,
+    );
+    const run = await deploy(app);
+    expect(run.body.command).toBe(
+      `echo using ${SECRET_MASK}; head -c 12 ${secretFile}; sleep 0.3; tail -c +13 ${secretFile}; cat ${keyFile} >&2`,
+    );
+    const reader = await openLog(t.staff.admin, run.body.id);
+    const { lines, run: ended } = await readToEnd(reader);
+    expect(ended.state).toBe('succeeded');
+    const stored = await t.server.app.parts.db.kysely
+      .selectFrom('runLog')
+      .select('text')
+      .where('runId', '=', run.body.id)
+      .orderBy('seq')
+      .execute();
+    const download = await (
+      await t.staff.admin.request('GET', `/api/runs/${run.body.id}/log.txt`)
+    ).text();
+    const keyLines = privateKey
+      .split('\n')
+      .filter((line) => line.length > 8 && !line.startsWith('-----'));
+    expect(keyLines.length).toBeGreaterThan(2);
+    const places = {
+      streamed: reader.raw,
+      stored: stored.map((row) => row.text).join(''),
+      download,
+      command: ended.command,
+    };
+    for (const [where, text] of Object.entries(places)) {
+      for (const secret of [ACCESS_TOKEN, CLIENT_PASSWORD, ...keyLines]) {
+        expect(text, `${where} holds a secret`).not.toContain(secret);
+      }
+    }
+    expect(outputOf(lines, 'out')).toBe(
+      `using ${SECRET_MASK}\ntoken=${SECRET_MASK} password=${SECRET_MASK}\n`,
+    );
+    expect(outputOf(lines, 'err')).toContain('-----BEGIN OPENSSH PRIVATE KEY-----');
+    expect(outputOf(lines, 'err')).toContain(`\n${SECRET_MASK}\n`);
+  }, 60_000);
+
+  it('refuses to run with a changed host key, and refuses to start once a check saw it', async () => {
+    const own = await startSshd([(await readFile(`${keyFile}.pub`, 'utf8')).trim()]);
+    try {
+      const { client, server } = await deployableClient(t.staff.admin, own);
+      const app = await t.staff.admin.json<App>('POST', '/api/apps', {
+        clientId: client.id,
+        serverId: server.id,
+        name: 'api',
+        command: 'echo ran',
+      });
+      const pinned = await own.hostKey();
+      await own.changeHostKey();
+      const offered = await own.hostKey();
+      const run = await deploy(app.body);
+      expect(run.status).toBe(201);
+      const ended = await finished(run.body.id);
+      expect(ended).toMatchObject({
+        state: 'failed',
+        reason: `host key changed: the server offered ${offered.algorithm} ${offered.fingerprint}, not the pinned ${pinned.algorithm} ${pinned.fingerprint}`,
+      });
+      const log = await (
+        await t.staff.admin.request('GET', `/api/runs/${run.body.id}/log.txt`)
+      ).text();
+      // The tool's lines only (connecting, the command, the failure): the command never ran.
+      expect(log.split('\n')).not.toContain('ran');
+      expect(log).toContain('Failed after');
+
+      // Once a check has seen the new key, a deploy is refused before connecting.
+      await t.staff.admin.json('POST', `/api/servers/${server.id}/check`);
+      const refused = await deploy(app.body);
+      expect(refused.status).toBe(409);
+      expect(refused.body.error).toMatch(/host key changed/);
+    } finally {
+      await own.close();
+    }
+  }, 60_000);
+
+  it('refuses a deploy until the server is checked (no pinned host key)', async () => {
+    const client = await t.staff.admin.json<Client>('POST', '/api/clients', {
+      name: 'Unchecked Runs',
+      server: {
+        host: sshd.host,
+        port: sshd.port,
+        username: sshd.username,
+        password: 'pw-unchecked',
+      },
+    });
+    const [server] = (
+      await t.staff.admin.json<ServerList>('GET', `/api/servers?clientId=${client.body.id}`)
+    ).body.servers;
+    const app = await t.staff.admin.json<App>('POST', '/api/apps', {
+      clientId: client.body.id,
+      serverId: server!.id,
+      name: 'web',
+    });
+    expect(app.body).toMatchObject({
+      command: null,
+      effectiveCommand: t.server.config.appRunTemplate,
+      effectiveDirectory: '',
+    });
+    const refused = await deploy(app.body);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toBe('Check the server first so its host key is pinned');
+  });
+});
+
+describe('who may deploy and see runs', () => {
+  it('a viewer sees runs but cannot start one; a person limited by tags sees none of another client', async () => {
+    const app = await newApp('echo hello');
+    const run = await deploy(app);
+    await finished(run.body.id);
+
+    expect((await deploy(app, t.staff.viewer)).status).toBe(403);
+    expect((await t.staff.viewer.request('POST', `/api/runs/${run.body.id}/cancel`)).status).toBe(
+      403,
+    );
+    expect((await t.staff.viewer.json('GET', `/api/runs/${run.body.id}`)).status).toBe(200);
+    const viewerRuns = await t.staff.viewer.json<{ runs: Run[] }>(
+      'GET',
+      `/api/apps/${app.id}/runs`,
+    );
+    expect(viewerRuns.body.runs).toHaveLength(1);
+
+    const limited = t.staff.limited;
+    for (const url of [
+      `/api/apps/${app.id}`,
+      `/api/apps/${app.id}/runs`,
+      `/api/runs/${run.body.id}`,
+      `/api/runs/${run.body.id}/log`,
+      `/api/runs/${run.body.id}/log.txt`,
+    ]) {
+      const response = await limited.request('GET', url);
+      expect(response.status, url).toBe(404);
+      await response.body?.cancel();
+    }
+    expect((await deploy(app, limited)).status).toBe(404);
+    expect((await limited.request('POST', `/api/runs/${run.body.id}/cancel`)).status).toBe(404);
+    const list = await limited.json<{ apps: App[] }>('GET', '/api/apps');
+    expect(list.body.apps.map((a) => a.id)).not.toContain(app.id);
+
+    // Their own client's app they see and run.
+    const own = await deployableClient(t.staff.admin, sshd, ['eu']);
+    const ownApp = await limited.json<App>('POST', '/api/apps', {
+      clientId: own.client.id,
+      serverId: own.server.id,
+      name: 'eu-web',
+      command: 'echo eu',
+    });
+    expect(ownApp.status).toBe(201);
+    expect(
+      (await limited.json<{ apps: App[] }>('GET', '/api/apps')).body.apps.map((a) => a.id),
+    ).toEqual([ownApp.body.id]);
+  }, 60_000);
+});

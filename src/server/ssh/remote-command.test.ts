@@ -1,0 +1,137 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sshKeygen, startSshd, type Sshd } from '#server/testing/sshd.ts';
+import type { HostKey } from './host-key.ts';
+import { runRemoteCommand, type RemoteTarget } from './remote-command.ts';
+
+/** Commands run on Debian's OpenSSH server on 127.0.0.1, as the account running the tests. */
+let sshd: Sshd;
+let keyDir: string;
+let privateKey = '';
+let pinned: HostKey;
+
+beforeAll(async () => {
+  keyDir = await mkdtemp(path.join(os.tmpdir(), 'cm-remote-keys-'));
+  const file = path.join(keyDir, 'id');
+  await sshKeygen(file, { comment: 'remote-command test' });
+  privateKey = await readFile(file, 'utf8');
+  sshd = await startSshd([(await readFile(`${file}.pub`, 'utf8')).trim()]);
+  pinned = await sshd.hostKey();
+});
+afterAll(async () => {
+  await sshd?.close();
+  if (keyDir) await rm(keyDir, { recursive: true, force: true });
+});
+
+function target(overrides: Partial<RemoteTarget> = {}): RemoteTarget {
+  return {
+    host: sshd.host,
+    port: sshd.port,
+    username: sshd.username,
+    credential: { kind: 'ssh-key', privateKey },
+    pinned,
+    ...overrides,
+  };
+}
+
+function collect() {
+  const pieces: { stream: 'out' | 'err'; text: string }[] = [];
+  return {
+    pieces,
+    onOutput: (stream: 'out' | 'err', chunk: Buffer) =>
+      pieces.push({ stream, text: chunk.toString('utf8') }),
+    text: (stream: 'out' | 'err') =>
+      pieces
+        .filter((p) => p.stream === stream)
+        .map((p) => p.text)
+        .join(''),
+  };
+}
+
+describe('runRemoteCommand (real sshd)', () => {
+  it('streams stdout and stderr apart and ends with the exit code', async () => {
+    const output = collect();
+    const run = runRemoteCommand(
+      target(),
+      'echo one; echo two >&2; sleep 0.2; echo three; exit 3',
+      output,
+    );
+    expect(await run.done).toEqual({ status: 'exited', exitCode: 3, signal: null });
+    expect(output.text('out')).toBe('one\nthree\n');
+    expect(output.text('err')).toBe('two\n');
+    // 'three' came after the pause, so after 'two'.
+    const order = output.pieces.map((p) => p.text.trim()).filter(Boolean);
+    expect(order.indexOf('two')).toBeLessThan(order.indexOf('three'));
+  });
+
+  it('refuses a host key that is not the pinned one, before signing in', async () => {
+    const other: HostKey = { algorithm: 'ssh-ed25519', fingerprint: 'SHA256:notthepinnedkey' };
+    const output = collect();
+    const result = await runRemoteCommand(target({ pinned: other }), 'echo ran', output).done;
+    expect(result).toEqual({
+      status: 'failed',
+      reason: `host key changed: the server offered ${pinned.algorithm} ${pinned.fingerprint}, not the pinned ssh-ed25519 SHA256:notthepinnedkey`,
+    });
+    expect(output.pieces).toEqual([]);
+  });
+
+  it('names a refused login without the credential', async () => {
+    const result = await runRemoteCommand(
+      target({ credential: { kind: 'password', password: 'not-a-password-sshd-takes' } }),
+      'echo ran',
+      collect(),
+    ).done;
+    expect(result).toEqual({ status: 'failed', reason: 'authentication failed' });
+  });
+
+  // OpenSSH signals a session only under privilege separation, which a root login (the test
+  // machine's) goes without: then the grace runs out and the connection is closed.
+  it('cancel sends TERM, then closes the connection after the grace', async () => {
+    const output = collect();
+    const started = Date.now();
+    let cancelAt = 0;
+    const run = runRemoteCommand(
+      target(),
+      'echo started; sleep 30; echo never',
+      {
+        onOutput(stream, chunk) {
+          output.onOutput(stream, chunk);
+          if (chunk.toString().includes('started')) {
+            cancelAt = Date.now();
+            run.cancel();
+          }
+        },
+      },
+      { cancelGraceMs: 500 },
+    );
+    const result = await run.done;
+    if (process.getuid?.() === 0) {
+      expect(result).toEqual({
+        status: 'failed',
+        reason: 'the command did not end within 0.5 s of TERM: the connection was closed',
+      });
+    } else {
+      expect(result).toEqual({ status: 'exited', exitCode: null, signal: 'TERM' });
+    }
+    expect(output.text('out')).toBe('started\n');
+    // Ended by the signal (or the grace's close), not by the 30 s sleep.
+    expect(Date.now() - cancelAt).toBeLessThan(3_000);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it('ends with the exit code when a background process keeps its output open', async () => {
+    const started = Date.now();
+    const run = runRemoteCommand(target(), 'sleep 5 & echo left it running', collect(), {
+      cancelGraceMs: 300,
+    });
+    expect(await run.done).toEqual({ status: 'exited', exitCode: 0, signal: null });
+    expect(Date.now() - started).toBeLessThan(4_000);
+  });
+
+  it('fails with a reason when nothing listens', async () => {
+    const result = await runRemoteCommand(target({ port: 9 }), 'echo ran', collect()).done;
+    expect(result).toEqual({ status: 'failed', reason: 'connection refused' });
+  });
+});

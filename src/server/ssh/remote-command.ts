@@ -1,0 +1,214 @@
+import { Client, type ClientChannel, type ConnectConfig } from 'ssh2';
+import { hostKeyOf, sameHostKey, type HostKey } from './host-key.ts';
+import type { SshCredential } from './reachability.ts';
+
+export interface RemoteTarget {
+  host: string;
+  port: number;
+  username: string;
+  credential: SshCredential;
+  /** The server's pinned host key: any other key is refused before authenticating. */
+  pinned: HostKey;
+}
+
+/** How the remote command ended, or why it could not run (or went away) on the way. */
+export type RemoteResult =
+  | { status: 'exited'; exitCode: number | null; signal: string | null }
+  | { status: 'failed'; reason: string };
+
+export interface RemoteCommandOptions {
+  /** How long the SSH handshake and login may take. */
+  timeoutMs?: number;
+  /** After a cancel's TERM, how long the command has to end before the channel is closed. */
+  cancelGraceMs?: number;
+}
+
+export interface RemoteHandlers {
+  /** A chunk of the command's output as it arrives, stdout and stderr in the order read. */
+  onOutput(stream: 'out' | 'err', chunk: Buffer): void;
+  /** The command has started on the server (the channel is open). */
+  onStarted?(): void;
+}
+
+export interface RemoteCommand {
+  /** Settles once, when the command has ended or the connection failed. */
+  readonly done: Promise<RemoteResult>;
+  /**
+   * Sends TERM to the command (OpenSSH signals its whole process group), then closes the
+   * channel and the connection after the grace, or at once when it had not started or has
+   * ended already.
+   */
+  cancel(): void;
+}
+
+const DEFAULTS = { timeoutMs: 10_000, cancelGraceMs: 2_000 } as const;
+
+/**
+ * Runs one command on a server over SSH (`exec`, no terminal: stdout and stderr stay apart)
+ * and streams its output. The host key must be the pinned one: a different key ends the
+ * attempt before any credential is offered. Nothing here logs; failure reasons are ssh2's or
+ * ours, and never carry the credential.
+ */
+export function runRemoteCommand(
+  target: RemoteTarget,
+  command: string,
+  handlers: RemoteHandlers,
+  options: RemoteCommandOptions = {},
+): RemoteCommand {
+  const { timeoutMs, cancelGraceMs } = { ...DEFAULTS, ...options };
+  const client = new Client();
+  let channel: ClientChannel | undefined;
+  let exit: { exitCode: number | null; signal: string | null } | undefined;
+  let cancelled = false;
+  let graceTimer: NodeJS.Timeout | undefined;
+  let settle!: (result: RemoteResult) => void;
+  let settled = false;
+
+  const done = new Promise<RemoteResult>((resolve) => {
+    settle = (result) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(graceTimer);
+      client.removeAllListeners();
+      // A late error from the socket being torn down must not become an unhandled event.
+      client.on('error', () => undefined);
+      client.end();
+      resolve(result);
+    };
+  });
+
+  const config: ConnectConfig = {
+    host: target.host,
+    port: target.port,
+    username: target.username,
+    readyTimeout: timeoutMs,
+    // No agent, no keyboard prompts: only the server's own credential.
+    tryKeyboard: false,
+    // Keeps a connection that a NAT or firewall dropped from hanging the run for ever.
+    keepaliveInterval: 15_000,
+    keepaliveCountMax: 4,
+    hostVerifier: (blob: Buffer) => {
+      const offered = hostKeyOf(blob);
+      if (sameHostKey(offered, target.pinned)) return true;
+      settle({
+        status: 'failed',
+        reason: `host key changed: the server offered ${describeKey(offered)}, not the pinned ${describeKey(target.pinned)}`,
+      });
+      return false;
+    },
+    ...(target.credential.kind === 'password'
+      ? { password: target.credential.password }
+      : {
+          privateKey: target.credential.privateKey,
+          ...(target.credential.passphrase === undefined
+            ? {}
+            : { passphrase: target.credential.passphrase }),
+        }),
+  };
+
+  client.on('ready', () => {
+    if (cancelled) {
+      settle({ status: 'failed', reason: 'cancelled before the command started' });
+      return;
+    }
+    client.exec(command, (error, opened) => {
+      if (error) {
+        settle({ status: 'failed', reason: `the server refused the command: ${error.message}` });
+        return;
+      }
+      channel = opened;
+      handlers.onStarted?.();
+      opened.on('data', (chunk: Buffer) => handlers.onOutput('out', chunk));
+      opened.stderr.on('data', (chunk: Buffer) => handlers.onOutput('err', chunk));
+      opened.on('exit', (code: number | null, signal?: string) => {
+        const ended = {
+          exitCode: typeof code === 'number' ? code : null,
+          signal: typeof signal === 'string' ? signal : null,
+        };
+        exit = ended;
+        // A process the command left in the background may hold its output open, and the
+        // server closes the channel only once that output ends: the command itself is done.
+        setTimeout(() => settle({ status: 'exited', ...ended }), cancelGraceMs).unref();
+      });
+      opened.on('close', () => {
+        if (exit) settle({ status: 'exited', ...exit });
+        else settle({ status: 'failed', reason: 'the connection closed before the command ended' });
+      });
+      if (cancelled) cancelChannel(opened);
+    });
+  });
+  client.on('error', (error: Error & { level?: string; code?: string }) =>
+    settle({ status: 'failed', reason: failureReason(error, timeoutMs) }),
+  );
+  client.on('close', () => {
+    if (exit) settle({ status: 'exited', ...exit });
+    else settle({ status: 'failed', reason: 'the server closed the connection' });
+  });
+
+  function cancelChannel(open: ClientChannel): void {
+    if (exit) {
+      open.close();
+      settle({ status: 'exited', ...exit });
+      return;
+    }
+    try {
+      open.signal('TERM');
+    } catch {
+      // The channel is closing already.
+    }
+    // OpenSSH refuses signals to a root login's session (no privilege separation there), and a
+    // command may ignore TERM: after the grace the channel and the connection are closed, and
+    // the command loses its output (SIGPIPE at its next write).
+    graceTimer = setTimeout(() => {
+      open.close();
+      settle({
+        status: 'failed',
+        reason: `the command did not end within ${cancelGraceMs / 1000} s of TERM: the connection was closed`,
+      });
+    }, cancelGraceMs);
+    graceTimer.unref();
+  }
+
+  try {
+    client.connect(config);
+  } catch (error) {
+    // ssh2 throws at once for a key it cannot read.
+    settle({
+      status: 'failed',
+      reason: `the credential could not be used: ${(error as Error).message}`,
+    });
+  }
+
+  return {
+    done,
+    cancel() {
+      if (settled || cancelled) return;
+      cancelled = true;
+      if (channel) cancelChannel(channel);
+      // Not connected yet: the 'ready' handler ends it; a handshake that hangs ends here.
+      else settle({ status: 'failed', reason: 'cancelled before the command started' });
+    },
+  };
+}
+
+function describeKey(key: HostKey): string {
+  return `${key.algorithm} ${key.fingerprint}`;
+}
+
+function failureReason(
+  error: Error & { level?: string; code?: string },
+  timeoutMs: number,
+): string {
+  if (error.level === 'client-authentication') return 'authentication failed';
+  if (error.level === 'client-timeout' || error.code === 'ETIMEDOUT') {
+    return `timed out after ${timeoutMs / 1000} s`;
+  }
+  if (error.code === 'ECONNREFUSED') return 'connection refused';
+  if (error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN') {
+    return 'the host name does not resolve';
+  }
+  if (error.code === 'EHOSTUNREACH' || error.code === 'ENETUNREACH') return 'no route to the host';
+  if (error.code === 'ECONNRESET') return 'the connection was reset';
+  // ssh2's own messages name protocol problems and never carry the credential.
+  return error.message;
+}
