@@ -171,7 +171,10 @@ test('filters: state, kind, assignee and search, kept in the address', async ({ 
   await expect(page.getByText('No issue matches.')).toBeVisible();
 });
 
-test('open an issue from the client panel, about one of its servers', async ({ page, staff }) => {
+test('open an issue from the client panel, about one of its apps and servers', async ({
+  page,
+  staff,
+}) => {
   const client = await seedClient(staff, {
     name: 'Panel Issue Co',
     code: 'PIC',
@@ -183,6 +186,12 @@ test('open an issue from the client panel, about one of its servers', async ({ p
     host: 'staging.pic.example',
   });
   expect(staging.status).toBe(201);
+  const app = await staff.json('POST', '/api/apps', {
+    clientId: client.id,
+    serverId: staging.body.id,
+    name: 'shop-web',
+  });
+  expect(app.status).toBe(201);
 
   await page.goto(`/clients/${client.id}`);
   const p = panel(page);
@@ -194,8 +203,10 @@ test('open an issue from the client panel, about one of its servers', async ({ p
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(dialog.getByLabel('Title', { exact: true })).toHaveAttribute('aria-invalid', 'true');
   await expect(dialog.getByText('Enter a title')).toBeVisible();
-  await dialog.getByRole('combobox', { name: 'Server' }).click();
-  await page.getByRole('option', { name: 'staging', exact: true }).click();
+  // An app runs on one server: choosing it chooses that server too.
+  await dialog.getByRole('combobox', { name: 'App' }).click();
+  await page.getByRole('option', { name: 'shop-web', exact: true }).click();
+  await expect(dialog.getByRole('combobox', { name: 'Server' })).toHaveValue('staging');
   await dialog.getByLabel('Title', { exact: true }).fill('Staging certificate expires soon');
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Issue opened.')).toBeVisible();
@@ -205,12 +216,15 @@ test('open an issue from the client panel, about one of its servers', async ({ p
   const open = p.getByRole('list', { name: 'Open issues' });
   await expect(open.getByRole('listitem')).toHaveCount(1);
   await expect(open).toContainText('Note');
-  await expect(open).toContainText('staging');
+  await expect(open).toContainText('shop-web on staging');
   await open.getByRole('link', { name: 'Staging certificate expires soon' }).click();
   await expect(
     page.getByRole('heading', { name: 'Staging certificate expires soon', level: 1 }),
   ).toBeVisible();
   await expect(page.getByRole('link', { name: 'staging', exact: true })).toBeVisible();
+  await expect(page.getByText('App', { exact: true }).locator('xpath=..')).toHaveText(
+    'Appshop-web',
+  );
 
   // Resolved, it leaves the panel.
   await page.getByRole('button', { name: 'Resolve' }).click();
