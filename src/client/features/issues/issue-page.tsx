@@ -86,9 +86,7 @@ function IssueDetails({ issue }: { issue: Issue }) {
       <Paper withBorder radius="md" p="lg">
         <Stack gap="lg">
           {issue.problem && (
-            <Text size="sm">
-              {`Opened by the system because ${PROBLEM_LABELS[issue.problem]}. It is resolved by itself when that is no longer so.`}
-            </Text>
+            <Text size="sm">{`Opened by the system: ${PROBLEM_LABELS[issue.problem]}.`}</Text>
           )}
           <Section title="Text">
             {issue.text ? (
@@ -115,7 +113,19 @@ function IssueDetails({ issue }: { issue: Issue }) {
                   'None'
                 )}
               </Field>
-              <Field label="App">{issue.app ? issue.app.name : 'None'}</Field>
+              <Field label="App">
+                {issue.app ? (
+                  <Anchor
+                    component={Link}
+                    to={`/apps/${encodeURIComponent(issue.app.id)}`}
+                    size="sm"
+                  >
+                    {issue.app.name}
+                  </Anchor>
+                ) : (
+                  'None'
+                )}
+              </Field>
               <Field label="Opened by">
                 <PersonName person={issue.author} />
                 {`, ${formatDateTime(issue.createdAt)}`}
