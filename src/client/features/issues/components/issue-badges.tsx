@@ -4,7 +4,7 @@ import { KIND_LABELS } from '../issue-text.ts';
 
 // Mantine cuts a badge's words short with an ellipsis and shouts them; these are read as words.
 const badgeStyles = {
-  root: { textTransform: 'none', height: 'auto', minHeight: 20 },
+  root: { textTransform: 'none', height: 'auto', minHeight: 20, flexShrink: 0 },
   label: { overflow: 'visible', whiteSpace: 'normal', textOverflow: 'clip' },
 } as const;
 
