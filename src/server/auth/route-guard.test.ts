@@ -34,9 +34,9 @@ let client: Client;
 let serverId: string;
 let credentialId: string;
 let webhookId: string;
-let issueId: string;
 let appId: string;
 let runId: string;
+let issueId: string;
 
 beforeAll(async () => {
   client = (await t.staff.member.json<Client>('POST', '/api/clients', { name: 'Guarded' })).body;
@@ -60,16 +60,16 @@ beforeAll(async () => {
       enabled: false,
     })
   ).body.webhook.id;
+  ({
+    app: { id: appId },
+    runId,
+  } = await appWithEndedRun(t.server, t.staff.member, { clientId: client.id, serverId }));
   issueId = (
     await t.staff.member.json<{ id: string }>('POST', '/api/issues', {
       clientId: client.id,
       title: 'Guarded issue',
     })
   ).body.id;
-  ({
-    app: { id: appId },
-    runId,
-  } = await appWithEndedRun(t.server, t.staff.member, { clientId: client.id, serverId }));
   // Disabled while a session still exists: the `user` command deletes the sessions too, but a
   // sign-in that passed its check a moment before the disabling can leave one behind.
   const { id } = (await t.staff.leaver.json<{ id: string }>('GET', '/api/me')).body;
@@ -128,9 +128,9 @@ describe('every registered route', () => {
         serverId,
         credentialId,
         webhookId,
-        issueId,
         appId,
         runId,
+        issueId,
         version: client.version,
       });
       if (isPublic(route)) {
@@ -179,9 +179,9 @@ describe('every registered route', () => {
           serverId,
           credentialId,
           webhookId,
-          issueId,
           appId,
           runId,
+          issueId,
         }),
         t.staff.member.cookieHeader,
       );

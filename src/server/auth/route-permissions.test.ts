@@ -2,8 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '#shared/clients.ts';
 import { can, type Role } from '#shared/people.ts';
 import type { Server, ServerList } from '#shared/servers.ts';
-import type { Issue } from '#shared/issues.ts';
 import type { App } from '#shared/apps.ts';
+import type { Issue } from '#shared/issues.ts';
 import { PUBLIC_ROUTES } from './session-guard.ts';
 import { ROUTE_PERMISSIONS } from './route-permissions.ts';
 import { SESSION_ONLY_ROUTES } from './api-tokens.ts';
@@ -126,18 +126,6 @@ class Records {
     return { webhookId, deliveryId: queued.id };
   }
 
-  /** An open issue of a client of its own. */
-  async issue(): Promise<Issue> {
-    const client = await this.client();
-    return this.#ok<Issue>('POST', '/api/issues', { clientId: client.id, title: 'Matrix issue' });
-  }
-
-  /** A resolved issue, so it may be reopened. */
-  async resolvedIssue(): Promise<Issue> {
-    const issue = await this.issue();
-    return this.#ok<Issue>('POST', `/api/issues/${issue.id}/resolve`);
-  }
-
   /** An app of a client, on its primary server (never checked: a deploy of it is refused). */
   async app(): Promise<App> {
     const server = await this.primaryServer();
@@ -156,6 +144,18 @@ class Records {
       serverId: server.id,
     });
     return runId;
+  }
+
+  /** An open issue of a client of its own. */
+  async issue(): Promise<Issue> {
+    const client = await this.client();
+    return this.#ok<Issue>('POST', '/api/issues', { clientId: client.id, title: 'Matrix issue' });
+  }
+
+  /** A resolved issue, so it may be reopened. */
+  async resolvedIssue(): Promise<Issue> {
+    const issue = await this.issue();
+    return this.#ok<Issue>('POST', `/api/issues/${issue.id}/resolve`);
   }
 
   /** A token in the vault that no server uses, so it may be deleted. */
@@ -503,62 +503,6 @@ const ROUTE_CASES: Readonly<Record<string, RouteCase>> = {
       return { method: 'POST', path: `/api/webhooks/${await r.webhook()}/test` };
     },
   },
-  'GET /api/issues': { allowed: 200, request: async () => get('/api/issues') },
-  'GET /api/issues/assignees': { allowed: 200, request: async () => get('/api/issues/assignees') },
-  'GET /api/issues/:id': {
-    allowed: 200,
-    request: async (r) => get(`/api/issues/${(await r.issue()).id}`),
-  },
-  'POST /api/issues': {
-    allowed: 201,
-    request: async (r) => ({
-      method: 'POST',
-      path: '/api/issues',
-      body: { clientId: (await r.client()).id, title: 'Matrix note' },
-    }),
-  },
-  'PUT /api/issues/:id': {
-    allowed: 200,
-    request: async (r) => {
-      const issue = await r.issue();
-      return {
-        method: 'PUT',
-        path: `/api/issues/${issue.id}`,
-        body: {
-          serverId: null,
-          appId: null,
-          kind: 'problem',
-          title: 'Matrix issue, edited',
-          text: '',
-          assigneeId: null,
-          version: issue.version,
-        },
-      };
-    },
-  },
-  'POST /api/issues/:id/resolve': {
-    allowed: 200,
-    request: async (r) => ({ method: 'POST', path: `/api/issues/${(await r.issue()).id}/resolve` }),
-  },
-  'POST /api/issues/:id/reopen': {
-    allowed: 200,
-    request: async (r) => ({
-      method: 'POST',
-      path: `/api/issues/${(await r.resolvedIssue()).id}/reopen`,
-    }),
-  },
-  'GET /api/issues/:id/comments': {
-    allowed: 200,
-    request: async (r) => get(`/api/issues/${(await r.issue()).id}/comments`),
-  },
-  'POST /api/issues/:id/comments': {
-    allowed: 201,
-    request: async (r) => ({
-      method: 'POST',
-      path: `/api/issues/${(await r.issue()).id}/comments`,
-      body: { text: 'Matrix comment' },
-    }),
-  },
   'GET /api/apps': { allowed: 200, request: async () => get('/api/apps') },
   'GET /api/apps/:id': {
     allowed: 200,
@@ -615,6 +559,62 @@ const ROUTE_CASES: Readonly<Record<string, RouteCase>> = {
     request: async (r) => ({ method: 'POST', path: `/api/runs/${await r.run()}/cancel` }),
   },
 
+  'GET /api/issues': { allowed: 200, request: async () => get('/api/issues') },
+  'GET /api/issues/assignees': { allowed: 200, request: async () => get('/api/issues/assignees') },
+  'GET /api/issues/:id': {
+    allowed: 200,
+    request: async (r) => get(`/api/issues/${(await r.issue()).id}`),
+  },
+  'POST /api/issues': {
+    allowed: 201,
+    request: async (r) => ({
+      method: 'POST',
+      path: '/api/issues',
+      body: { clientId: (await r.client()).id, title: 'Matrix note' },
+    }),
+  },
+  'PUT /api/issues/:id': {
+    allowed: 200,
+    request: async (r) => {
+      const issue = await r.issue();
+      return {
+        method: 'PUT',
+        path: `/api/issues/${issue.id}`,
+        body: {
+          serverId: null,
+          appId: null,
+          kind: 'problem',
+          title: 'Matrix issue, edited',
+          text: '',
+          assigneeId: null,
+          version: issue.version,
+        },
+      };
+    },
+  },
+  'POST /api/issues/:id/resolve': {
+    allowed: 200,
+    request: async (r) => ({ method: 'POST', path: `/api/issues/${(await r.issue()).id}/resolve` }),
+  },
+  'POST /api/issues/:id/reopen': {
+    allowed: 200,
+    request: async (r) => ({
+      method: 'POST',
+      path: `/api/issues/${(await r.resolvedIssue()).id}/reopen`,
+    }),
+  },
+  'GET /api/issues/:id/comments': {
+    allowed: 200,
+    request: async (r) => get(`/api/issues/${(await r.issue()).id}/comments`),
+  },
+  'POST /api/issues/:id/comments': {
+    allowed: 201,
+    request: async (r) => ({
+      method: 'POST',
+      path: `/api/issues/${(await r.issue()).id}/comments`,
+      body: { text: 'Matrix comment' },
+    }),
+  },
   // The OpenAPI document and its Swagger UI page, with the page's files.
   [`GET ${OPENAPI_PATH}`]: { allowed: 200, request: async () => get(OPENAPI_PATH) },
   [`GET ${DOCS_PREFIX}`]: { allowed: 200, request: async () => get(DOCS_PREFIX) },
@@ -686,13 +686,6 @@ const LIMITED_ANSWERS: Readonly<Record<string, Expected>> = {
   'POST /api/servers/:id/host-key': { refused: 404 },
   'POST /api/servers/:id/check': { refused: 404 },
   'POST /api/servers': { refused: 400 },
-  'GET /api/issues/:id': { refused: 404 },
-  'PUT /api/issues/:id': { refused: 404 },
-  'POST /api/issues/:id/resolve': { refused: 404 },
-  'POST /api/issues/:id/reopen': { refused: 404 },
-  'GET /api/issues/:id/comments': { refused: 404 },
-  'POST /api/issues/:id/comments': { refused: 404 },
-  'POST /api/issues': { refused: 400 },
   'GET /api/apps/:id': { refused: 404 },
   'PUT /api/apps/:id': { refused: 404 },
   'DELETE /api/apps/:id': { refused: 404 },
@@ -703,6 +696,13 @@ const LIMITED_ANSWERS: Readonly<Record<string, Expected>> = {
   'GET /api/runs/:id/log.txt': { refused: 404 },
   'POST /api/runs/:id/cancel': { refused: 404 },
   'POST /api/apps': { refused: 400 },
+  'GET /api/issues/:id': { refused: 404 },
+  'PUT /api/issues/:id': { refused: 404 },
+  'POST /api/issues/:id/resolve': { refused: 404 },
+  'POST /api/issues/:id/reopen': { refused: 404 },
+  'GET /api/issues/:id/comments': { refused: 404 },
+  'POST /api/issues/:id/comments': { refused: 404 },
+  'POST /api/issues': { refused: 400 },
 };
 
 const limitedByTag = (route: string): Expected => {

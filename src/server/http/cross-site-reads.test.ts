@@ -17,9 +17,9 @@ const t = serveThisFile({ staff: { member: { name: 'Staff' } } });
 let client: Client;
 let serverId: string;
 let credentialId: string;
-let issueId: string;
 let appId: string;
 let runId: string;
+let issueId: string;
 const PASSWORD = 'server-password-cross-site';
 const TOKEN = 'access-token-cross-site';
 const VAULT_TOKEN = 'vault-token-cross-site';
@@ -45,6 +45,10 @@ beforeAll(async () => {
       secret: VAULT_TOKEN,
     })
   ).body.id;
+  ({
+    app: { id: appId },
+    runId,
+  } = await appWithEndedRun(t.server, t.staff.member, { clientId: client.id, serverId }));
   issueId = (
     await t.staff.member.json<{ id: string }>('POST', '/api/issues', {
       clientId: client.id,
@@ -52,10 +56,6 @@ beforeAll(async () => {
       title: 'Cross-site issue',
     })
   ).body.id;
-  ({
-    app: { id: appId },
-    runId,
-  } = await appWithEndedRun(t.server, t.staff.member, { clientId: client.id, serverId }));
 });
 
 async function eventCount(): Promise<number> {
@@ -85,7 +85,7 @@ function getRoutes() {
 const paths = (route: { url: string }) => {
   const path = requestFor(
     { method: 'GET', url: route.url, config: {} },
-    { id: client.id, serverId, credentialId, issueId, appId, runId },
+    { id: client.id, serverId, credentialId, appId, runId, issueId },
   ).path;
   // The export reveals only when asked: ask, so an unmarked export would show up here.
   return route.url === '/api/clients/export' ? [path, `${path}?secrets=1`] : [path];

@@ -16,7 +16,11 @@ import { hostileRequests, type HostileRequest } from './hostile-requests.ts';
  * JSON with a message (naming the fields of a bad body), and nothing written by a refused write.
  */
 
-const RUNS = Number(process.env.HOSTILE_RUNS ?? 1500);
+/**
+ * Requests per run: enough that every route is drawn (a read weighs 1 in about 250 and must come
+ * up at least once, checked below), so it grows with the routes: 25 per route, 1500 at least.
+ */
+const runsFor = (routes: number) => Number(process.env.HOSTILE_RUNS ?? Math.max(1500, routes * 25));
 
 const t = serveThisFile({ staff: { member: { name: 'Fuzz Staff' } } });
 let requestsSent = 0;
@@ -192,7 +196,7 @@ function objectsIn(value: unknown): number {
 
 /**
  * The generated requests, each write followed by a read of the tables, take about 7 s here and
- * three times that on CI's machine: more than the default 20 s. Bounded by RUNS, not by time.
+ * three times that on CI's machine: more than the default 20 s. Bounded by runsFor, not by time.
  */
 const FUZZ_TIMEOUT_MS = 90_000;
 
@@ -208,12 +212,12 @@ describe('generated requests to every route', () => {
       const webhooks = (
         await t.staff.member.json<{ webhooks: { id: string }[] }>('GET', '/api/webhooks')
       ).body.webhooks;
-      const issues = (
-        await t.staff.member.json<{ issues: { id: string }[] }>('GET', '/api/issues?state=all')
-      ).body.issues;
       const db = t.server.app.parts.db.kysely;
       const appIds = (await db.selectFrom('app').select('id').execute()).map((a) => a.id);
       const runIds = (await db.selectFrom('run').select('id').execute()).map((r) => r.id);
+      const issues = (
+        await t.staff.member.json<{ issues: { id: string }[] }>('GET', '/api/issues?state=all')
+      ).body.issues;
       const routes = distinctRoutes(t.server.app.registeredRoutes).filter(
         // The web build's files: none in this server (it has no web app).
         (r) => r.url.startsWith('/api/') || r.url === '/healthz' || r.url === '/readyz',
@@ -269,7 +273,7 @@ describe('generated requests to every route', () => {
           }
           before = after;
         }),
-        { numRuns: RUNS, endOnFailure: true },
+        { numRuns: runsFor(routes.length), endOnFailure: true },
       );
       // HOSTILE_STATS=1: which routes answered what, to see where the generated input reaches.
       // eslint-disable-next-line no-console -- asked for explicitly

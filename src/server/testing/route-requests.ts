@@ -23,11 +23,11 @@ export function requestFor(
     /** A webhook endpoint's id for `/api/webhooks/:id`, and one of its deliveries'. */
     webhookId?: string;
     deliveryId?: string;
-    /** An issue's id for `/api/issues/:id…`. */
-    issueId?: string;
     /** An app's id for `/api/apps/:id`, and one of its runs' for `/api/runs/:id`. */
     appId?: string;
     runId?: string;
+    /** An issue's id for `/api/issues/:id…`. */
+    issueId?: string;
     wildcard?: string;
     version?: number;
     credentialVersion?: number;

@@ -40,7 +40,7 @@ function lastEventIdOf(value: unknown): number | undefined {
 }
 
 const logStream = {
-  description: `Server-Sent Events: each piece of the log as \`id: <seq>\`, \`event: ${RUN_LOG_EVENT}\`, \`data: <piece as JSON>\`, then \`event: ${RUN_END_EVENT}\` with the run once it has ended, and the stream closes.`,
+  description: `Server-Sent Events: each piece of the log as \`id: <seq>\`, \`event: ${RUN_LOG_EVENT}\`, \`data: <piece as JSON>\`, then \`event: ${RUN_END_EVENT}\` with the run once it has ended, and the stream closes (close the EventSource then, or it reconnects). A piece is one line of one stream with its newline (the output's last line, or a line longer than 16 KB, may come without one): the pieces joined in order are the log.`,
   content: { 'text/event-stream': { schema: z.string() } },
 };
 

@@ -2,7 +2,13 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { App, Run, RunLogLine } from '#shared/apps.ts';
+import {
+  RUN_LOG_CAP_BYTES,
+  RUNS_KEPT_PER_APP,
+  type App,
+  type Run,
+  type RunLogLine,
+} from '#shared/apps.ts';
 import type { Client } from '#shared/clients.ts';
 import type { ClientHistory } from '#shared/events.ts';
 import type { Server, ServerList } from '#shared/servers.ts';
@@ -427,6 +433,97 @@ describe('a run against a real sshd', () => {
     } finally {
       await own.close();
     }
+  }, 60_000);
+
+  it('keeps 5 MB of a longer output, says where it was cut, and the command runs on', async (context) => {
+    // 6 MB in lines of 100 characters, then a line after them that the log no longer keeps.
+    const app = await newApp(
+      "head -c 6000000 /dev/zero | tr '\\0' x | fold -w 99; echo after-the-flood; exit 4",
+    );
+    const began = performance.now();
+    const run = await deploy(app);
+    const ended = await finished(run.body.id);
+    const tookMs = performance.now() - began;
+    expect(ended).toMatchObject({ state: 'failed', exitCode: 4, logTruncated: true });
+    expect(ended.logBytes).toBeGreaterThan(RUN_LOG_CAP_BYTES - 200);
+    expect(ended.logBytes).toBeLessThan(RUN_LOG_CAP_BYTES + 2_000);
+    const log = await (
+      await t.staff.admin.request('GET', `/api/runs/${run.body.id}/log.txt`)
+    ).text();
+    expect(Buffer.byteLength(log)).toBe(ended.logBytes);
+    const tail = log.slice(-400).split('\n').filter(Boolean);
+    expect(tail.slice(-2)).toEqual([
+      'The log was cut here at 5 MB: the rest of the output is not stored (the command keeps running).',
+      expect.stringMatching(/^Exited with code 4 after/),
+    ]);
+    // Only the command line shown at the top names it: the output after the cut is not kept.
+    expect(log.split('\n')).not.toContain('after-the-flood');
+    await context.annotate(
+      `[runs] 6 MB of output: 5 MB stored and the cut said, run ended in ${(tookMs / 1000).toFixed(1)} s`,
+      'measurement',
+    );
+  }, 120_000);
+
+  it('keeps the last 50 runs of an app, with their logs', async () => {
+    const app = await newApp('echo kept');
+    const db = t.server.app.parts.db.kysely;
+    const long = Date.now() - 86_400_000;
+    const old = Array.from({ length: RUNS_KEPT_PER_APP }, (_, i) => ({
+      id: `old-run-${i}-${app.id}`,
+      at: new Date(long + i * 1000).toISOString(),
+    }));
+    for (const { id, at } of old) {
+      await db
+        .insertInto('run')
+        .values({
+          id,
+          appId: app.id,
+          clientId: app.client.id,
+          serverId: app.server!.id,
+          state: 'succeeded',
+          command: 'echo kept',
+          startedById: null,
+          startedByName: 'earlier',
+          startedAt: at,
+          endedAt: at,
+          exitCode: 0,
+          signal: null,
+          reason: null,
+          logBytes: 5,
+          logTruncated: t.server.config.database.kind === 'postgres' ? false : 0,
+          heartbeatAt: at,
+          cancelRequestedAt: null,
+          cancelRequestedBy: null,
+        })
+        .execute();
+      await db
+        .insertInto('runLog')
+        .values({ runId: id, seq: 1, stream: 'out', text: 'kept\n', at })
+        .execute();
+    }
+    const run = await deploy(app);
+    await finished(run.body.id);
+    const runs = await t.staff.admin.json<{ runs: Run[] }>('GET', `/api/apps/${app.id}/runs`);
+    expect(runs.body.runs).toHaveLength(RUNS_KEPT_PER_APP);
+    expect(runs.body.runs[0]!.id).toBe(run.body.id);
+    expect(runs.body.runs.map((r) => r.id)).not.toContain(old[0]!.id);
+    const orphanLines = await db
+      .selectFrom('runLog')
+      .select('runId')
+      .where('runId', '=', old[0]!.id)
+      .execute();
+    expect(orphanLines).toEqual([]);
+    // Newest first, a page at a time.
+    const page = await t.staff.admin.json<{ runs: Run[]; nextCursor: string | null }>(
+      'GET',
+      `/api/apps/${app.id}/runs?limit=20`,
+    );
+    expect(page.body.runs.map((r) => r.id)).toEqual(runs.body.runs.slice(0, 20).map((r) => r.id));
+    const next = await t.staff.admin.json<{ runs: Run[] }>(
+      'GET',
+      `/api/apps/${app.id}/runs?limit=20&cursor=${page.body.nextCursor}`,
+    );
+    expect(next.body.runs.map((r) => r.id)).toEqual(runs.body.runs.slice(20, 40).map((r) => r.id));
   }, 60_000);
 
   it('refuses a deploy until the server is checked (no pinned host key)', async () => {
