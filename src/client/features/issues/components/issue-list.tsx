@@ -11,6 +11,10 @@ export const issuePagePath = (id: string) => `/issues/${encodeURIComponent(id)}`
 const clientPath = (id: string) => `/clients/${encodeURIComponent(id)}`;
 
 const wrap = { overflowWrap: 'anywhere' } as const;
+// In a table: a long word still breaks, but a column is never squeezed below its longest word
+// ('anywhere' counts every letter as a place to break, and the table then narrows names).
+const cellWrap = { overflowWrap: 'break-word' } as const;
+// Dates, badges and people's names read on one line; a long name scrolls the table instead.
 const nowrap = { whiteSpace: 'nowrap' } as const;
 
 /** Every issue given: a table on a wide screen, one card each on a phone. */
@@ -33,7 +37,7 @@ function IssueTable({ issues }: { issues: readonly Issue[] }) {
       <Table verticalSpacing="sm" highlightOnHover aria-label="Issues">
         <Table.Thead>
           <Table.Tr>
-            <Table.Th>Title</Table.Th>
+            <Table.Th w="30%">Title</Table.Th>
             <Table.Th>Kind</Table.Th>
             <Table.Th>Client</Table.Th>
             <Table.Th>Server / app</Table.Th>
@@ -46,7 +50,8 @@ function IssueTable({ issues }: { issues: readonly Issue[] }) {
         <Table.Tbody>
           {issues.map((issue) => (
             <Table.Tr key={issue.id}>
-              <Table.Td style={wrap}>
+              {/* A title may be one long word: it breaks anywhere, in a column kept readable. */}
+              <Table.Td style={{ ...wrap, minWidth: 220 }}>
                 <Stack gap={4} align="flex-start">
                   <Anchor component={Link} to={issuePagePath(issue.id)} fw={600} size="sm">
                     {issue.title}
@@ -57,22 +62,24 @@ function IssueTable({ issues }: { issues: readonly Issue[] }) {
               <Table.Td style={nowrap}>
                 <IssueKindBadge kind={issue.kind} />
               </Table.Td>
-              <Table.Td style={wrap}>
+              <Table.Td style={{ ...cellWrap, minWidth: 150 }}>
                 <Anchor component={Link} to={clientPath(issue.client.id)} size="sm">
                   {clientName(issue.client)}
                 </Anchor>
               </Table.Td>
-              <Table.Td style={wrap}>
+              <Table.Td style={{ ...cellWrap, minWidth: 100 }}>
                 {issueSubject(issue) || (
                   <Text span size="sm" c="dimmed">
                     —
                   </Text>
                 )}
               </Table.Td>
-              <Table.Td style={wrap}>
+              <Table.Td style={nowrap}>
                 <PersonName person={issue.author} />
               </Table.Td>
-              <Table.Td style={wrap}>{issue.assignee ? issue.assignee.name : <Nobody />}</Table.Td>
+              <Table.Td style={nowrap}>
+                {issue.assignee ? issue.assignee.name : <Nobody />}
+              </Table.Td>
               <Table.Td style={nowrap}>{formatDateTime(issue.createdAt)}</Table.Td>
               <Table.Td ta="right">{issue.commentCount}</Table.Td>
             </Table.Tr>
