@@ -1,7 +1,6 @@
 import { Navigate, createBrowserRouter, type RouteObject } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { FullPageLoader } from '#client/components/full-page-loader.tsx';
-import { NotAvailablePage } from '#client/components/not-available-page.tsx';
 import { NotFoundPage } from '#client/components/not-found-page.tsx';
 import { RouteErrorPage } from '#client/components/route-error-page.tsx';
 import { clientsQuery } from '#client/features/clients/api/client-queries.ts';
@@ -53,11 +52,6 @@ const secondFactorSetUp: RouteObject = {
     Component: (await import('./set-up-second-factor-route.tsx')).SetUpSecondFactorRoute,
   }),
 };
-
-const notAvailable = ['Issues'].map((name): RouteObject => ({
-  path: name.toLowerCase(),
-  element: <NotAvailablePage name={name} />,
-}));
 
 const signedInRoutes: RouteObject = {
   lazy: async () => ({ Component: (await import('./signed-in-layout.tsx')).SignedInLayout }),
@@ -128,7 +122,18 @@ const signedInRoutes: RouteObject = {
         Component: (await import('../features/apps/app-page.tsx')).AppPage,
       }),
     },
-    ...notAvailable,
+    {
+      path: 'issues',
+      lazy: async () => ({
+        Component: (await import('../features/issues/issues-page.tsx')).IssuesPage,
+      }),
+    },
+    {
+      path: 'issues/:issueId',
+      lazy: async () => ({
+        Component: (await import('../features/issues/issue-page.tsx')).IssuePage,
+      }),
+    },
   ],
 };
 

@@ -37,6 +37,8 @@ describe('describeEvent', () => {
     [event('client.created', ['import']), 'imported it'],
     [event('client.updated', ['code', 'import']), 'edited code by an import'],
     [event('client.password_read', ['export']), 'read the password in an export'],
+    [event('issue.updated', ['title', 'assigneeId']), "edited an issue's title and assignee"],
+    [event('issue.commented', ['comment']), 'commented on an issue'],
   ])('%#: %s', (input, text) => {
     expect(describeEvent(input)).toBe(text);
   });

@@ -19,6 +19,10 @@ const FIELD_LABELS: Record<string, string> = {
   'server.password': 'password',
   'server.private': 'private',
   'server.uiDir': 'uiDir',
+  // An issue's (and an app's) links, named for what they point at.
+  serverId: 'server',
+  appId: 'app',
+  assigneeId: 'assignee',
 };
 
 export function fieldLabel(field: string): string {

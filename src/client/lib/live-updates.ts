@@ -10,6 +10,7 @@ import {
   appKeys,
   clientKeys,
   credentialKeys,
+  issueKeys,
   peopleKeys,
   runKeys,
   serverKeys,
@@ -88,8 +89,9 @@ function connect(queryClient: QueryClient): void {
         void queryClient.invalidateQueries({ queryKey: peopleKeys.all });
       }
       if (event.personId !== null) {
-        // Perhaps one's own role or tags changed.
+        // Perhaps one's own role or tags changed; perhaps who an issue can be given to.
         void queryClient.invalidateQueries({ queryKey: meKey });
+        void queryClient.invalidateQueries({ queryKey: issueKeys.assignees() });
         return;
       }
       if (event.clientId === null) {
@@ -97,6 +99,16 @@ function connect(queryClient: QueryClient): void {
         void queryClient.invalidateQueries({ queryKey: credentialKeys.all });
         if (event.kind !== 'credential.revealed') {
           void queryClient.invalidateQueries({ queryKey: serverKeys.all });
+        }
+        return;
+      }
+      if (event.issueId !== null) {
+        // An issue changes the issues' lists and pages and its client's history, nothing else
+        // of its client or server (a check that opens one is a `server.checked` of its own).
+        void queryClient.invalidateQueries({ queryKey: issueKeys.all });
+        void queryClient.invalidateQueries({ queryKey: clientKeys.history(event.clientId) });
+        if (event.serverId !== null) {
+          void queryClient.invalidateQueries({ queryKey: serverKeys.history(event.serverId) });
         }
         return;
       }
@@ -155,6 +167,8 @@ function flush(queryClient: QueryClient): void {
   void queryClient.invalidateQueries({ queryKey: serverKeys.all });
   // Apps name their client.
   void queryClient.invalidateQueries({ queryKey: appKeys.all });
+  // Issues name their client and server, and go with a deleted client.
+  void queryClient.invalidateQueries({ queryKey: issueKeys.all });
   // One pass over the cache for the whole batch, not one per client: a bulk action or an
   // import changes thousands at once, and each pass looks at every query held.
   const changedHere = (query: Query, deleted: boolean) => {

@@ -56,3 +56,20 @@ export const runKeys = {
   all: ['runs'] as const,
   detail: (id: string) => ['runs', 'detail', id] as const,
 };
+
+/** The Issues section, an issue's page and comments, and a client's open issues in its panel. */
+export const issueKeys = {
+  all: ['issues'] as const,
+  list: (
+    filter: {
+      clientId?: string;
+      state?: string;
+      kind?: string;
+      assigneeId?: string;
+      q?: string;
+    } = {},
+  ) => ['issues', 'list', filter] as const,
+  detail: (id: string) => ['issues', 'detail', id] as const,
+  comments: (id: string) => ['issues', 'detail', id, 'comments'] as const,
+  assignees: () => ['issues', 'assignees'] as const,
+};

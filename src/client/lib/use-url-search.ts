@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useNavigation, useSearchParams } from 'react-router';
 import { useDebouncedValue } from '@mantine/hooks';
 
 /**
@@ -27,9 +27,12 @@ export function useUrlSearch(): {
       },
       { replace: true },
     );
+  // Not while a navigation is under way: written then, the search would replace the page
+  // someone just clicked (it loads on demand) with this list again.
+  const navigating = useNavigation().state !== 'idle';
   useEffect(() => {
-    if ((params.get('q') ?? '') !== q) setParam('q', q);
+    if (!navigating && (params.get('q') ?? '').trim() !== q) setParam('q', q);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only a settled search is written
-  }, [q]);
+  }, [q, navigating]);
   return { params, search, setSearch, q, setParam };
 }

@@ -1,0 +1,269 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import {
+  Button,
+  Group,
+  Modal,
+  Radio,
+  Select,
+  SimpleGrid,
+  Stack,
+  TextInput,
+  Textarea,
+} from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useMediaQuery } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { useQuery } from '@tanstack/react-query';
+import type { Issue, IssueKind } from '#shared/issues.ts';
+import { errorMessage, isApiError } from '#client/lib/api-client.ts';
+import { focusWhenShown } from '#client/lib/focus-when-shown.ts';
+import { FormErrorAlert } from '#client/components/form-error-alert.tsx';
+import { clientsQuery } from '#client/lib/client-list-query.ts';
+import { serversQuery } from '#client/lib/server-queries.ts';
+import { clientAppsQuery } from '#client/lib/app-list-query.ts';
+import { useSaveIssue } from '../api/issue-mutations.ts';
+import { assigneesQuery } from '../api/issue-queries.ts';
+import {
+  emptyIssueFormValues,
+  formValuesToCreate,
+  formValuesToUpdate,
+  issueToFormValues,
+  toFormErrors,
+  validateIssueForm,
+  type IssueFormValues,
+} from '../issue-form-values.ts';
+import { clientName, personOptions } from '../issue-text.ts';
+
+/**
+ * Open a new issue or edit one in a dialog. `issue` set: edit it at the version it was opened;
+ * `client` set: a new issue of that client (no client picker).
+ */
+export function IssueFormModal({
+  opened,
+  onClose,
+  issue,
+  client,
+  onSaved,
+}: {
+  opened: boolean;
+  onClose: () => void;
+  issue?: Issue;
+  client?: Issue['client'];
+  onSaved?: (issue: Issue) => void;
+}) {
+  const phone = useMediaQuery('(max-width: 36em)');
+  return (
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={issue ? 'Edit issue' : 'New issue'}
+      size="lg"
+      fullScreen={phone}
+      centered
+    >
+      {opened && (
+        <IssueForm
+          issue={issue}
+          client={client}
+          onCancel={onClose}
+          onSaved={(saved) => {
+            onClose();
+            onSaved?.(saved);
+          }}
+        />
+      )}
+    </Modal>
+  );
+}
+
+const NONE = { value: '', label: 'None' };
+
+function IssueForm({
+  issue,
+  client,
+  onSaved,
+  onCancel,
+}: {
+  issue?: Issue | undefined;
+  client?: Issue['client'] | undefined;
+  onSaved: (issue: Issue) => void;
+  onCancel: () => void;
+}) {
+  const save = useSaveIssue();
+  const formId = useId();
+  // The version the form was opened at: a live update refreshes `issue` while the form is open,
+  // and saving at the new version would overwrite a colleague's change unseen.
+  const [openedVersion] = useState(issue?.version);
+  const [problem, setProblem] = useState<string | null>(null);
+  const form = useForm<IssueFormValues>({
+    initialValues: issue ? issueToFormValues(issue) : emptyIssueFormValues(client?.id),
+    validate: validateIssueForm,
+  });
+  const owner = issue?.client ?? client;
+  const clientId = form.values.clientId;
+  const clients = useQuery({ ...clientsQuery(), enabled: !owner });
+  const servers = useQuery({ ...serversQuery({ clientId }), enabled: clientId !== '' });
+  const apps = useQuery({ ...clientAppsQuery(clientId), enabled: clientId !== '' });
+  const people = useQuery(assigneesQuery());
+  const firstRef = useRef<HTMLInputElement>(null);
+  useEffect(() => firstRef.current?.focus(), []);
+
+  function focusFirstError() {
+    focusWhenShown(
+      () => document.getElementById(formId)?.querySelector<HTMLElement>('[aria-invalid="true"]'),
+      undefined,
+      500,
+    );
+  }
+
+  const submit = form.onSubmit(async (values) => {
+    setProblem(null);
+    try {
+      const saved = await save.mutateAsync(
+        issue
+          ? {
+              kind: 'update',
+              id: issue.id,
+              input: formValuesToUpdate(values, openedVersion ?? issue.version),
+            }
+          : { kind: 'create', input: formValuesToCreate(values) },
+      );
+      notifications.show({ color: 'green', message: issue ? 'Issue saved.' : 'Issue opened.' });
+      onSaved(saved);
+    } catch (error) {
+      if (isApiError(error, 400) && Object.keys(error.fields).length > 0) {
+        const { errors, unplaced } = toFormErrors(error.fields);
+        form.setErrors(errors);
+        setProblem(unplaced.length > 0 ? unplaced.join('\n') : null);
+        focusFirstError();
+        return;
+      }
+      setProblem(errorMessage(error));
+    }
+  }, focusFirstError);
+
+  // What the issue is about, kept when the lists have not loaded yet (or it was removed since).
+  const serverOptions = [
+    NONE,
+    ...(servers.data ?? []).map((server) => ({ value: server.id, label: server.label })),
+  ];
+  if (issue?.server && !serverOptions.some((o) => o.value === issue.server?.id)) {
+    serverOptions.push({ value: issue.server.id, label: issue.server.label });
+  }
+  const appOptions = [
+    NONE,
+    ...(apps.data ?? []).map((app) => ({ value: app.id, label: app.name })),
+  ];
+  if (issue?.app && !appOptions.some((o) => o.value === issue.app?.id)) {
+    appOptions.push({ value: issue.app.id, label: issue.app.name });
+  }
+  const assigneeOptions = [{ value: '', label: 'Nobody' }, ...personOptions(people.data ?? [])];
+  if (issue?.assignee && !assigneeOptions.some((o) => o.value === issue.assignee?.id)) {
+    assigneeOptions.push({ value: issue.assignee.id, label: issue.assignee.name });
+  }
+
+  function chooseApp(appId: string) {
+    form.setFieldValue('appId', appId);
+    // An app runs on one server: it is what the issue is about unless one was chosen.
+    const app = apps.data?.find((candidate) => candidate.id === appId);
+    if (app?.server && form.values.serverId === '') form.setFieldValue('serverId', app.server.id);
+  }
+
+  return (
+    <form id={formId} onSubmit={submit} noValidate>
+      <Stack gap="md">
+        <FormErrorAlert
+          title="The issue was not saved"
+          message={problem}
+          style={{ whiteSpace: 'pre-line' }}
+        />
+        {owner ? (
+          <TextInput label="Client" value={clientName(owner)} readOnly variant="filled" />
+        ) : (
+          <Select
+            label="Client"
+            placeholder={clients.isPending ? 'Loading clients…' : 'Choose a client'}
+            searchable
+            limit={50}
+            nothingFoundMessage="No client matches"
+            // Focus comes here for an error too: the list opens on a click or typing, not then.
+            openOnFocus={false}
+            data={(clients.data ?? []).map((c) => ({ value: c.id, label: clientName(c) }))}
+            ref={firstRef}
+            {...form.getInputProps('clientId')}
+            onChange={(value) => {
+              form.setFieldValue('clientId', value ?? '');
+              // A server or app belongs to one client: choosing another leaves them unset.
+              form.setFieldValue('serverId', '');
+              form.setFieldValue('appId', '');
+            }}
+          />
+        )}
+        <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
+          <Select
+            label="Server"
+            description={clientId ? undefined : 'Choose the client first'}
+            disabled={clientId === ''}
+            // Below the input, so the two pickers stay level whichever has a note.
+            inputWrapperOrder={['label', 'input', 'description', 'error']}
+            data={serverOptions}
+            allowDeselect={false}
+            {...form.getInputProps('serverId')}
+            onChange={(value) => form.setFieldValue('serverId', value ?? '')}
+          />
+          <Select
+            label="App"
+            description={
+              clientId === ''
+                ? 'Choose the client first'
+                : apps.isError
+                  ? 'The apps could not be loaded'
+                  : undefined
+            }
+            disabled={clientId === ''}
+            inputWrapperOrder={['label', 'input', 'description', 'error']}
+            data={appOptions}
+            allowDeselect={false}
+            {...form.getInputProps('appId')}
+            onChange={(value) => chooseApp(value ?? '')}
+          />
+        </SimpleGrid>
+        <Radio.Group
+          label="Kind"
+          {...form.getInputProps('kind')}
+          onChange={(value) => form.setFieldValue('kind', value as IssueKind)}
+        >
+          <Group gap="lg" mt={6}>
+            <Radio value="note" label="Note" description="Something colleagues should know" />
+            <Radio value="problem" label="Problem" description="Something wrong to put right" />
+          </Group>
+        </Radio.Group>
+        <TextInput
+          label="Title"
+          autoComplete="off"
+          maxLength={200}
+          {...(owner ? { ref: firstRef } : {})}
+          {...form.getInputProps('title')}
+        />
+        <Textarea label="Text" autosize minRows={4} maxRows={14} {...form.getInputProps('text')} />
+        <Select
+          label="Assignee"
+          searchable
+          nothingFoundMessage="Nobody matches"
+          data={assigneeOptions}
+          allowDeselect={false}
+          {...form.getInputProps('assigneeId')}
+          onChange={(value) => form.setFieldValue('assigneeId', value ?? '')}
+        />
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onCancel}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={form.submitting}>
+            Save
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
