@@ -555,6 +555,47 @@ describe('a run against a real sshd', () => {
   });
 });
 
+describe("the README's deploy from a script", () => {
+  it('a write token starts a deploy, follows its log to the end and reads how it went', async () => {
+    const app = await newApp('echo first; echo second');
+    const created = await t.staff.admin.json<{ secret: string }>('POST', '/api/me/tokens', {
+      name: 'deploy script',
+      scope: 'write',
+      expiresInDays: 30,
+    });
+    expect(created.status).toBe(201);
+    const auth = { authorization: `Bearer ${created.body.secret}` };
+
+    // run=$(curl -s -X POST -H "$AUTH" "$API/apps/$APP_ID/runs" | jq -r .id)
+    const started = await fetch(`${t.server.url}/api/apps/${app.id}/runs`, {
+      method: 'POST',
+      headers: auth,
+    });
+    expect(started.status).toBe(201);
+    const run = (await started.json()) as Run;
+
+    // curl -sN -H "$AUTH" "$API/runs/$run/log" | sed -n 's/^data: //p' | jq -j '.text // empty'
+    const log = await fetch(`${t.server.url}/api/runs/${run.id}/log`, { headers: auth });
+    expect(log.status).toBe(200);
+    // The stream closes by itself after run.end, so reading it whole ends.
+    const body = await log.text();
+    const pieces = body
+      .split('\n')
+      .filter((line) => line.startsWith('data: '))
+      .map((line) => JSON.parse(line.slice('data: '.length)) as { text?: string });
+    const output = pieces.map((piece) => piece.text ?? '').join('');
+    expect(output).toContain('first\nsecond\n');
+
+    // curl -s -H "$AUTH" "$API/runs/$run" | jq '{state, exitCode, durationMs}'
+    const ended = await fetch(`${t.server.url}/api/runs/${run.id}`, { headers: auth });
+    expect(await ended.json()).toMatchObject({
+      state: 'succeeded',
+      exitCode: 0,
+      durationMs: expect.any(Number),
+    });
+  }, 60_000);
+});
+
 describe('who may deploy and see runs', () => {
   it('a viewer sees runs but cannot start one; a person limited by tags sees none of another client', async () => {
     const app = await newApp('echo hello');
