@@ -88,7 +88,9 @@ function planTable(
       differences.push(`${table.name}.${column.name} only in the target`);
     }
   }
-  if (!columns.some((c) => c.name === table.key)) differences.push(`no ${table.name}.${table.key}`);
+  for (const key of table.key) {
+    if (!columns.some((c) => c.name === key)) differences.push(`no ${table.name}.${key}`);
+  }
   return { ...table, columns, identity: target.find((c) => c.autoIncrementing)?.name };
 }
 

@@ -32,10 +32,10 @@ function stored(kind: Kind, value: Value): unknown {
   return kind === 'boolean' && value !== null ? value === 1 : value;
 }
 
-/** Orders (and compares) keys bytewise on both dialects, so both sides hash rows alike. */
-function keyExpression(table: TablePlan, side: Side, dialect: Dialect) {
-  const ref = sql.ref(table.key);
-  const key = table.columns.find((c) => c.name === table.key)!;
+/** Orders (and compares) a key column bytewise on both dialects, so both sides hash rows alike. */
+function keyExpression(table: TablePlan, name: string, side: Side, dialect: Dialect) {
+  const ref = sql.ref(name);
+  const key = table.columns.find((c) => c.name === name)!;
   return key[side] === 'text' && dialect === 'postgres' ? sql`${ref} collate "C"` : ref;
 }
 
@@ -47,19 +47,22 @@ export async function* readPages(
   table: TablePlan,
   batchSize: number,
 ): AsyncGenerator<Value[][]> {
-  const key = keyExpression(table, side, dialect);
-  let after: unknown = undefined;
+  const keys = table.key.map((name) => keyExpression(table, name, side, dialect));
+  // A key of several columns pages by row value, `(a, b) > (x, y)`, which both databases know.
+  const keyTuple = sql`(${sql.join(keys)})`;
+  let after: unknown[] | undefined = undefined;
   for (;;) {
     let query = db
       .selectFrom(table.name)
       .select(table.columns.map((c) => sql.ref(c.name).as(c.name)))
-      .orderBy(key)
       .limit(batchSize);
-    if (after !== undefined) query = query.where(key, '>', after);
+    for (const key of keys) query = query.orderBy(key);
+    if (after !== undefined) query = query.where(sql<boolean>`${keyTuple} > (${sql.join(after)})`);
     const rows = (await query.execute()) as Row[];
     if (rows.length === 0) return;
     yield rows.map((row) => table.columns.map((c) => canonical(c[side], row[c.name])));
-    after = rows.at(-1)![table.key];
+    const last = rows.at(-1)!;
+    after = table.key.map((name) => last[name]);
     if (rows.length < batchSize) return;
   }
 }

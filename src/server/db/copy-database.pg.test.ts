@@ -5,6 +5,8 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '#shared/clients.ts';
+import type { ServerList } from '#shared/servers.ts';
+import { appWithEndedRun } from '#server/testing/app-records.ts';
 import { createTestPostgresDatabase } from '#server/testing/test-database.ts';
 import {
   Session,
@@ -48,6 +50,9 @@ async function view(session: Session, clientIds: string[]) {
     commands: await Promise.all(clientIds.map((id) => text(`/api/clients/${id}/commands`))),
     passwords: await Promise.all(clientIds.map((id) => text(`/api/clients/${id}/password`))),
     webhooks: await text('/api/webhooks'),
+    apps: await text('/api/apps'),
+    issues: await text('/api/issues?state=all'),
+    logs: await Promise.all(runIds.map((id) => text(`/api/runs/${id}/log.txt`))),
   };
 }
 
@@ -74,6 +79,7 @@ let sourceFile: string;
 let alice: Session;
 let clientIds: string[];
 let deletedId: string;
+const runIds: string[] = [];
 let before: Awaited<ReturnType<typeof view>>;
 let beforeEvents: Frame[];
 const cleanups: (() => Promise<void>)[] = [];
@@ -136,6 +142,36 @@ beforeAll(async () => {
         secret: 'copied-webhook-secret',
       })
     ).status,
+  ).toBe(201);
+  // Two apps with an ended run each (their logs keyed by run and line), and an issue with a
+  // comment.
+  const servers = await alice.json<ServerList>('GET', `/api/servers?clientId=${clientIds[0]}`);
+  const target = { clientId: clientIds[0]!, serverId: servers.body.servers[0]!.id };
+  for (const name of ['web', 'api']) {
+    const { runId } = await appWithEndedRun(source, alice, target, name);
+    await source.app.parts.db.kysely
+      .insertInto('runLog')
+      .values(
+        [2, 3].map((seq) => ({
+          runId,
+          seq,
+          stream: 'err',
+          text: `line ${seq}\n`,
+          at: '2026-01-01',
+        })),
+      )
+      .execute();
+    runIds.push(runId);
+  }
+  const issue = await alice.json<{ id: string }>('POST', '/api/issues', {
+    clientId: clientIds[0],
+    title: 'Copied issue',
+    text: 'Kept as it was',
+  });
+  expect(issue.status).toBe(201);
+  expect(
+    (await alice.json('POST', `/api/issues/${issue.body.id}/comments`, { text: 'A comment' }))
+      .status,
   ).toBe(201);
   before = await view(alice, clientIds);
   beforeEvents = await events(alice);
