@@ -64,7 +64,7 @@ export async function measureWeb(options: {
     const signInPage = await signedOut.newPage();
     const signIn = await loadedAssets(signInPage, options.webDir, async () => {
       await signInPage.goto('/sign-in');
-      await signInPage.getByRole('button', { name: /sign in/i }).waitFor();
+      await signInPage.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
       await signInPage.waitForLoadState('networkidle');
     });
     await signedOut.close();

@@ -1,10 +1,37 @@
-import { ClientApps } from '#client/features/apps/components/client-apps.tsx';
+import { lazy, Suspense, type ComponentType } from 'react';
+import { Skeleton } from '@mantine/core';
 import { DashboardPage } from '#client/features/clients/dashboard-page.tsx';
 import { ClientServers } from '#client/features/servers/components/client-servers.tsx';
-import { OpenIssues } from '#client/features/issues/components/open-issues.tsx';
 import { ClientPanelSlotsContext, type ClientPanelSlots } from '#client/lib/client-panel-slots.ts';
 
-const slots: ClientPanelSlots = { OtherServers: ClientServers, Apps: ClientApps, OpenIssues };
+type SlotProps = { client: { id: string; name: string; code: string } };
+
+/**
+ * A panel slot whose code loads when a client's panel first shows it: the apps' and issues'
+ * forms are not needed to show the list, and the dashboard's first load stays small.
+ */
+function loadedOnUse(load: () => Promise<ComponentType<SlotProps>>, label: string) {
+  const Slot = lazy(async () => ({ default: await load() }));
+  return function LoadedOnUse(props: SlotProps) {
+    return (
+      <Suspense fallback={<Skeleton height={40} aria-label={`Loading ${label}`} />}>
+        <Slot {...props} />
+      </Suspense>
+    );
+  };
+}
+
+const slots: ClientPanelSlots = {
+  OtherServers: ClientServers,
+  Apps: loadedOnUse(
+    async () => (await import('#client/features/apps/components/client-apps.tsx')).ClientApps,
+    'apps',
+  ),
+  OpenIssues: loadedOnUse(
+    async () => (await import('#client/features/issues/components/open-issues.tsx')).OpenIssues,
+    'open issues',
+  ),
+};
 
 /**
  * The dashboard, its client panel listing the client's other servers (Servers feature), its
