@@ -6,7 +6,8 @@ import { ErrorAlert } from '#client/components/error-alert.tsx';
 import { PlusIcon } from '#client/components/icons.tsx';
 import { credentialsQuery } from '#client/lib/credential-list-query.ts';
 import { useCan } from '#client/lib/use-can.ts';
-import { FormModal, NewCredentialForm } from './components/credential-form.tsx';
+import { FormModal } from '#client/components/form-modal.tsx';
+import { NewCredentialForm } from './components/credential-form.tsx';
 import { CredentialList, credentialPath } from './components/credential-list.tsx';
 
 /** The Credentials section: the vault's SSH keys, passwords and tokens, never their secrets. */

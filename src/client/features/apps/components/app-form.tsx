@@ -1,17 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import {
-  ActionIcon,
-  Button,
-  Fieldset,
-  Group,
-  Modal,
-  Select,
-  Stack,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { FormModal } from '#client/components/form-modal.tsx';
+import { ActionIcon, Button, Fieldset, Group, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import type { App } from '#shared/apps.ts';
@@ -52,28 +42,18 @@ export function AppFormModal({
   client?: App['client'];
   onSaved?: (app: App) => void;
 }) {
-  const phone = useMediaQuery('(max-width: 36em)');
   return (
-    <Modal
-      opened={opened}
-      onClose={onClose}
-      title={app ? 'Edit app' : 'Add app'}
-      size="lg"
-      fullScreen={phone}
-      centered
-    >
-      {opened && (
-        <AppForm
-          app={app}
-          client={client}
-          onCancel={onClose}
-          onSaved={(saved) => {
-            onClose();
-            onSaved?.(saved);
-          }}
-        />
-      )}
-    </Modal>
+    <FormModal opened={opened} onClose={onClose} title={app ? 'Edit app' : 'Add app'}>
+      <AppForm
+        app={app}
+        client={client}
+        onCancel={onClose}
+        onSaved={(saved) => {
+          onClose();
+          onSaved?.(saved);
+        }}
+      />
+    </FormModal>
   );
 }
 

@@ -1,16 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import {
-  Button,
-  Group,
-  Input,
-  Modal,
-  SegmentedControl,
-  Stack,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Button, Group, Input, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import type { Credential } from '#shared/credentials.ts';
 import { CREDENTIAL_KINDS, type CredentialKind } from '#shared/servers.ts';
@@ -52,26 +42,6 @@ function showFailure(
     return;
   }
   setProblem(errorMessage(error));
-}
-
-/** A dialog, full screen on a phone. */
-export function FormModal({
-  opened,
-  onClose,
-  title,
-  children,
-}: {
-  opened: boolean;
-  onClose: () => void;
-  title: string;
-  children: React.ReactNode;
-}) {
-  const phone = useMediaQuery('(max-width: 36em)');
-  return (
-    <Modal opened={opened} onClose={onClose} title={title} size="lg" fullScreen={phone} centered>
-      {opened && children}
-    </Modal>
-  );
 }
 
 /** A new credential in the vault: its name, its kind, and its secret. */

@@ -1,8 +1,8 @@
 import { useEffect, useId, useRef, useState } from 'react';
+import { FormModal } from '#client/components/form-modal.tsx';
 import {
   Button,
   Group,
-  Modal,
   Radio,
   Select,
   SimpleGrid,
@@ -11,7 +11,6 @@ import {
   Textarea,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import type { Issue, IssueKind } from '#shared/issues.ts';
@@ -51,28 +50,18 @@ export function IssueFormModal({
   client?: Issue['client'];
   onSaved?: (issue: Issue) => void;
 }) {
-  const phone = useMediaQuery('(max-width: 36em)');
   return (
-    <Modal
-      opened={opened}
-      onClose={onClose}
-      title={issue ? 'Edit issue' : 'New issue'}
-      size="lg"
-      fullScreen={phone}
-      centered
-    >
-      {opened && (
-        <IssueForm
-          issue={issue}
-          client={client}
-          onCancel={onClose}
-          onSaved={(saved) => {
-            onClose();
-            onSaved?.(saved);
-          }}
-        />
-      )}
-    </Modal>
+    <FormModal opened={opened} onClose={onClose} title={issue ? 'Edit issue' : 'New issue'}>
+      <IssueForm
+        issue={issue}
+        client={client}
+        onCancel={onClose}
+        onSaved={(saved) => {
+          onClose();
+          onSaved?.(saved);
+        }}
+      />
+    </FormModal>
   );
 }
 

@@ -1,9 +1,9 @@
 import { useEffect, useId, useRef, useState } from 'react';
+import { FormModal } from '#client/components/form-modal.tsx';
 import {
   Button,
   Checkbox,
   Group,
-  Modal,
   NumberInput,
   Select,
   SimpleGrid,
@@ -11,7 +11,6 @@ import {
   TextInput,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import type { Server } from '#shared/servers.ts';
@@ -50,28 +49,18 @@ export function ServerFormModal({
   client?: Server['client'];
   onSaved?: (server: Server) => void;
 }) {
-  const phone = useMediaQuery('(max-width: 36em)');
   return (
-    <Modal
-      opened={opened}
-      onClose={onClose}
-      title={server ? 'Edit server' : 'Add server'}
-      size="lg"
-      fullScreen={phone}
-      centered
-    >
-      {opened && (
-        <ServerForm
-          server={server}
-          client={client}
-          onCancel={onClose}
-          onSaved={(saved) => {
-            onClose();
-            onSaved?.(saved);
-          }}
-        />
-      )}
-    </Modal>
+    <FormModal opened={opened} onClose={onClose} title={server ? 'Edit server' : 'Add server'}>
+      <ServerForm
+        server={server}
+        client={client}
+        onCancel={onClose}
+        onSaved={(saved) => {
+          onClose();
+          onSaved?.(saved);
+        }}
+      />
+    </FormModal>
   );
 }
 
