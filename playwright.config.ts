@@ -12,8 +12,12 @@ export default defineConfig({
   // render, and CI's is about three times slower than a developer's (a dashboard reload once
   // took more than 10 s there). Speed is measured by `npm run bench`, not asserted here.
   expect: { timeout: 15_000 },
-  fullyParallel: false,
-  workers: 2,
+  // Tests wait on servers, streams and the browser far more than they compute: on 2 cores, four
+  // workers keep the machine busy where two left it idle half the time. Each test is spread on
+  // its own, since none shares state with another (a file whose worker fixture is costly to
+  // build says so and keeps its tests on one worker).
+  fullyParallel: true,
+  workers: 4,
   retries: 0,
   forbidOnly: true,
   reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],

@@ -345,6 +345,8 @@ test('a viewer reads issues and comments but sees no way to write', async ({
 });
 
 test('screenshots of the Issues screens at a desktop and a phone size', async ({ page, staff }) => {
+  // Fourteen screenshots at two sizes in both schemes: more than the default on a busy machine.
+  test.setTimeout(120_000);
   const client = await seedClient(staff, {
     name: 'Shots Co',
     code: 'SHO',

@@ -76,6 +76,10 @@ const test = base.extend<object, { server: TestServer; seeded: Session }>({
   baseURL: async ({ server }, use) => use(server.url),
 });
 
+// One worker runs these tests in order: its fixture (a server seeded with 2,000 clients) is worth
+// building once.
+test.describe.configure({ mode: 'default' });
+
 const list = (page: Page) => page.getByRole('navigation', { name: 'Clients' });
 const rowsInDom = (page: Page) => list(page).getByRole('listitem').count();
 

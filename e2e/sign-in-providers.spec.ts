@@ -56,6 +56,10 @@ const test = base.extend<object, { issuer: OidcIssuer; server: TestServer }>({
   baseURL: async ({ server }, use) => use(server.url),
 });
 
+// One worker runs these tests in order: its fixture (an OpenID provider and a server that trusts
+// it) is worth building once.
+test.describe.configure({ mode: 'default' });
+
 /** Signs in on the provider's own pages: its login form, then its consent screen. */
 async function signInAtProvider(page: Page, email: string): Promise<void> {
   await page.locator('input[name="login"]').fill(email);
