@@ -1,23 +1,16 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { signUpVerified, startTestServer } from './testing/test-server.ts';
 import { serveThisFile } from './testing/file-server.ts';
+import { runScript } from './testing/run-script.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
-
-function runMain(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['src/server/main.ts'], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', ...env },
-    });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('exit', (code) => resolve({ code, stderr }));
-  });
+async function runMain(
+  env: Record<string, string>,
+): Promise<{ code: number | null; stderr: string }> {
+  const { code, err } = await runScript('src/server/main.ts', [], { env });
+  return { code, stderr: err };
 }
 
 describe('start-up', () => {

@@ -7,6 +7,7 @@ import { MailCatcher, linkIn } from './testing/mail-catcher.ts';
 import { Session, uniqueEmail, type TestServer } from './testing/test-server.ts';
 import { openEventStream } from './testing/sse-reader.ts';
 import { testDatabaseEnv } from './testing/test-database.ts';
+import { childEnv } from './testing/run-script.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -19,7 +20,7 @@ async function startMain(env: Record<string, string>): Promise<{
 }> {
   const child = spawn(process.execPath, ['src/server/main.ts'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', ...env },
+    env: childEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from './testing/free-port.ts';
 import { spawnServer } from './testing/spawn-server.ts';
+import { runScript } from './testing/run-script.ts';
 
 /**
  * The data folder holds the database, the key that opens its secrets, backups and exports:
@@ -12,23 +12,13 @@ import { spawnServer } from './testing/spawn-server.ts';
  * umask), not made private after it was written.
  */
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const base = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-private-'));
 afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
 
 const modeOf = (file: string) => fs.statSync(file).mode & 0o777;
 
-function runCli(script: string, args: string[], env: Record<string, string>) {
-  return new Promise<{ code: number | null; err: string }>((resolve) => {
-    const child = spawn(process.execPath, [script, ...args], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env },
-    });
-    let err = '';
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('exit', (code) => resolve({ code, err }));
-  });
-}
+const runCli = (script: string, args: string[], env: Record<string, string>) =>
+  runScript(script, args, { env });
 
 describe('files in the data folder', () => {
   it('are private from the start: folder 0700, database, WAL, key and outbox 0600', async () => {

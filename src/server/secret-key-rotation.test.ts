@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,6 +14,7 @@ import {
 } from './secrets.ts';
 import { sshKeygen } from './testing/sshd.ts';
 import { rotateSecretKey } from './secret-key-rotation.ts';
+import { runScript } from './testing/run-script.ts';
 import {
   Session,
   signUpVerified,
@@ -23,7 +23,6 @@ import {
   type TestServer,
 } from './testing/test-server.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const OLD_KEY = 'old-key-0123456789abcdef0123456789abcdef';
 const NEW_KEY = 'new-key-fedcba9876543210fedcba9876543210';
 const PASSWORD = 'correct horse battery';
@@ -81,27 +80,18 @@ beforeAll(async () => {
 });
 afterAll(async () => before.close());
 
-function rotateCli(env: Record<string, string>): Promise<{ code: number; out: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['src/server/cli/rotate-secret-key.ts'], {
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH ?? '',
-        DATA_DIR: before.dataDir,
-        ...before.databaseEnv,
-        ...(before.config.database.kind === 'sqlite'
-          ? { DATABASE_URL: `sqlite:${before.config.database.file}` }
-          : {}),
-        LOG_LEVEL: 'warn',
-        ...env,
-      },
-    });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, out }));
+async function rotateCli(env: Record<string, string>): Promise<{ code: number; out: string }> {
+  const { code, out, err } = await runScript('src/server/cli/rotate-secret-key.ts', [], {
+    env: {
+      DATA_DIR: before.dataDir,
+      ...before.databaseEnv,
+      ...(before.config.database.kind === 'sqlite'
+        ? { DATABASE_URL: `sqlite:${before.config.database.file}` }
+        : {}),
+      ...env,
+    },
   });
+  return { code: code ?? -1, out: out + err };
 }
 
 async function sealedSecrets() {

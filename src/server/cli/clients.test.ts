@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -6,29 +5,14 @@ import type { Client } from '#shared/clients.ts';
 import type { ClientExport } from '#shared/client-transfer.ts';
 import type { ClientHistory } from '#shared/events.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
+import { runScript, type ScriptResult } from '#server/testing/run-script.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../../..');
 const t = serveThisFile({ staff: { staff: { name: 'Staff' } } });
 
 /** Runs `npm run clients -- …` as an operator would, on the test server's data. */
-function clientsCommand(
-  args: string[],
-): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['src/server/cli/clients.ts', ...args], {
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH ?? '',
-        DATA_DIR: t.server.dataDir,
-        ...t.server.databaseEnv,
-        LOG_LEVEL: 'warn',
-      },
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('exit', (code) => resolve({ code, out, err }));
+function clientsCommand(args: string[]): Promise<ScriptResult> {
+  return runScript('src/server/cli/clients.ts', args, {
+    env: { DATA_DIR: t.server.dataDir, ...t.server.databaseEnv },
   });
 }
 

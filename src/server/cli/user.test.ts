@@ -1,13 +1,11 @@
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Me } from '#shared/account.ts';
 import { Session, startTestServer, type TestServer } from '#server/testing/test-server.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
 import { openEventStream } from '#server/testing/sse-reader.ts';
 import { notAllowedMessage } from '#server/auth/allowlist.ts';
+import { runScript, type ScriptResult } from '#server/testing/run-script.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../../..');
 const t = serveThisFile();
 
 /** Runs `npm run user -- …` as an operator would, on the test server's data folder. */
@@ -16,24 +14,10 @@ function userCommand(
   stdin = '',
   env: Record<string, string> = {},
   server: TestServer = t.server,
-): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['src/server/cli/user.ts', ...args], {
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH ?? '',
-        DATA_DIR: server.dataDir,
-        ...server.databaseEnv,
-        LOG_LEVEL: 'warn',
-        ...env,
-      },
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('exit', (code) => resolve({ code, out, err }));
-    child.stdin.end(stdin);
+): Promise<ScriptResult> {
+  return runScript('src/server/cli/user.ts', args, {
+    env: { DATA_DIR: server.dataDir, ...server.databaseEnv, ...env },
+    stdin,
   });
 }
 

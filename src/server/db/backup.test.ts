@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,33 +13,18 @@ import {
 } from '#server/testing/test-server.ts';
 import { openEventStream } from '#server/testing/sse-reader.ts';
 import { testDatabaseEnv, testDialect } from '#server/testing/test-database.ts';
+import { runScript } from '#server/testing/run-script.ts';
 import {
   expectedFields,
   randomClientBody,
   storedFields,
 } from '#server/reliability/random-client.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../../..');
 type Fields = ReturnType<typeof expectedFields>;
 
 /** Runs an npm command's script as an operator would; resolves with its exit code and output. */
-function run(
-  script: string,
-  args: string[],
-  env: Record<string, string>,
-): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [script, ...args], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env },
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('exit', (code) => resolve({ code, out, err }));
-  });
-}
+const run = (script: string, args: string[], env: Record<string, string>) =>
+  runScript(script, args, { env });
 
 /** The per-table rows and checksums of a backup or restore report. */
 function checksums(out: string): Record<string, string> {

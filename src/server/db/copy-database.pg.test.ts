@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,6 +7,7 @@ import type { Client } from '#shared/clients.ts';
 import type { ServerList } from '#shared/servers.ts';
 import { appWithEndedRun } from '#server/testing/app-records.ts';
 import { createTestPostgresDatabase } from '#server/testing/test-database.ts';
+import { runScript } from '#server/testing/run-script.ts';
 import {
   Session,
   signUpVerified,
@@ -19,23 +19,10 @@ import { CopyRefused, copyDatabase } from './copy-database.ts';
 import { openDatabase } from './database.ts';
 import { migrateToLatest } from './migrate.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../../..');
 const SECRET_KEY = 'copy-database-test-secret-key-'.repeat(2);
 
 /** `npm run db:copy -- …` as an operator runs it. */
-function dbCopy(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['src/server/cli/db-copy.ts', ...args], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '' },
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('exit', (code) => resolve({ code, out, err }));
-  });
-}
+const dbCopy = (args: string[]) => runScript('src/server/cli/db-copy.ts', args);
 
 /** What a signed-in user sees, exactly as the API sends it. (Reading passwords adds events.) */
 async function view(session: Session, clientIds: string[]) {

@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+
+import { childEnv } from './run-script.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
@@ -34,16 +35,7 @@ export async function spawnServer(
   const url = `http://127.0.0.1:${env.PORT}`;
   const child = spawn(process.execPath, [options.entry ?? 'src/server/main.ts'], {
     cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      PUBLIC_URL: url,
-      LOG_LEVEL: 'warn',
-      BETTER_AUTH_TELEMETRY: '0',
-      // Node keeps compiled modules here: a restart then spends a third less time loading them
-      // (tests that restart the server many times). Written at a clean exit.
-      NODE_COMPILE_CACHE: path.join(os.tmpdir(), 'clients-manager-compile-cache'),
-      ...env,
-    },
+    env: childEnv({ PUBLIC_URL: url, LOG_LEVEL: 'warn', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
