@@ -1,8 +1,8 @@
 import { defineConfig } from '@playwright/test';
 
 /**
- * Browser tests drive Debian's Chromium (scripts/ensure-test-tools.sh installs it); nothing is
- * downloaded. Each worker runs its own real server on a loopback port (see e2e/fixtures.ts),
+ * Browser tests drive Debian's Chromium headless shell (scripts/ensure-test-tools.sh installs
+ * it); nothing is downloaded. Each worker runs its own real server on a loopback port (see e2e/fixtures.ts),
  * serving the built web app from dist/client.
  */
 export default defineConfig({
@@ -25,7 +25,7 @@ export default defineConfig({
     browserName: 'chromium',
     viewport: { width: 1440, height: 900 },
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/lib/chromium/chromium-headless-shell',
       args: [
         '--no-sandbox',
         '--disable-gpu',
