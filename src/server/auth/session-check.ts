@@ -5,6 +5,7 @@ import type { Selectable } from 'kysely';
 import type { Db } from '#server/db/database.ts';
 import type { UserTable } from '#server/db/schema.ts';
 import { toBool } from '#server/db/codec.ts';
+import { joinKey } from '#server/db/join-key.ts';
 import type { Auth } from './auth.ts';
 import type { TokenUse } from './api-tokens.ts';
 
@@ -61,7 +62,7 @@ export function sessionCheck(auth: Auth, db: Db) {
       .selectFrom('session')
       .innerJoin('user', 'user.id', 'session.userId')
       .select(['session.id as sessionId', 'session.expiresAt', ...SIGNED_IN_USER_COLUMNS])
-      .where('session.token', '=', token)
+      .where('session.token', '=', joinKey(token))
       .executeTakeFirst();
     if (!found) return betterAuth(headers);
     const expiresAt = new Date(found.expiresAt).getTime();

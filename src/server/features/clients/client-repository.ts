@@ -5,6 +5,7 @@ import type { ClientEvent } from '#shared/events.ts';
 import type { ClientTable, CredentialTable, Database, ServerTable } from '#server/db/schema.ts';
 import type { Db, Dialect } from '#server/db/database.ts';
 import { newRecordId, newRecordStamps } from '#server/db/record-id.ts';
+import { joinKey } from '#server/db/join-key.ts';
 import { presentClient } from './client-presenter.ts';
 import type { SecretBox } from '#server/secrets.ts';
 import {
@@ -178,7 +179,7 @@ export class ClientRepository {
     id: string,
     db: Kysely<Database> | Transaction<Database> = this.#db,
   ): Promise<Client | undefined> {
-    const row = await this.#select(db).where('client.id', '=', id).executeTakeFirst();
+    const row = await this.#select(db).where('client.id', '=', joinKey(id)).executeTakeFirst();
     return row ? presentClient(row) : undefined;
   }
 
@@ -213,7 +214,7 @@ export class ClientRepository {
 
   /** The client as stored, with the id of its primary server, inside `trx`. */
   async #current(trx: Transaction<Database>, id: string): Promise<CurrentClient | undefined> {
-    const row = await this.#select(trx).where('client.id', '=', id).executeTakeFirst();
+    const row = await this.#select(trx).where('client.id', '=', joinKey(id)).executeTakeFirst();
     return row ? { ...presentClient(row), primaryServerId: row.primaryServerId } : undefined;
   }
 
