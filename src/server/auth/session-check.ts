@@ -5,6 +5,8 @@ import type { Selectable } from 'kysely';
 import type { Db } from '#server/db/database.ts';
 import type { UserTable } from '#server/db/schema.ts';
 import { toBool } from '#server/db/codec.ts';
+import { joinKey } from '#server/db/join-key.ts';
+import { compiledRead } from '#server/db/compiled-read.ts';
 import type { Auth } from './auth.ts';
 import type { TokenUse } from './api-tokens.ts';
 
@@ -49,6 +51,15 @@ export function sessionCheck(auth: Auth, db: Db) {
   }));
   const betterAuth = (headers: IncomingHttpHeaders): Promise<FoundSession | null> =>
     auth.api.getSession({ headers: fromNodeHeaders(headers) });
+  const sessionByToken = compiledRead(
+    (token: string) =>
+      db.kysely
+        .selectFrom('session')
+        .innerJoin('user', 'user.id', 'session.userId')
+        .select(['session.id as sessionId', 'session.expiresAt', ...SIGNED_IN_USER_COLUMNS])
+        .where('session.token', '=', joinKey(token)),
+    1,
+  );
 
   return async function findSession(headers: IncomingHttpHeaders): Promise<FoundSession | null> {
     const { secret, cookie, dontRemember, expiresIn, updateAge } = await settings;
@@ -57,12 +68,7 @@ export function sessionCheck(auth: Auth, db: Db) {
     const signed = cookieValue(header, cookie);
     const token = signed === undefined ? undefined : verify(signed, secret);
     if (token === undefined) return betterAuth(headers);
-    const found = await db.kysely
-      .selectFrom('session')
-      .innerJoin('user', 'user.id', 'session.userId')
-      .select(['session.id as sessionId', 'session.expiresAt', ...SIGNED_IN_USER_COLUMNS])
-      .where('session.token', '=', token)
-      .executeTakeFirst();
+    const [found] = await sessionByToken(db.kysely, token);
     if (!found) return betterAuth(headers);
     const expiresAt = new Date(found.expiresAt).getTime();
     const now = Date.now();

@@ -134,6 +134,10 @@ function refusedMessage(needed: Permission | undefined): string {
   }
 }
 
+// Made once: building a zod schema costs more than parsing with it, on every request.
+const storedListView = listViewSchema.catch('list');
+const storedRole = roleSchema.catch('viewer');
+
 /** Sets the request's user when the session lets it in, else the refusal to answer with. */
 function admit(
   request: FastifyRequest,
@@ -165,9 +169,9 @@ function admit(
     image: session.user.image ?? null,
     emailVerified: session.user.emailVerified,
     // The column's default, and a check: a value written some other way reads as the list.
-    listView: listViewSchema.catch('list').parse(session.user.listView),
+    listView: storedListView.parse(session.user.listView),
     // An unreadable role (written some other way) grants the least, never the most.
-    role: roleSchema.catch('viewer').parse(session.user.role),
+    role: storedRole.parse(session.user.role),
     tags: parseAccessTags(session.user.tags),
     twoFactorEnabled: session.user.twoFactorEnabled === true,
     secondFactorRequired: false,

@@ -5,6 +5,8 @@ import type { ClientEvent } from '#shared/events.ts';
 import type { ClientTable, CredentialTable, Database, ServerTable } from '#server/db/schema.ts';
 import type { Db, Dialect } from '#server/db/database.ts';
 import { newRecordId, newRecordStamps } from '#server/db/record-id.ts';
+import { joinKey } from '#server/db/join-key.ts';
+import { compiledRead } from '#server/db/compiled-read.ts';
 import { presentClient } from './client-presenter.ts';
 import type { SecretBox } from '#server/secrets.ts';
 import {
@@ -114,6 +116,43 @@ function today(): string {
   return new Date().toISOString().slice(0, 10);
 }
 
+// With its primary server and that server's credential kind (a password or not). Who created
+// and last changed it, by email (display names are anyone's to change), by scalar subqueries
+// rather than left joins: the same answer (user ids are unique), and SQLite plans the
+// subqueries as two primary-key lookups where the joins cost several times more.
+function selectClients(db: Kysely<Database> | Transaction<Database>) {
+  return db
+    .selectFrom('client')
+    .leftJoin('server', 'server.id', 'client.primaryServerId')
+    .leftJoin('credential', 'credential.id', 'server.credentialId')
+    .selectAll('client')
+    .select([
+      'server.host as serverHost',
+      'server.port as serverPort',
+      'server.username as serverUsername',
+      'server.private as serverPrivate',
+      'server.uiDir as serverUiDir',
+      'credential.kind as credentialKind',
+    ])
+    .select((eb) => [
+      eb
+        .selectFrom('user')
+        .select('user.email')
+        .whereRef('user.id', '=', 'client.createdBy')
+        .as('createdByEmail'),
+      eb
+        .selectFrom('user')
+        .select('user.email')
+        .whereRef('user.id', '=', 'client.updatedBy')
+        .as('updatedByEmail'),
+    ]);
+}
+
+/** One client by id, as selectClients reads it: every read of one client, and each write's. */
+function clientByIdRead(db: Kysely<Database>) {
+  return compiledRead((id: string) => selectClients(db).where('client.id', '=', joinKey(id)), 1);
+}
+
 /**
  * Clients in the database. Every write and the event that records it commit in one
  * transaction; `onCommitted` then wakes the live feed.
@@ -124,52 +163,22 @@ export class ClientRepository {
   readonly #box: SecretBox;
   readonly #onCommitted: () => void;
   readonly #group: GroupCommit<NewEvent>;
+  readonly #byId: ReturnType<typeof clientByIdRead>;
 
   constructor(db: Db, box: SecretBox, onCommitted: () => void) {
     this.#db = db.kysely;
     this.#dialect = db.dialect;
     this.#box = box;
     this.#onCommitted = onCommitted;
+    this.#byId = clientByIdRead(db.kysely);
     this.#group = new GroupCommit(db.kysely, {
       beforeCommit: async (trx, events) => void (await appendEvents(trx, db.dialect, events)),
       onCommitted,
     });
   }
 
-  // With its primary server and that server's credential kind (a password or not). Who created
-  // and last changed it, by email (display names are anyone's to change), by scalar subqueries
-  // rather than left joins: the same answer (user ids are unique), and SQLite plans the
-  // subqueries as two primary-key lookups where the joins cost several times more.
-  #select(db: Kysely<Database> | Transaction<Database>) {
-    return db
-      .selectFrom('client')
-      .leftJoin('server', 'server.id', 'client.primaryServerId')
-      .leftJoin('credential', 'credential.id', 'server.credentialId')
-      .selectAll('client')
-      .select([
-        'server.host as serverHost',
-        'server.port as serverPort',
-        'server.username as serverUsername',
-        'server.private as serverPrivate',
-        'server.uiDir as serverUiDir',
-        'credential.kind as credentialKind',
-      ])
-      .select((eb) => [
-        eb
-          .selectFrom('user')
-          .select('user.email')
-          .whereRef('user.id', '=', 'client.createdBy')
-          .as('createdByEmail'),
-        eb
-          .selectFrom('user')
-          .select('user.email')
-          .whereRef('user.id', '=', 'client.updatedBy')
-          .as('updatedByEmail'),
-      ]);
-  }
-
   async list(db: Kysely<Database> | Transaction<Database> = this.#db): Promise<Client[]> {
-    const rows = await this.#select(db).orderBy('client.createdAt').orderBy('client.id').execute();
+    const rows = await selectClients(db).orderBy('client.createdAt').orderBy('client.id').execute();
     return rows.map(presentClient);
   }
 
@@ -178,7 +187,7 @@ export class ClientRepository {
     id: string,
     db: Kysely<Database> | Transaction<Database> = this.#db,
   ): Promise<Client | undefined> {
-    const row = await this.#select(db).where('client.id', '=', id).executeTakeFirst();
+    const [row] = await this.#byId(db, id);
     return row ? presentClient(row) : undefined;
   }
 
@@ -213,7 +222,7 @@ export class ClientRepository {
 
   /** The client as stored, with the id of its primary server, inside `trx`. */
   async #current(trx: Transaction<Database>, id: string): Promise<CurrentClient | undefined> {
-    const row = await this.#select(trx).where('client.id', '=', id).executeTakeFirst();
+    const [row] = await this.#byId(trx, id);
     return row ? { ...presentClient(row), primaryServerId: row.primaryServerId } : undefined;
   }
 
@@ -456,7 +465,7 @@ export class ClientRepository {
     const primaries = new Map<string, string | null>();
     const deleted = new Set<string>();
     for (const chunk of chunks(ids, IDS_PER_LOOKUP)) {
-      let query = this.#select(trx)
+      let query = selectClients(trx)
         .select(CREDENTIAL_SECRET_COLUMNS)
         .where('client.id', 'in', chunk);
       // Locks the client rows until the import ends (only theirs: PostgreSQL locks no row of an

@@ -3,6 +3,7 @@ import type { ClientValues } from '#shared/clients.ts';
 import type { Database } from '#server/db/schema.ts';
 import type { Dialect } from '#server/db/database.ts';
 import { fromBool, toBool } from '#server/db/codec.ts';
+import { joinKey } from '#server/db/join-key.ts';
 import { newRecordId, newRecordStamps, type Author } from '#server/db/record-id.ts';
 import { movedServerColumns } from '../servers/server-rows.ts';
 import type { SecretBox } from '#server/secrets.ts';
@@ -97,7 +98,7 @@ export async function updatePrimaryServer(
             'credential.kind as credentialKind',
             'credential.version as credentialVersion',
           ])
-          .where('server.id', '=', client.primaryServerId)
+          .where('server.id', '=', joinKey(client.primaryServerId))
           .executeTakeFirst();
   if (!current) {
     const { server, credential } = newPrimaryServer(context, client, values);
