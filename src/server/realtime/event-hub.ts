@@ -53,6 +53,18 @@ export function eventFrame(event: ClientEvent): string {
 }
 
 /**
+ * `text` encoded in memory of its own. `Buffer.from` cuts a short text from a slab shared with
+ * every other small buffer (Buffer.poolSize, 64 KB in Node 24), and a slice that is kept keeps
+ * its whole slab alive: a ring of thousands of frames, each cut between the database driver's
+ * buffers from a different slab, would hold a slab for nearly every frame.
+ */
+function ownBytes(text: string): Buffer {
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  bytes.write(text);
+  return bytes;
+}
+
+/**
  * Fans the event log out to live streams. The log table is the only source: a wake-up (a
  * local write, a timer, or another instance's NOTIFY on PostgreSQL) makes the hub read what is
  * new by sequence number, serialise each event once and write it to every subscriber that may
@@ -168,7 +180,7 @@ export class EventHub {
     const scopes = await scopesOf(this.#db, events);
     return events.map((event, i) => ({
       seq: event.seq,
-      bytes: Buffer.from(eventFrame(event)),
+      bytes: ownBytes(eventFrame(event)),
       about: {
         kind: event.kind,
         clientId: event.clientId,

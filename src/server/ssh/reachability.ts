@@ -1,6 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { Client, type ConnectConfig } from 'ssh2';
+import type { ConnectConfig } from 'ssh2';
 import { hostKeyOf, sameHostKey, type HostKey } from './host-key.ts';
+import { ssh2 } from './ssh2.ts';
 
 /** What a check may authenticate with; a check without one only reads the host key. */
 export type SshCredential =
@@ -83,7 +84,7 @@ function attemptOnce(
   signal: AbortSignal | undefined,
 ): Promise<Attempt> {
   return new Promise((resolve) => {
-    const client = new Client();
+    const client = new (ssh2().Client)();
     let seen: HostKey | undefined;
     let settled = false;
     const settle = (attempt: Attempt) => {

@@ -1,6 +1,7 @@
-import { Client, type ClientChannel, type ConnectConfig } from 'ssh2';
+import type { ClientChannel, ConnectConfig } from 'ssh2';
 import { hostKeyOf, sameHostKey, type HostKey } from './host-key.ts';
 import type { SshCredential } from './reachability.ts';
+import { ssh2 } from './ssh2.ts';
 
 export interface RemoteTarget {
   host: string;
@@ -56,7 +57,7 @@ export function runRemoteCommand(
   options: RemoteCommandOptions = {},
 ): RemoteCommand {
   const { timeoutMs, cancelGraceMs } = { ...DEFAULTS, ...options };
-  const client = new Client();
+  const client = new (ssh2().Client)();
   let channel: ClientChannel | undefined;
   let exit: { exitCode: number | null; signal: string | null } | undefined;
   let cancelled = false;

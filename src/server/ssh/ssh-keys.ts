@@ -1,9 +1,5 @@
-import ssh2 from 'ssh2';
-
-// ssh2 is CommonJS: Node's ESM loader finds only some of its named exports (not `utils`), so
-// code run from source (the command line, Playwright) takes them from the default export.
-const { utils } = ssh2;
 import { hostKeyOf, type HostKey } from './host-key.ts';
+import { ssh2 } from './ssh2.ts';
 
 export type GeneratedKeyType = 'ed25519' | 'rsa';
 
@@ -33,6 +29,7 @@ export async function generateKeyPair(type: GeneratedKeyType, comment: string): 
     const pair = await new Promise<{ private: string }>((resolve, reject) => {
       const done = (error: Error | null, keys: { private: string }) =>
         error ? reject(error) : resolve(keys);
+      const { utils } = ssh2();
       if (type === 'rsa') utils.generateKeyPair('rsa', { bits: 4096, comment }, done);
       else utils.generateKeyPair('ed25519', { comment }, done);
     });
@@ -49,7 +46,7 @@ export async function generateKeyPair(type: GeneratedKeyType, comment: string): 
  * public half. Refused with a reason when it is not a private key or the passphrase is wrong.
  */
 export function describePrivateKey(text: string, passphrase?: string, comment = ''): KeyPair {
-  const parsed = utils.parseKey(text, passphrase);
+  const parsed = ssh2().utils.parseKey(text, passphrase);
   if (parsed instanceof Error) throw new KeyRefused(refusal(parsed.message, passphrase));
   const key = Array.isArray(parsed) ? parsed[0] : parsed;
   if (!key || !key.isPrivateKey()) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Client } from '#shared/clients.ts';
-import type { BulkResult } from '#shared/client-bulk.ts';
+import { BULK_MAX_IDS, type BulkResult } from '#shared/client-bulk.ts';
 import type { ClientExport } from '#shared/client-transfer.ts';
 import type { ClientHistory } from '#shared/events.ts';
 import { Session, uniqueEmail } from '#server/testing/test-server.ts';
@@ -208,7 +208,7 @@ describe('bulk ids', () => {
     ['a bad id', ['bad id'], 'Must be a client id'],
     [
       'too many',
-      Array.from({ length: 10_001 }, (_, i) => `c${i}`),
+      Array.from({ length: BULK_MAX_IDS + 1 }, (_, i) => `c${i}`),
       'At most 10,000 clients at once',
     ],
   ])('refuses %s with a 400 naming ids', async (_what, list, message) => {
