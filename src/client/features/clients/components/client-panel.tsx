@@ -13,7 +13,7 @@ import {
   Title,
   Tooltip,
 } from '@mantine/core';
-import { modals } from '@mantine/modals';
+import { openConfirmModal } from '#client/lib/confirm-modal.tsx';
 import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { Client } from '#shared/clients.ts';
@@ -260,7 +260,7 @@ function ClientActions({ client, onEdit }: { client: Client; onEdit: (client: Cl
   const remove = useDeleteClient();
 
   function confirmDuplicate() {
-    modals.openConfirmModal({
+    openConfirmModal({
       title: 'Duplicate client',
       children: <Text size="sm">Are you sure you want to clone this client?</Text>,
       labels: { confirm: 'Duplicate', cancel: 'Cancel' },
@@ -277,7 +277,7 @@ function ClientActions({ client, onEdit }: { client: Client; onEdit: (client: Cl
   }
 
   function confirmDelete() {
-    modals.openConfirmModal({
+    openConfirmModal({
       title: 'Delete client',
       children: <Text size="sm">Are you sure you want to delete this client?</Text>,
       labels: { confirm: 'Delete', cancel: 'Cancel' },
