@@ -25,13 +25,16 @@ function build(files: Record<string, string>, manifest: Manifest): string {
 const gzip = (text: string) => zlib.gzipSync(text, { level: 9 }).length;
 
 describe('pageSize', () => {
-  it('sums each JS file of the static-import closure once, not dynamic imports or CSS', () => {
+  it("sums each JS file of the static-import closure once and the page's own scripts, not dynamic imports or CSS", () => {
     const files = {
       'assets/index.js': 'console.log("entry");'.repeat(20),
       'assets/shared.js': 'export const shared = 1;',
       'assets/route.js': 'export const route = "route";',
       'assets/lazy.js': 'export const lazy = "only on use";'.repeat(50),
       'assets/route.css': 'body { color: red }',
+      'public.js': 'window.setting = true;',
+      'index.html':
+        '<script src="/public.js" defer></script><script type="module" src="/assets/index.js"></script>',
     };
     const dir = build(files, {
       'index.html': { file: 'assets/index.js', imports: ['_shared.js'] },
@@ -51,11 +54,13 @@ describe('pageSize', () => {
       'assets/index.js',
       'assets/route.js',
       'assets/shared.js',
+      'public.js',
     ]);
     expect(size.total).toBe(
       gzip(files['assets/index.js']) +
         gzip(files['assets/shared.js']) +
-        gzip(files['assets/route.js']),
+        gzip(files['assets/route.js']) +
+        gzip(files['public.js']),
     );
   });
 
@@ -69,6 +74,7 @@ describe('checkSizes', () => {
   const pages = (signIn: string, dashboard: string) =>
     build(
       {
+        'index.html': '<script type="module" src="/assets/index.js"></script>',
         'assets/index.js': 'export {};',
         'assets/sign-in.js': signIn,
         'assets/layout.js': 'export {};',

@@ -1,7 +1,8 @@
 /*
  * The JavaScript a page loads before it is drawn, from the Vite manifest of a build: the
  * closure of the static imports of the entry and of the page's lazy routes (Vite modulepreloads
- * every static import), each file gzip -9'd as the bench's Chromium step does. Deterministic,
+ * every static import) and the scripts index.html names, each file gzip -9'd as the bench's
+ * Chromium step does. Deterministic,
  * no browser, under a second: `npm run size` after `npm run build`, and in `npm test`.
  *
  *   node bench/bundle-size.ts [--dir dist/client] [--chunks]
@@ -49,13 +50,23 @@ export function pageSize(dir: string, manifest: Manifest, roots: readonly string
     for (const imported of chunk.imports ?? []) visit(imported);
   };
   for (const root of roots) visit(root);
-  const files = [...seen]
-    .map((key) => manifest[key]!)
-    .filter((chunk) => chunk.file.endsWith('.js'))
-    .map((chunk) => ({
-      file: chunk.file,
-      name: chunk.name ?? chunk.file,
-      gzip: zlib.gzipSync(fs.readFileSync(path.join(dir, chunk.file)), { level: 9 }).length,
+  const scripts = new Map<string, string>();
+  for (const key of seen) {
+    const chunk = manifest[key]!;
+    if (chunk.file.endsWith('.js')) scripts.set(chunk.file, chunk.name ?? chunk.file);
+  }
+  // What the page itself loads besides its entry: the public/ scripts, not in the manifest.
+  if (seen.has('index.html')) {
+    const html = fs.readFileSync(path.join(dir, 'index.html'), 'utf8');
+    for (const [, file] of html.matchAll(/<script\b[^>]*\ssrc="\/([^"]+\.js)"/g)) {
+      if (!scripts.has(file!)) scripts.set(file!, file!);
+    }
+  }
+  const files = [...scripts]
+    .map(([file, name]) => ({
+      file,
+      name,
+      gzip: zlib.gzipSync(fs.readFileSync(path.join(dir, file)), { level: 9 }).length,
     }))
     .sort((a, b) => b.gzip - a.gzip);
   return { total: files.reduce((sum, file) => sum + file.gzip, 0), files };
