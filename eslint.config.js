@@ -113,6 +113,26 @@ export default tseslint.config(
     };
   }),
   {
+    // A rule of its own name, so that it holds beside the import directions above.
+    files: ['src/client/**/*.{ts,tsx}'],
+    ignores: ['src/client/lib/confirm-modal-host.tsx'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@mantine/modals',
+              allowTypeImports: true,
+              message:
+                "Use openConfirmModal from #client/lib/confirm-modal.tsx: Mantine's ModalsProvider loads on first use, and its own modals.* calls would be lost until then.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/shared/**/*.ts'],
     rules: {
       // Shared code runs in both Node and the browser.

@@ -1,14 +1,14 @@
 import { lazy, Suspense, type ComponentType } from 'react';
 import { Skeleton } from '@mantine/core';
 import { DashboardPage } from '#client/features/clients/dashboard-page.tsx';
-import { ClientServers } from '#client/features/servers/components/client-servers.tsx';
 import { ClientPanelSlotsContext, type ClientPanelSlots } from '#client/lib/client-panel-slots.ts';
 
 type SlotProps = { client: { id: string; name: string; code: string } };
 
 /**
- * A panel slot whose code loads when a client's panel first shows it: the apps' and issues'
- * forms are not needed to show the list, and the dashboard's first load stays small.
+ * A panel slot whose code loads when a client's panel first shows it: the servers', apps' and
+ * issues' code and forms are not needed to show the list, and the dashboard's first load stays
+ * small.
  */
 function loadedOnUse(load: () => Promise<ComponentType<SlotProps>>, label: string) {
   const Slot = lazy(async () => ({ default: await load() }));
@@ -22,7 +22,11 @@ function loadedOnUse(load: () => Promise<ComponentType<SlotProps>>, label: strin
 }
 
 const slots: ClientPanelSlots = {
-  OtherServers: ClientServers,
+  OtherServers: loadedOnUse(
+    async () =>
+      (await import('#client/features/servers/components/client-servers.tsx')).ClientServers,
+    'servers',
+  ),
   Apps: loadedOnUse(
     async () => (await import('#client/features/apps/components/client-apps.tsx')).ClientApps,
     'apps',

@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
 import { MantineProvider, localStorageColorSchemeManager } from '@mantine/core';
-import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
+import { ConfirmModals } from '#client/lib/confirm-modal.tsx';
 import { queryClient } from './query-client.ts';
 import { cssVariablesResolver, theme } from './theme.ts';
 import notificationClasses from './notifications.module.css';
@@ -20,19 +20,18 @@ export function AppProviders({ children }: { children: ReactNode }) {
       colorSchemeManager={colorSchemeManager}
     >
       <QueryClientProvider client={queryClient}>
-        <ModalsProvider modalProps={{ centered: true }}>
-          {/*
-            Over the header's middle, which holds nothing: at the bottom they covered the form's
-            Save and Cancel.
-          */}
-          <Notifications
-            position="top-center"
-            layout="stacked"
-            autoClose={4000}
-            classNames={notificationClasses}
-          />
-          {children}
-        </ModalsProvider>
+        {/*
+          Over the header's middle, which holds nothing: at the bottom they covered the form's
+          Save and Cancel.
+        */}
+        <Notifications
+          position="top-center"
+          layout="stacked"
+          autoClose={4000}
+          classNames={notificationClasses}
+        />
+        <ConfirmModals />
+        {children}
       </QueryClientProvider>
     </MantineProvider>
   );

@@ -3,7 +3,7 @@ import { RouterProvider } from 'react-router/dom';
 import { FullPageLoader } from '#client/components/full-page-loader.tsx';
 import { NotFoundPage } from '#client/components/not-found-page.tsx';
 import { RouteErrorPage } from '#client/components/route-error-page.tsx';
-import { clientsQuery } from '#client/features/clients/api/client-queries.ts';
+import { clientQuery, clientsQuery } from '#client/features/clients/api/client-queries.ts';
 import { meQuery } from '#client/lib/session.ts';
 import { queryClient } from './query-client.ts';
 
@@ -71,7 +71,17 @@ const signedInRoutes: RouteObject = {
         void queryClient.prefetchQuery(clientsQuery());
         return null;
       },
-      children: [{ index: true }, { path: 'clients/:clientId' }],
+      children: [
+        { index: true },
+        {
+          path: 'clients/:clientId',
+          // The client is asked for while its panel's code loads (the first time it is shown).
+          loader: ({ params }) => {
+            if (params.clientId) void queryClient.prefetchQuery(clientQuery(params.clientId));
+            return null;
+          },
+        },
+      ],
     },
     { path: 'dashboard', element: <Navigate to="/" replace /> },
     {

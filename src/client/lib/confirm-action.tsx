@@ -1,5 +1,5 @@
 import { Text } from '@mantine/core';
-import { modals } from '@mantine/modals';
+import { openConfirmModal } from './confirm-modal.tsx';
 import { notifications } from '@mantine/notifications';
 import { errorMessage } from './api-client.ts';
 
@@ -14,7 +14,7 @@ export function confirmAction(options: {
   run: () => Promise<unknown>;
   done: string;
 }): void {
-  modals.openConfirmModal({
+  openConfirmModal({
     title: options.title,
     children: (
       <Text size="sm" style={{ overflowWrap: 'anywhere' }}>

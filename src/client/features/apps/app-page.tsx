@@ -15,7 +15,7 @@ import {
   Title,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { modals } from '@mantine/modals';
+import { openConfirmModal } from '#client/lib/confirm-modal.tsx';
 import { useQuery } from '@tanstack/react-query';
 import type { App } from '#shared/apps.ts';
 import { errorMessage } from '#client/lib/api-client.ts';
@@ -207,7 +207,7 @@ function AppActions({
   function confirmDeploy() {
     if (!app.server) return;
     const server = app.server;
-    modals.openConfirmModal({
+    openConfirmModal({
       title: `Deploy ${app.name}?`,
       children: (
         <Stack gap="xs">

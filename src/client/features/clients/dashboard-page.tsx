@@ -8,16 +8,26 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { Client } from '#shared/clients.ts';
 import { onClientEvent } from '#client/lib/live-updates.ts';
 import { clientKeys } from '#client/lib/query-keys.ts';
-import { wasDeletedHere } from './api/client-mutations.ts';
-import { BulkActions } from './components/bulk-actions.tsx';
+import { wasDeletedHere } from './deleted-here.ts';
 import { ClientList } from './components/client-list.tsx';
 import { useGoToClient } from './use-client-search.ts';
-import { ClientPanel, NoClientSelected } from './components/client-panel.tsx';
+import {
+  ClientLoading,
+  ClientPanelFrame,
+  NoClientSelected,
+} from './components/client-panel-frame.tsx';
 import { LIST_COLUMN, SIDE_COLUMN, STACKED, dashboardFocus as focus } from './dashboard-focus.ts';
 import classes from './dashboard-page.module.css';
 
-// The form (number, tag and date inputs and their libraries) loads when it is first opened:
-// the dashboard's first paint does not wait for code it may not need.
+// The form (number, tag and date inputs and their libraries) and the selected client's panel
+// (its menu, commands, history and servers) load when first shown: the list's first paint does
+// not wait for code it may not need.
+const ClientPanel = lazy(async () => ({
+  default: (await import('./components/client-panel.tsx')).ClientPanel,
+}));
+const BulkActions = lazy(async () => ({
+  default: (await import('./components/bulk-actions.tsx')).BulkActions,
+}));
 const ClientForm = lazy(async () => ({
   default: (await import('./components/client-form.tsx')).ClientForm,
 }));
@@ -88,7 +98,11 @@ export function DashboardPage() {
           selectedId={clientId}
           onAdd={openAddForm}
           onSelect={() => setForm(null)}
-          selectionActions={({ ids, clear }) => <BulkActions ids={ids} onDone={clear} />}
+          selectionActions={({ ids, clear }) => (
+            <Suspense fallback={null}>
+              <BulkActions ids={ids} onDone={clear} />
+            </Suspense>
+          )}
         />
       </div>
       <div className={classes.side} ref={sideRef} data-dashboard={SIDE_COLUMN}>
@@ -111,11 +125,19 @@ export function DashboardPage() {
             />
           </Suspense>
         ) : clientId ? (
-          <ClientPanel
-            key={clientId}
-            clientId={clientId}
-            onEdit={(client) => setForm({ kind: 'edit', key: Date.now(), client })}
-          />
+          <Suspense
+            fallback={
+              <ClientPanelFrame>
+                <ClientLoading />
+              </ClientPanelFrame>
+            }
+          >
+            <ClientPanel
+              key={clientId}
+              clientId={clientId}
+              onEdit={(client) => setForm({ kind: 'edit', key: Date.now(), client })}
+            />
+          </Suspense>
         ) : (
           <NoClientSelected />
         )}

@@ -3,7 +3,7 @@ import { useMediaQuery } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { notifications } from '@mantine/notifications';
 import type { ListView } from '#shared/account.ts';
-import { authClient, authErrorMessage } from '#client/lib/auth-client.ts';
+import { errorMessage } from '#client/lib/api-client.ts';
 import { meKey, useMe, type Session } from '#client/lib/session.ts';
 
 /** Narrower than this the table's six columns do not fit: the list is shown instead. */
@@ -23,6 +23,14 @@ function withListView(session: Session | undefined, listView: ListView): Session
     : session;
 }
 
+/** Saves the choice on the user: null when saved, else why not. */
+async function saveListView(listView: ListView): Promise<string | null> {
+  // Better Auth's client (with its passkey plugin) loads on the first change, not with the list.
+  const { authClient, authErrorMessage } = await import('#client/lib/auth-client.ts');
+  const { error } = await authClient.updateUser({ listView });
+  return error ? authErrorMessage(error) : null;
+}
+
 /**
  * The list or the table, as each person last chose: kept on their user (Better Auth's
  * `updateUser`, a field of its own, validated on the server), so another browser of theirs
@@ -36,15 +44,13 @@ export function useListView(): ListViewControl {
     (next: ListView) => {
       const before = listView;
       queryClient.setQueryData<Session>(meKey, (s) => withListView(s, next));
-      void authClient.updateUser({ listView: next }).then(({ error }) => {
-        if (!error) return;
-        queryClient.setQueryData<Session>(meKey, (s) => withListView(s, before));
-        notifications.show({
-          color: 'red',
-          title: 'The view was not saved',
-          message: authErrorMessage(error),
+      void saveListView(next)
+        .catch(errorMessage)
+        .then((problem) => {
+          if (problem === null) return;
+          queryClient.setQueryData<Session>(meKey, (s) => withListView(s, before));
+          notifications.show({ color: 'red', title: 'The view was not saved', message: problem });
         });
-      });
     },
     [listView, queryClient],
   );

@@ -2,7 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { Anchor, Button, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { modals } from '@mantine/modals';
+import { openConfirmModal } from '#client/lib/confirm-modal.tsx';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import type { Credential } from '#shared/credentials.ts';
@@ -64,7 +64,7 @@ function CredentialDetails({ credential }: { credential: Credential }) {
 
   function confirmDelete() {
     setDeleteProblem(null);
-    modals.openConfirmModal({
+    openConfirmModal({
       title: 'Delete credential',
       children: (
         <Text size="sm" style={{ overflowWrap: 'anywhere' }}>

@@ -13,7 +13,7 @@ import {
   Title,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { modals } from '@mantine/modals';
+import { openConfirmModal } from '#client/lib/confirm-modal.tsx';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import type { Server } from '#shared/servers.ts';
@@ -191,7 +191,7 @@ function ServerActions({ server, onEdit }: { server: Server; onEdit: () => void 
   }
 
   function confirmRemove() {
-    modals.openConfirmModal({
+    openConfirmModal({
       title: 'Remove server',
       children: (
         <Text size="sm" style={{ overflowWrap: 'anywhere' }}>

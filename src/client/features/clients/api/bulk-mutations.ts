@@ -8,7 +8,7 @@ import {
 import { apiRequest } from '#client/lib/api-client.ts';
 import { clientKeys } from '#client/lib/query-keys.ts';
 import { downloadFile } from '#client/lib/file-download.ts';
-import { markDeletedHere } from './client-mutations.ts';
+import { markDeletedHere } from '../deleted-here.ts';
 
 function postBulk(path: 'tags' | 'delete' | 'restore', body: unknown): Promise<BulkResult> {
   return apiRequest(`/api/clients/bulk/${path}`, bulkResultSchema, { method: 'POST', body });

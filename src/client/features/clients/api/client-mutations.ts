@@ -2,22 +2,7 @@ import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-q
 import { clientSchema, type Client, type ClientInput } from '#shared/clients.ts';
 import { apiRequest, apiSend } from '#client/lib/api-client.ts';
 import { clientKeys } from '#client/lib/query-keys.ts';
-
-/**
- * Ids this tab deleted itself, so the live feed's echo of that delete is not announced again
- * as a change made by someone else.
- */
-const deletedHere = new Set<string>();
-export function wasDeletedHere(id: string): boolean {
-  return deletedHere.has(id);
-}
-/** Notes ids this tab is deleting (a bulk delete), or, with `deleted` false, no longer. */
-export function markDeletedHere(ids: readonly string[], deleted = true): void {
-  for (const id of ids) {
-    if (deleted) deletedHere.add(id);
-    else deletedHere.delete(id);
-  }
-}
+import { markDeletedHere } from '../deleted-here.ts';
 
 export type SaveClientRequest =
   | { kind: 'create'; input: ClientInput }
@@ -61,11 +46,11 @@ export function useDeleteClient() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (id: string) => {
-      deletedHere.add(id);
+      markDeletedHere([id]);
       try {
         await apiSend(`/api/clients/${encodeURIComponent(id)}`, { method: 'DELETE' });
       } catch (error) {
-        deletedHere.delete(id);
+        markDeletedHere([id], false);
         throw error;
       }
     },
@@ -83,7 +68,7 @@ export async function restoreClient(queryClient: QueryClient, id: string): Promi
   const client = await apiRequest(`/api/clients/${encodeURIComponent(id)}/restore`, clientSchema, {
     method: 'POST',
   });
-  deletedHere.delete(id);
+  markDeletedHere([id], false);
   queryClient.setQueryData(clientKeys.detail(id), client);
   await Promise.all([
     queryClient.invalidateQueries({ queryKey: clientKeys.list() }),

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useParams } from 'react-router';
 import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
-import { modals } from '@mantine/modals';
+import { openConfirmModal } from '#client/lib/confirm-modal.tsx';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { bulkTagListSchema } from '#shared/client-bulk.ts';
@@ -43,7 +43,7 @@ export function BulkActions({ ids, onDone }: { ids: string[]; onDone: () => void
   function confirmDelete() {
     // The selection as it was when asked: it may change while the confirmation is open.
     const chosen = [...ids];
-    modals.openConfirmModal({
+    openConfirmModal({
       title: `Delete ${clientCount(chosen.length)}?`,
       children: (
         <Text size="sm">

@@ -17,7 +17,7 @@ import {
   Pill,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { modals } from '@mantine/modals';
+import { openConfirmModal } from '#client/lib/confirm-modal.tsx';
 import { notifications } from '@mantine/notifications';
 import type { Client } from '#shared/clients.ts';
 import { errorMessage, isApiError } from '#client/lib/api-client.ts';
@@ -87,7 +87,7 @@ export function ClientForm({
       onCancel();
       return;
     }
-    modals.openConfirmModal({
+    openConfirmModal({
       title: 'Discard your changes?',
       children: <Text size="sm">What you typed in this form will be lost.</Text>,
       labels: { confirm: 'Discard', cancel: 'Keep editing' },

@@ -1,4 +1,3 @@
-import { useId } from 'react';
 import {
   ActionIcon,
   Anchor,
@@ -6,14 +5,12 @@ import {
   Button,
   Group,
   Menu,
-  Paper,
-  Skeleton,
   Stack,
   Text,
   Title,
   Tooltip,
 } from '@mantine/core';
-import { modals } from '@mantine/modals';
+import { openConfirmModal } from '#client/lib/confirm-modal.tsx';
 import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { Client } from '#shared/clients.ts';
@@ -35,6 +32,7 @@ import { ClientCommands } from './client-commands.tsx';
 import { Section } from '#client/components/section.tsx';
 import { ServerJson } from './server-json.tsx';
 import { useCan } from '#client/lib/use-can.ts';
+import { ClientLoading, ClientPanelFrame } from './client-panel-frame.tsx';
 
 export function ClientPanel({
   clientId,
@@ -44,54 +42,44 @@ export function ClientPanel({
   onEdit: (client: Client) => void;
 }) {
   const client = useQuery(clientQuery(clientId));
-  const headingId = useId();
   // Every action of the menu writes: a viewer gets no menu.
   const mayWrite = useCan('write');
 
   return (
-    <Paper withBorder p="lg" radius="md" component="section" aria-labelledby={headingId}>
-      <Stack gap="lg">
-        <Group justify="space-between" align="flex-start" wrap="nowrap">
-          <Stack gap={2} miw={0}>
-            <Title order={2} size="xs" c="dimmed" fw={600} id={headingId}>
-              Selected Client
-            </Title>
-            {client.isSuccess && (
-              // Focus lands here after saving when the client's row is not in the list.
-              <Title
-                order={3}
-                size="h3"
-                style={{ overflowWrap: 'anywhere' }}
-                tabIndex={-1}
-                data-client-heading
-              >
-                {clientTitle(client.data)}
-              </Title>
-            )}
-          </Stack>
-          {client.isSuccess && mayWrite && <ClientActions client={client.data} onEdit={onEdit} />}
-        </Group>
-        {client.isPending ? (
-          <Stack gap="sm" role="status" aria-label="Loading client">
-            <Skeleton height={28} width="60%" />
-            <Skeleton height={16} />
-            <Skeleton height={140} />
-            <Skeleton height={60} />
-          </Stack>
-        ) : client.isError ? (
-          <RecordUnavailable
-            error={client.error}
-            onRetry={() => void client.refetch()}
-            noun="client"
-            gone="deleted"
-            back={{ to: '/', label: 'Back to all clients' }}
-            heading={{ order: 3, size: 'h3' }}
-          />
-        ) : (
-          <ClientDetails client={client.data} />
-        )}
-      </Stack>
-    </Paper>
+    <ClientPanelFrame
+      title={
+        client.isSuccess && (
+          // Focus lands here after saving when the client's row is not in the list.
+          <Title
+            order={3}
+            size="h3"
+            style={{ overflowWrap: 'anywhere' }}
+            tabIndex={-1}
+            data-client-heading
+          >
+            {clientTitle(client.data)}
+          </Title>
+        )
+      }
+      actions={
+        client.isSuccess && mayWrite && <ClientActions client={client.data} onEdit={onEdit} />
+      }
+    >
+      {client.isPending ? (
+        <ClientLoading />
+      ) : client.isError ? (
+        <RecordUnavailable
+          error={client.error}
+          onRetry={() => void client.refetch()}
+          noun="client"
+          gone="deleted"
+          back={{ to: '/', label: 'Back to all clients' }}
+          heading={{ order: 3, size: 'h3' }}
+        />
+      ) : (
+        <ClientDetails client={client.data} />
+      )}
+    </ClientPanelFrame>
   );
 }
 
@@ -260,7 +248,7 @@ function ClientActions({ client, onEdit }: { client: Client; onEdit: (client: Cl
   const remove = useDeleteClient();
 
   function confirmDuplicate() {
-    modals.openConfirmModal({
+    openConfirmModal({
       title: 'Duplicate client',
       children: <Text size="sm">Are you sure you want to clone this client?</Text>,
       labels: { confirm: 'Duplicate', cancel: 'Cancel' },
@@ -277,7 +265,7 @@ function ClientActions({ client, onEdit }: { client: Client; onEdit: (client: Cl
   }
 
   function confirmDelete() {
-    modals.openConfirmModal({
+    openConfirmModal({
       title: 'Delete client',
       children: <Text size="sm">Are you sure you want to delete this client?</Text>,
       labels: { confirm: 'Delete', cancel: 'Cancel' },
@@ -319,18 +307,5 @@ function ClientActions({ client, onEdit }: { client: Client; onEdit: (client: Cl
         </Menu.Item>
       </Menu.Dropdown>
     </Menu>
-  );
-}
-
-export function NoClientSelected() {
-  return (
-    <Paper withBorder p="xl" radius="md">
-      <Stack gap={4} align="center" ta="center" py="lg">
-        <Text fw={600}>No client selected</Text>
-        <Text size="sm" c="dimmed">
-          Pick a client from the list to see its server details and commands.
-        </Text>
-      </Stack>
-    </Paper>
   );
 }

@@ -1,5 +1,5 @@
 import { ActionIcon, Menu, Text } from '@mantine/core';
-import { modals } from '@mantine/modals';
+import { openConfirmModal } from '#client/lib/confirm-modal.tsx';
 import { notifications } from '@mantine/notifications';
 import type { Person } from '#shared/people-admin.ts';
 import { DotsIcon } from '#client/components/icons.tsx';
@@ -40,7 +40,7 @@ export function PersonActions({
   }
 
   function confirm(options: { title: string; text: string; label: string; onConfirm: () => void }) {
-    modals.openConfirmModal({
+    openConfirmModal({
       title: options.title,
       children: <Text size="sm">{options.text}</Text>,
       labels: { confirm: options.label, cancel: 'Cancel' },

@@ -1,5 +1,5 @@
 import { Alert, Button, Code, Stack, Text } from '@mantine/core';
-import { modals } from '@mantine/modals';
+import { openConfirmModal } from '#client/lib/confirm-modal.tsx';
 import { notifications } from '@mantine/notifications';
 import type { Server } from '#shared/servers.ts';
 import { notifyFailure } from '#client/lib/notify-failure.ts';
@@ -17,7 +17,7 @@ export function HostKeyAlert({ server }: { server: Server }) {
 
   function confirmAccept() {
     if (!offered) return;
-    modals.openConfirmModal({
+    openConfirmModal({
       title: 'Accept the new host key?',
       children: (
         <Stack gap="xs">

@@ -1,5 +1,5 @@
 import { ActionIcon, Menu, Text } from '@mantine/core';
-import { modals } from '@mantine/modals';
+import { openConfirmModal } from '#client/lib/confirm-modal.tsx';
 import { notifications } from '@mantine/notifications';
 import type { Webhook } from '#shared/webhooks.ts';
 import { DotsIcon } from '#client/components/icons.tsx';
@@ -39,7 +39,7 @@ export function WebhookActions({
       'Test queued: it is sent in a moment. Its result is under Deliveries.',
     );
   const confirmDelete = () =>
-    modals.openConfirmModal({
+    openConfirmModal({
       title: 'Delete this endpoint?',
       children: (
         <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
