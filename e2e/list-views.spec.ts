@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { Page, Request } from '@playwright/test';
 import type { Client } from '../src/shared/clients.ts';
 import { test, expect, seedClient, signInContext } from './fixtures.ts';
 
@@ -187,6 +187,53 @@ test('the view is kept for the person: another browser opens on it, a phone show
     .toBe('list');
   await page.reload();
   await expect(rows(page)).toHaveCount(3);
+});
+
+test('a view chosen while the user is being fetched again stays chosen', async ({
+  page,
+  staff,
+}) => {
+  const { tag } = await seedThree(staff);
+  // Every query is fetched again when the live stream connects. Hold that second fetch of the
+  // user, read by the server before the choice is saved, until the save has been answered: an
+  // answer this old must not put the list back.
+  let meFetches = 0;
+  let staleRead!: () => void;
+  const read = new Promise<void>((resolve) => (staleRead = resolve));
+  let saveAnswered!: () => void;
+  const answered = new Promise<void>((resolve) => (saveAnswered = resolve));
+  await page.route('**/api/me', async (route) => {
+    meFetches += 1;
+    if (meFetches !== 2) return route.continue();
+    const stale = await route.fetch();
+    staleRead();
+    await answered;
+    // The page may have given up on this fetch by now, which is what a fix may do.
+    await route.fulfill({ response: stale }).catch(() => undefined);
+  });
+  await page.goto(`/?q=${encodeURIComponent(`tag:${tag}`)}`);
+  await expect(rows(page)).toHaveCount(3);
+  await read;
+
+  const meSettled = new Promise<void>((resolve) => {
+    const settled = (request: Request) => {
+      if (new URL(request.url()).pathname === '/api/me') resolve();
+    };
+    page.on('requestfinished', settled);
+    page.on('requestfailed', settled);
+  });
+  const saved = page.waitForResponse((r) => r.url().endsWith('/api/auth/update-user'));
+  await chooseView(page, 'Table');
+  expect((await saved).status()).toBe(200);
+  saveAnswered();
+  await meSettled;
+  // The old answer, if the page took it, is parsed and drawn within the frames after it came.
+  await page.evaluate(
+    () =>
+      new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))),
+  );
+  await expect(page.getByRole('radio', { name: 'Table' })).toBeChecked();
+  await expect(tableRows(page)).toHaveCount(3);
 });
 
 const toolbar = (page: Page) => page.getByRole('toolbar', { name: 'Selected clients' });
