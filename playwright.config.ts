@@ -2,8 +2,8 @@ import { defineConfig } from '@playwright/test';
 
 /**
  * Browser tests drive Debian's Chromium headless shell (scripts/ensure-test-tools.sh installs
- * it); nothing is downloaded. Each worker runs its own real server on a loopback port (see e2e/fixtures.ts),
- * serving the built web app from dist/client.
+ * it); nothing is downloaded. Each worker runs its own real server on a loopback port (see
+ * e2e/fixtures.ts), serving the built web app from dist/client.
  */
 export default defineConfig({
   testDir: 'e2e',

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,9 +7,7 @@ import { MailCatcher, linkIn } from './testing/mail-catcher.ts';
 import { Session, uniqueEmail, type TestServer } from './testing/test-server.ts';
 import { openEventStream } from './testing/sse-reader.ts';
 import { testDatabaseEnv } from './testing/test-database.ts';
-import { childEnv } from './testing/run-script.ts';
-
-const ROOT = path.resolve(import.meta.dirname, '../..');
+import { startScript } from './testing/run-script.ts';
 
 /** The real entry point as a child process, the way `npm start` runs it. */
 async function startMain(env: Record<string, string>): Promise<{
@@ -18,11 +16,7 @@ async function startMain(env: Record<string, string>): Promise<{
   /** Resolves once the server has written `text` to its log (standard output). */
   printed(text: string): Promise<void>;
 }> {
-  const child = spawn(process.execPath, ['src/server/main.ts'], {
-    cwd: ROOT,
-    env: childEnv(env),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = startScript('src/server/main.ts', [], env);
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   const printed = (text: string) =>

@@ -1,12 +1,11 @@
 import { useEffect } from 'react';
 import { ModalsProvider, useModals, type OpenConfirmModal } from '@mantine/modals';
 
+/** Called with Mantine's `openConfirmModal` once the provider is mounted, null when it goes. */
+export type OnConfirmReady = (open: ((props: OpenConfirmModal) => void) | null) => void;
+
 /** Mantine's ModalsProvider, handing its `openConfirmModal` over once it is mounted. */
-export function ConfirmModalHost({
-  onReady,
-}: {
-  onReady: (open: ((props: OpenConfirmModal) => void) | null) => void;
-}) {
+export function ConfirmModalHost({ onReady }: { onReady: OnConfirmReady }) {
   return (
     <ModalsProvider modalProps={{ centered: true }}>
       <HandOver onReady={onReady} />
@@ -14,11 +13,7 @@ export function ConfirmModalHost({
   );
 }
 
-function HandOver({
-  onReady,
-}: {
-  onReady: (open: ((props: OpenConfirmModal) => void) | null) => void;
-}) {
+function HandOver({ onReady }: { onReady: OnConfirmReady }) {
   const { openConfirmModal } = useModals();
   useEffect(() => {
     onReady(openConfirmModal);

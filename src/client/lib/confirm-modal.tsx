@@ -1,5 +1,6 @@
 import { lazy, Suspense, useSyncExternalStore } from 'react';
 import type { OpenConfirmModal } from '@mantine/modals';
+import type { OnConfirmReady } from './confirm-modal-host.tsx';
 
 /*
  * Confirmation dialogs ("Delete client?"). Mantine's ModalsProvider draws them, and with it come
@@ -8,13 +9,11 @@ import type { OpenConfirmModal } from '@mantine/modals';
  * the provider is not there; this one waits for it.
  */
 
-type Open = (props: OpenConfirmModal) => void;
-
 const ConfirmModalHost = lazy(async () => ({
   default: (await import('./confirm-modal-host.tsx')).ConfirmModalHost,
 }));
 
-let open: Open | null = null;
+let open: Parameters<OnConfirmReady>[0] = null;
 const waiting: OpenConfirmModal[] = [];
 /** Whether a confirmation has been asked for: the host is drawn from then on. */
 let asked = false;
@@ -33,10 +32,10 @@ export function openConfirmModal(props: OpenConfirmModal): void {
   }
 }
 
-function ready(next: Open | null) {
+const ready: OnConfirmReady = (next) => {
   open = next;
   if (next) for (const props of waiting.splice(0)) next(props);
-}
+};
 
 function subscribe(listener: () => void) {
   askedListeners.add(listener);

@@ -51,14 +51,12 @@ export function sessionCheck(auth: Auth, db: Db) {
   }));
   const betterAuth = (headers: IncomingHttpHeaders): Promise<FoundSession | null> =>
     auth.api.getSession({ headers: fromNodeHeaders(headers) });
-  const sessionByToken = compiledRead(
-    (token: string) =>
-      db.kysely
-        .selectFrom('session')
-        .innerJoin('user', 'user.id', 'session.userId')
-        .select(['session.id as sessionId', 'session.expiresAt', ...SIGNED_IN_USER_COLUMNS])
-        .where('session.token', '=', joinKey(token)),
-    1,
+  const sessionByToken = compiledRead((token: string) =>
+    db.kysely
+      .selectFrom('session')
+      .innerJoin('user', 'user.id', 'session.userId')
+      .select(['session.id as sessionId', 'session.expiresAt', ...SIGNED_IN_USER_COLUMNS])
+      .where('session.token', '=', joinKey(token)),
   );
 
   return async function findSession(headers: IncomingHttpHeaders): Promise<FoundSession | null> {

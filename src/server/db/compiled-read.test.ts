@@ -28,14 +28,12 @@ describe('a compiled read', () => {
   afterAll(async () => close());
 
   const byIdAndName = () =>
-    compiledRead(
-      (id: string, name: string) =>
-        db.kysely
-          .selectFrom('user')
-          .select(['id', 'email'])
-          .where('id', '=', joinKey(id))
-          .where('name', '=', name),
-      2,
+    compiledRead((id: string, name: string) =>
+      db.kysely
+        .selectFrom('user')
+        .select(['id', 'email'])
+        .where('id', '=', joinKey(id))
+        .where('name', '=', name),
     );
 
   it('answers each run with the rows of its own values, as they are now', async () => {
@@ -67,17 +65,13 @@ describe('a compiled read', () => {
 
   it('refuses, when made, a query whose parameters are not its values in order', () => {
     expect(() =>
-      compiledRead(
-        (id: string) =>
-          db.kysely.selectFrom('user').select('id').where('id', '=', id).where('name', '=', 'x'),
-        1,
+      compiledRead((id: string) =>
+        db.kysely.selectFrom('user').select('id').where('id', '=', id).where('name', '=', 'x'),
       ),
     ).toThrow(/parameters/);
     expect(() =>
-      compiledRead(
-        (id: string, name: string) =>
-          db.kysely.selectFrom('user').select('id').where('name', '=', name).where('id', '=', id),
-        2,
+      compiledRead((id: string, name: string) =>
+        db.kysely.selectFrom('user').select('id').where('name', '=', name).where('id', '=', id),
       ),
     ).toThrow(/parameters/);
   });

@@ -8,22 +8,23 @@ import type { Database } from './schema.ts';
  * that cost more CPU than running them. Only the SQL text is kept; every run reads the database
  * afresh, in the transaction it is given or outside any.
  *
- * `build` gets one placeholder for each value and must use them as the query's only parameters,
- * in order: this is checked when the read is made, so a parameter added later fails at start,
- * never at run time.
+ * `build` gets one placeholder for each of its declared parameters and must use them as the
+ * query's only parameters, in order: this is checked when the read is made, so a parameter
+ * added later fails at start, never at run time.
  */
 export function compiledRead<Row, Keys extends string[]>(
   build: (...keys: Keys) => Compilable<Row>,
-  count: Keys['length'],
 ): (db: Kysely<Database> | Transaction<Database>, ...values: Keys) => Promise<Row[]> {
-  const placeholders = Array.from({ length: count }, (_, i) => `\u0000value ${i}`) as Keys;
+  const placeholders = Array.from({ length: build.length }, (_, i) => `\u0000value ${i}`) as Keys;
   const compiled = build(...placeholders).compile();
   const parameters = compiled.parameters;
   if (
     parameters.length !== placeholders.length ||
     parameters.some((parameter, i) => parameter !== placeholders[i])
   ) {
-    throw new Error(`compiledRead: the query's parameters are not its ${count} values in order`);
+    throw new Error(
+      `compiledRead: the query's parameters are not its ${build.length} values in order`,
+    );
   }
   return async (db, ...values) => {
     const query: CompiledQuery<Row> = { ...compiled, parameters: values };

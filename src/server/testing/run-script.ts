@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -26,9 +26,26 @@ export interface ScriptResult {
 }
 
 /**
- * Runs one of this repository's entry points (`src/server/cli/user.ts`, `src/server/main.ts`)
- * to its end, as `npm run …` would, with `env` as its only settings (LOG_LEVEL=warn unless
- * given) and `stdin` written to it.
+ * Starts one of this repository's entry points (`src/server/main.ts`, a CLI under
+ * `src/server/cli/`, a built bundle) from the repository's folder, with `env` as its only
+ * settings and its standard output and error piped.
+ */
+export function startScript(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+  stdin: 'pipe' | 'ignore' = 'ignore',
+): ChildProcess {
+  return spawn(process.execPath, [script, ...args], {
+    cwd: ROOT,
+    env: childEnv(env),
+    stdio: [stdin, 'pipe', 'pipe'],
+  });
+}
+
+/**
+ * Runs an entry point to its end, as `npm run …` would, with `env` as its only settings
+ * (LOG_LEVEL=warn unless given) and `stdin` written to it.
  */
 export function runScript(
   script: string,
@@ -36,16 +53,13 @@ export function runScript(
   options: { env?: Record<string, string>; stdin?: string } = {},
 ): Promise<ScriptResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], {
-      cwd: ROOT,
-      env: childEnv({ LOG_LEVEL: 'warn', ...options.env }),
-    });
+    const child = startScript(script, args, { LOG_LEVEL: 'warn', ...options.env }, 'pipe');
     let out = '';
     let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, out, err }));
-    child.stdin.end(options.stdin ?? '');
+    child.stdin!.end(options.stdin ?? '');
   });
 }

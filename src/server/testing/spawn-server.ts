@@ -1,10 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
-
-import { childEnv } from './run-script.ts';
-
-const ROOT = path.resolve(import.meta.dirname, '../../..');
+import { startScript } from './run-script.ts';
 
 export interface ServerProcess {
   url: string;
@@ -33,10 +29,10 @@ export async function spawnServer(
   options: { readyTimeoutMs?: number; entry?: string } = {},
 ): Promise<ServerProcess> {
   const url = `http://127.0.0.1:${env.PORT}`;
-  const child = spawn(process.execPath, [options.entry ?? 'src/server/main.ts'], {
-    cwd: ROOT,
-    env: childEnv({ PUBLIC_URL: url, LOG_LEVEL: 'warn', ...env }),
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const child = startScript(options.entry ?? 'src/server/main.ts', [], {
+    PUBLIC_URL: url,
+    LOG_LEVEL: 'warn',
+    ...env,
   });
   let output = '';
   const keep = (d: Buffer) => {

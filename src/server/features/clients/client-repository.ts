@@ -150,7 +150,7 @@ function selectClients(db: Kysely<Database> | Transaction<Database>) {
 
 /** One client by id, as selectClients reads it: every read of one client, and each write's. */
 function clientByIdRead(db: Kysely<Database>) {
-  return compiledRead((id: string) => selectClients(db).where('client.id', '=', joinKey(id)), 1);
+  return compiledRead((id: string) => selectClients(db).where('client.id', '=', joinKey(id)));
 }
 
 /**
