@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase } from '#server/testing/test-database.ts';
 import { appendEvents, type NewEvent } from '#server/realtime/event-log.ts';
+import type { Transaction } from 'kysely';
 import type { Db } from './database.ts';
+import type { Database } from './schema.ts';
 import { fromBool } from './codec.ts';
 import { GroupCommit } from './group-commit.ts';
 
@@ -91,6 +93,43 @@ describe('group commit', () => {
     const ids = (await db.kysely.selectFrom('user').select('id').execute()).map((u) => u.id);
     expect(ids).toContain('kept');
     expect(ids).not.toContain('gone');
+  });
+
+  it('keeps no row of a write that fails after writing, alone or beside others', async () => {
+    const writes = group();
+    // Rows of a table nothing else in this file writes.
+    const row = (id: string, at: string) => ({
+      id,
+      identifier: id,
+      value: id,
+      expiresAt: at,
+      createdAt: at,
+      updatedAt: at,
+    });
+    const insert = (trx: Transaction<Database>, id: string, at: string) =>
+      trx.insertInto('verification').values(row(id, at)).execute();
+    const refused = new Error('refused after writing');
+    const failing = (id: string) =>
+      writes.run(async (trx, at) => {
+        await insert(trx, id, at);
+        throw refused;
+      });
+    // Alone in its transaction.
+    await expect(failing('lone')).rejects.toBe(refused);
+    // Beside writes that succeed, before and after it in the same transaction.
+    const results = await Promise.allSettled([
+      writes.run(async (trx, at) => void (await insert(trx, 'first', at))),
+      failing('middle'),
+      writes.run(async (trx, at) => void (await insert(trx, 'last', at))),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    const kept = await db.kysely
+      .selectFrom('verification')
+      .select('id')
+      .where('id', 'in', ['lone', 'first', 'middle', 'last'])
+      .orderBy('id')
+      .execute();
+    expect(kept.map((v) => v.id)).toEqual(['first', 'last']);
   });
 
   it('answers no write of a batch whose recorded events cannot be written', async () => {

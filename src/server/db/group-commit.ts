@@ -38,8 +38,8 @@ const MAX_BATCH = 64;
  * them. Nothing is answered before its transaction has committed, exactly as with one
  * transaction per write.
  *
- * Each write runs inside its own savepoint: one that fails (a conflict, a bad row) is rolled
- * back alone and its caller gets its error, while the others commit. What the writes record is
+ * One write that fails (a conflict, a bad row) is rolled back alone and its caller gets its
+ * error, while the others commit (`#commitTogether` says how). What the writes record is
  * written last, in one go (`beforeCommit`): the event log's lock is then taken after every row
  * lock of the batch, as a single write takes it. If that or the commit fails, every write of
  * the batch gets the error and none of them is answered as done.
@@ -73,15 +73,7 @@ export class GroupCommit<R> {
         const batch = this.#queue.splice(0, MAX_BATCH);
         let outcomes: Outcome<R>[];
         try {
-          outcomes = await this.#db.transaction().execute(async (trx) => {
-            const done: Outcome<R>[] = [];
-            for (const item of batch) done.push(await this.#one(trx, item.work));
-            await this.#hooks.beforeCommit(
-              trx,
-              done.flatMap((o) => (o.ok ? o.records : [])),
-            );
-            return done;
-          });
+          outcomes = await this.#commitTogether(batch);
         } catch (error) {
           for (const item of batch) item.reject(error);
           continue;
@@ -98,7 +90,51 @@ export class GroupCommit<R> {
     }
   }
 
-  async #one(trx: Transaction<Database>, work: Work<unknown, R>): Promise<Outcome<R>> {
+  /**
+   * The batch in one transaction. Writes rarely fail, and a savepoint costs two round trips a
+   * write on PostgreSQL, so the batch first runs without them; only when one of its writes
+   * fails is that transaction rolled back and the batch run again, each write in a savepoint of
+   * its own. A write is work on the database alone, so running it again is safe.
+   */
+  async #commitTogether(batch: Pending<R>[]): Promise<Outcome<R>[]> {
+    try {
+      return await this.#transaction(batch, (trx, work) => this.#bare(trx, work));
+    } catch (error) {
+      if (!(error instanceof WriteFailed)) throw error;
+      // Alone in its transaction, a write's failure is its own answer: nothing was committed.
+      if (batch.length === 1) return [{ ok: false, error: error.cause }];
+      return this.#transaction(batch, (trx, work) => this.#isolated(trx, work));
+    }
+  }
+
+  async #transaction(
+    batch: Pending<R>[],
+    one: (trx: Transaction<Database>, work: Work<unknown, R>) => Promise<Outcome<R>>,
+  ): Promise<Outcome<R>[]> {
+    return this.#db.transaction().execute(async (trx) => {
+      const done: Outcome<R>[] = [];
+      for (const item of batch) done.push(await one(trx, item.work));
+      await this.#hooks.beforeCommit(
+        trx,
+        done.flatMap((o) => (o.ok ? o.records : [])),
+      );
+      return done;
+    });
+  }
+
+  /** The write as it is; its failure aborts the transaction (as a `WriteFailed`). */
+  async #bare(trx: Transaction<Database>, work: Work<unknown, R>): Promise<Outcome<R>> {
+    const records: R[] = [];
+    try {
+      const value = await work(trx, new Date().toISOString(), (r) => records.push(r));
+      return { ok: true, value, records };
+    } catch (error) {
+      throw new WriteFailed(error);
+    }
+  }
+
+  /** The write in a savepoint: if it fails, its rows alone are rolled back. */
+  async #isolated(trx: Transaction<Database>, work: Work<unknown, R>): Promise<Outcome<R>> {
     const records: R[] = [];
     await sql`savepoint one_write`.execute(trx);
     try {
@@ -110,5 +146,12 @@ export class GroupCommit<R> {
       await sql`release one_write`.execute(trx);
       return { ok: false, error };
     }
+  }
+}
+
+/** A write of the batch failed outside a savepoint: the transaction must not commit. */
+class WriteFailed extends Error {
+  constructor(cause: unknown) {
+    super('a write of the batch failed', { cause });
   }
 }
