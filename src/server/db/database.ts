@@ -7,6 +7,7 @@ import type { DatabaseTarget } from '#server/config.ts';
 import type { Database } from './schema.ts';
 import { openSqliteReadOnly } from './sqlite-read-only.ts';
 import { withPreparedStatements } from './sqlite-statements.ts';
+import { withNamedStatements } from './pg-statements.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -57,7 +58,9 @@ export function openDatabase(
     pool.on('connect', (client) => {
       client.on('error', () => undefined);
     });
-    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const kysely = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: withNamedStatements(pool) }),
+    });
     return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
   }
   if (options.readOnly) {
