@@ -3,7 +3,8 @@ import type { Database } from './schema.ts';
 
 /**
  * One write: its rows, inside the batch's transaction. What it `record`s (its events) is
- * written by the batch after every write's rows, and only if the write succeeded.
+ * written by the batch after every write's rows, and only if the write succeeded. It may run
+ * twice (after another write of its batch failed), so it does nothing outside `trx`.
  */
 export type Work<T, R> = (
   trx: Transaction<Database>,

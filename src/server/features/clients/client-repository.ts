@@ -403,8 +403,8 @@ export class ClientRepository {
 
   /**
    * Bulk writes (client-bulk-writes.ts): each is one write of the group commit, so all of it
-   * commits or none (its savepoint), with one event per client written, appended with the
-   * batch's events under the one lock and woken into the live feed with one notification.
+   * commits or none, with one event per client written, appended with the batch's events
+   * under the one lock and woken into the live feed with one notification.
    */
   #bulk<T>(actor: Actor, run: (context: BulkContext) => Promise<T>): Promise<T> {
     return this.#write((trx, at, record) =>
