@@ -10,15 +10,6 @@ function isStalePlan(error: unknown): boolean {
   return code === '0A000' && typeof message === 'string' && message.includes('cached plan');
 }
 
-/** Whether `text` opens (true) or ends (false) a transaction; undefined for anything else. */
-function transactionEdge(text: string): boolean | undefined {
-  const words = /^\s*(\w+)\s*(\w*)/.exec(text.toLowerCase());
-  const [first, second] = [words?.[1], words?.[2]];
-  if (first === 'begin' || first === 'start') return true;
-  if (first === 'commit' || (first === 'rollback' && second !== 'to')) return false;
-  return undefined;
-}
-
 /**
  * The pool as Kysely's PostgreSQL dialect uses it, running each parameterised SQL text as a
  * named prepared statement: PostgreSQL then parses and plans it once per connection instead of
@@ -49,15 +40,16 @@ export function withNamedStatements(pool: pg.Pool): PostgresPool {
     end: () => pool.end(),
     async connect(): Promise<PostgresPoolClient> {
       const client = await pool.connect();
-      let inTransaction = false;
       // pg types a result's command as any string; Kysely's type names the ones it reads.
       const run = (config: pg.QueryConfig) =>
         client.query(config) as Promise<unknown> as Promise<PostgresQueryResult<unknown>>;
       async function query(text: string, parameters: readonly unknown[]) {
-        inTransaction = transactionEdge(text) ?? inTransaction;
-        const values = [...parameters];
+        // pg only reads them.
+        const values = parameters as unknown[];
         const name = nameOf(text, parameters);
         if (name === undefined) return run({ text, values });
+        // PostgreSQL's own word, from its answer to the query before: idle or in a transaction.
+        const inTransaction = client.getTransactionStatus() !== 'I';
         try {
           return await run({ name, text, values });
         } catch (error) {
