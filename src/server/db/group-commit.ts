@@ -125,10 +125,8 @@ export class GroupCommit<R> {
 
   /** The write as it is; its failure aborts the transaction (as a `WriteFailed`). */
   async #bare(trx: Transaction<Database>, work: Work<unknown, R>): Promise<Outcome<R>> {
-    const records: R[] = [];
     try {
-      const value = await work(trx, new Date().toISOString(), (r) => records.push(r));
-      return { ok: true, value, records };
+      return await run(trx, work);
     } catch (error) {
       throw new WriteFailed(error);
     }
@@ -136,18 +134,24 @@ export class GroupCommit<R> {
 
   /** The write in a savepoint: if it fails, its rows alone are rolled back. */
   async #isolated(trx: Transaction<Database>, work: Work<unknown, R>): Promise<Outcome<R>> {
-    const records: R[] = [];
     await sql`savepoint one_write`.execute(trx);
     try {
-      const value = await work(trx, new Date().toISOString(), (r) => records.push(r));
+      const outcome = await run(trx, work);
       await sql`release one_write`.execute(trx);
-      return { ok: true, value, records };
+      return outcome;
     } catch (error) {
       await sql`rollback to one_write`.execute(trx);
       await sql`release one_write`.execute(trx);
       return { ok: false, error };
     }
   }
+}
+
+/** Runs one write, collecting what it records. */
+async function run<R>(trx: Transaction<Database>, work: Work<unknown, R>): Promise<Outcome<R>> {
+  const records: R[] = [];
+  const value = await work(trx, new Date().toISOString(), (r) => records.push(r));
+  return { ok: true, value, records };
 }
 
 /** A write of the batch failed outside a savepoint: the transaction must not commit. */
