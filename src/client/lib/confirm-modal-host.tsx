@@ -1,8 +1,11 @@
 import { useEffect } from 'react';
 import { ModalsProvider, useModals, type OpenConfirmModal } from '@mantine/modals';
 
-/** Called with Mantine's `openConfirmModal` once the provider is mounted, null when it goes. */
-export type OnConfirmReady = (open: ((props: OpenConfirmModal) => void) | null) => void;
+/** Mantine's `openConfirmModal`, as the provider hands it over. */
+export type OpenConfirm = (props: OpenConfirmModal) => void;
+
+/** Called with `openConfirmModal` once the provider is mounted, null when it goes. */
+export type OnConfirmReady = (open: OpenConfirm | null) => void;
 
 /** Mantine's ModalsProvider, handing its `openConfirmModal` over once it is mounted. */
 export function ConfirmModalHost({ onReady }: { onReady: OnConfirmReady }) {

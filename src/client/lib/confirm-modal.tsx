@@ -1,6 +1,6 @@
 import { lazy, Suspense, useSyncExternalStore } from 'react';
 import type { OpenConfirmModal } from '@mantine/modals';
-import type { OnConfirmReady } from './confirm-modal-host.tsx';
+import type { OnConfirmReady, OpenConfirm } from './confirm-modal-host.tsx';
 
 /*
  * Confirmation dialogs ("Delete client?"). Mantine's ModalsProvider draws them, and with it come
@@ -13,7 +13,7 @@ const ConfirmModalHost = lazy(async () => ({
   default: (await import('./confirm-modal-host.tsx')).ConfirmModalHost,
 }));
 
-let open: Parameters<OnConfirmReady>[0] = null;
+let open: OpenConfirm | null = null;
 const waiting: OpenConfirmModal[] = [];
 /** Whether a confirmation has been asked for: the host is drawn from then on. */
 let asked = false;
