@@ -56,8 +56,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     await signInContext(context, session);
     await use(session);
   },
-  // CI prints only the error, and its traces are not kept: a failure there is explained by
-  // the page's URL, its accessibility tree, and the API answers and page errors that led to it.
+  // Tests record no trace (playwright.config.ts): a failure is explained by the page's URL, its
+  // accessibility tree, and the API answers and page errors that led to it.
   failureReport: [
     async ({ page }, use, testInfo) => {
       const seen: string[] = [];
