@@ -39,9 +39,9 @@ export default defineConfig({
     // changes (fake timers, fetch).
     isolate: false,
     // Vitest's default is one worker fewer than the cores: one on the 2-core CI machines. Most
-    // suites spend part of their time waiting on a server, a child process or PostgreSQL: three
-    // files at a time keep both cores busy, where two left a fifth of the machine idle.
-    maxWorkers: 3,
+    // suites spend part of their time waiting on a server, a child process or PostgreSQL: with
+    // four files at a time both cores stay busy, where two left a fifth of the machine idle.
+    maxWorkers: 4,
     reporters: ['default', './src/server/testing/database-summary-reporter.ts'],
     projects: [
       {
