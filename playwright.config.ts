@@ -35,9 +35,10 @@ export default defineConfig({
         '--no-first-run',
       ],
     },
-    // A trace records a screenshot at every action, which doubled the browser's CPU time and the
-    // suite's length on 2 cores, to keep only failures' traces. A failure is explained by the
-    // fixtures' failure report; to get its trace, run again with `--trace retain-on-failure`.
+    // Recording a trace takes a screenshot at every action of every test, only to keep those of
+    // failures, and was most of the browser's CPU time (docs/performance.md, "The test suite's
+    // time"). A failure is explained by the fixtures' failure report; to get its trace, run
+    // again with `--trace retain-on-failure`.
     trace: 'off',
     screenshot: 'only-on-failure',
   },

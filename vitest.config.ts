@@ -33,14 +33,14 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    // A worker runs file after file in one process, importing the server's modules once instead
-    // of once a file: that import was a second or more of each of 200 files. No suite relies on
-    // a fresh module: each starts its own server and database and puts back any global it
-    // changes (fake timers, fetch).
+    // A worker runs file after file in one process and imports the server's modules once, not
+    // once a file. No suite relies on a fresh module: each starts its own server and database
+    // and puts back any global it changes (fake timers, fetch). The measurements behind this and
+    // the worker count are in docs/performance.md ("The test suite's time").
     isolate: false,
     // Vitest's default is one worker fewer than the cores: one on the 2-core CI machines. Most
-    // suites spend part of their time waiting on a server, a child process or PostgreSQL: with
-    // four files at a time both cores stay busy, where two left a fifth of the machine idle.
+    // suites wait part of the time on a server, a child process or PostgreSQL, which more files
+    // at once fill.
     maxWorkers: 4,
     reporters: ['default', './src/server/testing/database-summary-reporter.ts'],
     projects: [
