@@ -290,6 +290,37 @@ test('rows are selected by box, Shift-click range, Ctrl+A and cleared by Escape'
   await expect(toolbar(page)).toHaveCount(0);
 });
 
+test('the selection bar appears with its actions, so no row moves after it', async ({
+  page,
+  staff,
+}) => {
+  const { tag } = await seedThree(staff);
+  // The bulk actions' code loads on first use: held back here, as a loaded machine or a slow
+  // link would.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/bulk-actions-[^/]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(`/?q=${encodeURIComponent(`tag:${tag}`)}`);
+  await expect(rows(page)).toHaveCount(3);
+  const asked = page.waitForRequest(/\/assets\/bulk-actions-[^/]+\.js$/);
+  await box(page, `Émile ${tag} \\(B2\\)`).click();
+  await expect(box(page, `Émile ${tag}`)).toBeChecked();
+  await asked;
+  // No bar without its actions: a bar that grew when they came moved the rows under a
+  // Shift-click aimed at one of them.
+  await expect(toolbar(page)).toHaveCount(0);
+  release();
+  await expect(toolbar(page).getByRole('status')).toHaveText('1 selected');
+  await expect(toolbar(page).getByRole('button', { name: 'Add tag' })).toBeVisible();
+  const shown = await box(page, `adam ${tag}`).boundingBox();
+  await box(page, `adam ${tag}`).click({ modifiers: ['Shift'] });
+  await expect(toolbar(page).getByRole('status')).toHaveText('3 selected');
+  expect(await box(page, `adam ${tag}`).boundingBox()).toEqual(shown);
+});
+
 test('the table selects the same way, and its box opens nothing', async ({ page, staff }) => {
   const { tag } = await seedThree(staff);
   await page.goto(`/?q=${encodeURIComponent(`tag:${tag}`)}`);

@@ -98,11 +98,7 @@ export function DashboardPage() {
           selectedId={clientId}
           onAdd={openAddForm}
           onSelect={() => setForm(null)}
-          selectionActions={({ ids, clear }) => (
-            <Suspense fallback={null}>
-              <BulkActions ids={ids} onDone={clear} />
-            </Suspense>
-          )}
+          selectionActions={({ ids, clear }) => <BulkActions ids={ids} onDone={clear} />}
         />
       </div>
       <div className={classes.side} ref={sideRef} data-dashboard={SIDE_COLUMN}>

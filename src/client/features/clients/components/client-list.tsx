@@ -1,4 +1,5 @@
 import {
+  Suspense,
   useEffect,
   useId,
   useLayoutEffect,
@@ -28,7 +29,7 @@ import {
   Tooltip,
   VisuallyHidden,
 } from '@mantine/core';
-import { useHotkeys } from '@mantine/hooks';
+import { useElementSize, useHotkeys } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { filterIndexed, searchIndex, type IndexedClient } from '#shared/client-search.ts';
@@ -75,7 +76,10 @@ export function ClientList({
   onAdd: () => void;
   /** Called for every click on a row, including the selected one (it closes the form). */
   onSelect: () => void;
-  /** What can be done with the selected clients: put into the selection bar. */
+  /**
+   * What can be done with the selected clients: put into the selection bar. It may suspend (a
+   * lazy component): the bar then appears once it is ready.
+   */
   selectionActions?: (selection: { ids: string[]; clear: () => void }) => ReactNode;
 }) {
   const clients = useQuery(clientsQuery());
@@ -136,14 +140,16 @@ export function ClientList({
   // keeps scrolling as a whole; the list's offset in it is measured after each render.
   const listRef = useRef<HTMLElement>(null);
   const [scrollMargin, setScrollMargin] = useState(0);
-  // What sits above the list (the count line while searching, the selection bar) moves it.
+  // What sits above the list (the count line while searching, the selection bar) moves it. The
+  // bar's height is observed: it appears when its actions have loaded, and wraps as it changes.
   const listShown = matches.length > 0;
   const searchingNow = query !== '';
+  const { ref: barAreaRef, height: barHeight } = useElementSize();
   useLayoutEffect(() => {
     const list = listRef.current;
     if (!list) return;
     setScrollMargin(Math.round(list.getBoundingClientRect().top + window.scrollY));
-  }, [listShown, searchingNow, view, selecting]);
+  }, [listShown, searchingNow, view, barHeight]);
   const virtualizer = useWindowVirtualizer({
     count: matches.length,
     estimateSize: () => ESTIMATED_ROW_PX[view],
@@ -267,15 +273,21 @@ export function ClientList({
       </Group>
 
       <div onKeyDown={onListKeyDown}>
-        {selecting && (
-          <SelectionBar
-            selectedIds={selection.selectedIds}
-            hiddenCount={selection.hiddenCount}
-            onClear={selection.clear}
-          >
-            {selectionActions?.({ ids: selection.selectedIds, clear: selection.clear })}
-          </SelectionBar>
-        )}
+        <div ref={barAreaRef}>
+          {selecting && (
+            // The bar appears whole, with its actions: one that grew as they loaded moved the
+            // rows down under the pointer, after the first box clicked and before a Shift-click.
+            <Suspense fallback={null}>
+              <SelectionBar
+                selectedIds={selection.selectedIds}
+                hiddenCount={selection.hiddenCount}
+                onClear={selection.clear}
+              >
+                {selectionActions?.({ ids: selection.selectedIds, clear: selection.clear })}
+              </SelectionBar>
+            </Suspense>
+          )}
+        </div>
 
         {clients.isPending ? (
           <Stack gap="xs" role="status" aria-label="Loading clients">
