@@ -239,6 +239,8 @@ test('a changed host key is shown as offered and accepted after a confirmation',
     await confirm.getByRole('button', { name: 'Accept new key' }).click();
     await expect(page.getByText('New host key accepted.')).toBeVisible();
     await expect(alert).toHaveCount(0);
+    // Until the dialog has faded out, its copy of the fingerprint is on the page too.
+    await expect(confirm).toHaveCount(0);
     await expect(page.getByText(`${second.algorithm} ${second.fingerprint}`)).toBeVisible();
   } finally {
     await sshd.close();
