@@ -1,4 +1,4 @@
-import type { Query, QueryClient } from '@tanstack/react-query';
+import type { InvalidateQueryFilters, Query, QueryClient } from '@tanstack/react-query';
 import {
   EVENT_KINDS,
   STREAM_READY_EVENT,
@@ -81,34 +81,34 @@ function connect(queryClient: QueryClient): void {
       for (const listener of listeners) listener(event);
       // A webhook endpoint changed: the audit trail (People) lists it.
       if (event.webhookId !== null) {
-        void queryClient.invalidateQueries({ queryKey: peopleKeys.all });
+        invalidate(queryClient, { queryKey: peopleKeys.all });
         return;
       }
       // The People screen: a change to someone, or a read of a secret (the audit trail).
       if (event.personId !== null || AUDITED_READS.has(event.kind)) {
-        void queryClient.invalidateQueries({ queryKey: peopleKeys.all });
+        invalidate(queryClient, { queryKey: peopleKeys.all });
       }
       if (event.personId !== null) {
         // Perhaps one's own role or tags changed; perhaps who an issue can be given to.
-        void queryClient.invalidateQueries({ queryKey: meKey });
-        void queryClient.invalidateQueries({ queryKey: issueKeys.assignees() });
+        invalidate(queryClient, { queryKey: meKey });
+        invalidate(queryClient, { queryKey: issueKeys.assignees() });
         return;
       }
       if (event.clientId === null) {
         // A credential: the vault, and the servers that show its name.
-        void queryClient.invalidateQueries({ queryKey: credentialKeys.all });
+        invalidate(queryClient, { queryKey: credentialKeys.all });
         if (event.kind !== 'credential.revealed') {
-          void queryClient.invalidateQueries({ queryKey: serverKeys.all });
+          invalidate(queryClient, { queryKey: serverKeys.all });
         }
         return;
       }
       if (event.issueId !== null) {
         // An issue changes the issues' lists and pages and its client's history, nothing else
         // of its client or server (a check that opens one is a `server.checked` of its own).
-        void queryClient.invalidateQueries({ queryKey: issueKeys.all });
-        void queryClient.invalidateQueries({ queryKey: clientKeys.history(event.clientId) });
+        invalidate(queryClient, { queryKey: issueKeys.all });
+        invalidate(queryClient, { queryKey: clientKeys.history(event.clientId) });
         if (event.serverId !== null) {
-          void queryClient.invalidateQueries({ queryKey: serverKeys.history(event.serverId) });
+          invalidate(queryClient, { queryKey: serverKeys.history(event.serverId) });
         }
         return;
       }
@@ -118,30 +118,30 @@ function connect(queryClient: QueryClient): void {
         event.appId !== null &&
         (event.kind.startsWith('app.') || event.kind.startsWith('run.'))
       ) {
-        void queryClient.invalidateQueries({ queryKey: appKeys.all });
+        invalidate(queryClient, { queryKey: appKeys.all });
         if (event.runId !== null) {
-          void queryClient.invalidateQueries({ queryKey: runKeys.detail(event.runId) });
+          invalidate(queryClient, { queryKey: runKeys.detail(event.runId) });
         }
-        void queryClient.invalidateQueries({ queryKey: clientKeys.history(event.clientId) });
+        invalidate(queryClient, { queryKey: clientKeys.history(event.clientId) });
         return;
       }
       if (event.serverId !== null) {
-        void queryClient.invalidateQueries({ queryKey: serverKeys.all });
-        void queryClient.invalidateQueries({ queryKey: credentialKeys.all });
+        invalidate(queryClient, { queryKey: serverKeys.all });
+        invalidate(queryClient, { queryKey: credentialKeys.all });
         // Apps name their server, and lose it when it is removed.
-        void queryClient.invalidateQueries({ queryKey: appKeys.all });
+        invalidate(queryClient, { queryKey: appKeys.all });
       }
       // Reading a password or checking a server changes nothing shown of the client but its
       // history; any other change to one of its servers may change its panel and commands.
       if (event.kind === 'client.password_read' || event.kind === 'server.checked') {
-        void queryClient.invalidateQueries({ queryKey: clientKeys.history(event.clientId) });
+        invalidate(queryClient, { queryKey: clientKeys.history(event.clientId) });
         return;
       }
       changed.set(event.clientId, event.kind === 'client.deleted');
       flushTimer ??= setTimeout(() => flush(queryClient), COALESCE_MS);
     });
   }
-  const reloadEverything = () => void queryClient.invalidateQueries();
+  const reloadEverything = () => invalidate(queryClient);
   events.addEventListener(STREAM_READY_EVENT, reloadEverything);
   events.addEventListener(STREAM_RESET_EVENT, reloadEverything);
 
@@ -149,7 +149,7 @@ function connect(queryClient: QueryClient): void {
     // EventSource retries network failures by itself; an HTTP error (401 after the session
     // ended, 5xx from a proxy) closes it for good. Check the session, then try again later.
     if (events.readyState !== EventSource.CLOSED || source !== events) return;
-    void queryClient.invalidateQueries({ queryKey: meKey });
+    invalidate(queryClient, { queryKey: meKey });
     reconnectTimer = setTimeout(() => {
       if (source === events) connect(queryClient);
     }, RECONNECT_DELAY_MS);
@@ -160,15 +160,15 @@ function flush(queryClient: QueryClient): void {
   flushTimer = undefined;
   const batch = changed;
   changed = new Map();
-  void queryClient.invalidateQueries({ queryKey: clientKeys.list() });
+  invalidate(queryClient, { queryKey: clientKeys.list() });
   // A client's form writes its password credential and its primary server, which the vault and
   // the Servers section show; those changes are recorded by the client's own event.
-  void queryClient.invalidateQueries({ queryKey: credentialKeys.all });
-  void queryClient.invalidateQueries({ queryKey: serverKeys.all });
+  invalidate(queryClient, { queryKey: credentialKeys.all });
+  invalidate(queryClient, { queryKey: serverKeys.all });
   // Apps name their client.
-  void queryClient.invalidateQueries({ queryKey: appKeys.all });
+  invalidate(queryClient, { queryKey: appKeys.all });
   // Issues name their client and server, and go with a deleted client.
-  void queryClient.invalidateQueries({ queryKey: issueKeys.all });
+  invalidate(queryClient, { queryKey: issueKeys.all });
   // One pass over the cache for the whole batch, not one per client: a bulk action or an
   // import changes thousands at once, and each pass looks at every query held.
   const changedHere = (query: Query, deleted: boolean) => {
@@ -180,13 +180,33 @@ function flush(queryClient: QueryClient): void {
       batch.get(clientId) === deleted
     );
   };
-  void queryClient.invalidateQueries({ predicate: (query) => changedHere(query, false) });
-  void queryClient.invalidateQueries({
+  invalidate(queryClient, { predicate: (query) => changedHere(query, false) });
+  invalidate(queryClient, {
     predicate: (query) => changedHere(query, true),
     // A deleted client is only marked stale: refetching it would just be a 404 while the
     // screen showing it moves away.
     refetchType: 'none',
   });
+}
+
+/**
+ * Marks the queries stale and refetches those on screen. TanStack Query answers a refetch of a
+ * query still on its first fetch with that fetch, which may have left before the change; such a
+ * fetch is cancelled first, so the one that follows reads the change. Without it, an event that
+ * came while a screen was loading (a password read the moment the panel opened) was shown only
+ * at the next event or reload.
+ */
+function invalidate(queryClient: QueryClient, filters: InvalidateQueryFilters = {}): void {
+  // Only what is refetched at once: the queries on screen, unless the filters refetch none.
+  const restarted = (query: Query) =>
+    filters.refetchType !== 'none' &&
+    query.isActive() &&
+    query.state.data === undefined &&
+    query.state.fetchStatus === 'fetching' &&
+    (filters.predicate?.(query) ?? true);
+  void queryClient
+    .cancelQueries({ queryKey: filters.queryKey, predicate: restarted })
+    .then(() => queryClient.invalidateQueries(filters));
 }
 
 function safeJson(text: unknown): unknown {

@@ -1,14 +1,12 @@
 import { useState } from 'react';
 import { Button, Code, Group } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useQueryClient } from '@tanstack/react-query';
 import type { Client } from '#shared/clients.ts';
 import { replaceHidden } from '#shared/command-safe-text.ts';
 import { notifyFailure } from '#client/lib/notify-failure.ts';
 import { copyText } from '#client/lib/clipboard.ts';
 import { CopyIcon, EyeIcon, EyeOffIcon } from '#client/components/icons.tsx';
 import { useCan } from '#client/lib/use-can.ts';
-import { clientKeys } from '#client/lib/query-keys.ts';
 import { fetchClientPassword } from '../api/client-queries.ts';
 
 const MASK = '••••••••';
@@ -36,17 +34,8 @@ export function ServerJson({ client }: { client: Client }) {
   const [revealed, setRevealed] = useState<{ version: number; password: string } | null>(null);
   const [busy, setBusy] = useState<'reveal' | 'copy' | null>(null);
   const maySeeSecrets = useCan('secret');
-  const queryClient = useQueryClient();
   const password =
     client.server.hasPassword && revealed?.version === client.version ? revealed.password : null;
-
-  // The server records the read in the client's history. This page made it, so it asks for the
-  // history again itself: the live feed's event misses a page whose stream is still connecting.
-  async function readPassword(): Promise<string> {
-    const value = await fetchClientPassword(client.id);
-    void queryClient.invalidateQueries({ queryKey: clientKeys.history(client.id) });
-    return value;
-  }
 
   async function reveal() {
     if (password !== null) {
@@ -55,7 +44,7 @@ export function ServerJson({ client }: { client: Client }) {
     }
     setBusy('reveal');
     try {
-      setRevealed({ version: client.version, password: await readPassword() });
+      setRevealed({ version: client.version, password: await fetchClientPassword(client.id) });
     } catch (error) {
       notifyFailure('Could not read the password', error);
     } finally {
@@ -66,7 +55,7 @@ export function ServerJson({ client }: { client: Client }) {
   async function copy() {
     setBusy('copy');
     try {
-      const value = password ?? (await readPassword());
+      const value = password ?? (await fetchClientPassword(client.id));
       if (await copyText(value)) {
         notifications.show({ color: 'green', message: 'Password copied to clipboard.' });
       }
