@@ -297,15 +297,16 @@ test('the selection bar appears with its actions, so no row moves after it', asy
   const { tag } = await seedThree(staff);
   // The bulk actions' code loads on first use: held back here, as a loaded machine or a slow
   // link would.
+  const bulkActionsCode = /\/assets\/bulk-actions-[^/]+\.js$/;
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route(/\/assets\/bulk-actions-[^/]+\.js$/, async (route) => {
+  await page.route(bulkActionsCode, async (route) => {
     await held;
     await route.continue();
   });
   await page.goto(`/?q=${encodeURIComponent(`tag:${tag}`)}`);
   await expect(rows(page)).toHaveCount(3);
-  const asked = page.waitForRequest(/\/assets\/bulk-actions-[^/]+\.js$/);
+  const asked = page.waitForRequest(bulkActionsCode);
   await box(page, `Émile ${tag} \\(B2\\)`).click();
   await expect(box(page, `Émile ${tag}`)).toBeChecked();
   await asked;
