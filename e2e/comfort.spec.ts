@@ -58,6 +58,8 @@ test('on a phone the dashboard fits the width', async ({ page, staff }) => {
   });
   await page.goto(`/clients/${client.id}`);
   await expect(page.getByRole('region', { name: 'Selected Client' })).toBeVisible();
+  // The region first holds the panel's loading frame: measure the panel itself.
+  await expect(page.getByRole('heading', { name: client.name })).toBeVisible();
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   expect(width).toBeLessThanOrEqual(390);
   // The panel stacks under the list rather than beside it.
