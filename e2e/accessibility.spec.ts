@@ -247,7 +247,19 @@ for (const size of SIZES) {
       await expect(page.getByRole('list', { name: 'History' })).toBeVisible();
       await axe.scan('a server');
 
+      // The panel's servers load their code when first shown: held back, as on a slow link,
+      // so the placeholder is scanned too.
+      const serversCode = /\/assets\/client-servers-[^/]+\.js$/;
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route(serversCode, async (route) => {
+        await held;
+        await route.continue();
+      });
       await page.goto(`/clients/${client.id}`);
+      await expect(page.getByLabel('Loading servers')).toBeVisible();
+      await axe.scan('panel, its servers loading');
+      release();
       await expect(
         page.getByRole('region', { name: 'Selected Client' }).getByLabel('Commands for server'),
       ).toBeVisible();

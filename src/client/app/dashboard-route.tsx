@@ -14,7 +14,7 @@ function loadedOnUse(load: () => Promise<ComponentType<SlotProps>>, label: strin
   const Slot = lazy(async () => ({ default: await load() }));
   return function LoadedOnUse(props: SlotProps) {
     return (
-      <Suspense fallback={<Skeleton height={40} aria-label={`Loading ${label}`} />}>
+      <Suspense fallback={<Skeleton height={40} role="status" aria-label={`Loading ${label}`} />}>
         <Slot {...props} />
       </Suspense>
     );
