@@ -36,10 +36,29 @@ class Scanner {
   }
 
   async scan(screen: string): Promise<void> {
+    await this.transitionsDone();
     this.record(screen, await this.axe().withTags(WCAG_21_AA).analyze());
     await this.scheme('dark');
+    await this.transitionsDone();
     this.record(`${screen} (dark)`, await this.axe().withRules(COLOUR_RULES).analyze());
     await this.scheme('light');
+  }
+
+  /**
+   * Waits for the page's finite CSS transitions and animations to end, so axe reads the colours
+   * a person sees and not a frame halfway: a scheme change fades some colours (Mantine's
+   * SegmentedControl labels, even under reduced motion). `getAnimations()` brings styles up to
+   * date first, so a transition the last change starts is in its list.
+   */
+  private async transitionsDone(): Promise<void> {
+    await this.page.evaluate(() =>
+      Promise.all(
+        document
+          .getAnimations()
+          .filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity)
+          .map((animation) => animation.finished.catch(() => undefined)),
+      ),
+    );
   }
 
   // Legacy mode runs axe in the page itself; the default finishes each run in a new blank page,
