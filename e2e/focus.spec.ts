@@ -12,14 +12,20 @@ const nameField = (page: Page) => page.getByLabel('Name', { exact: true });
 const clientRow = (page: Page, name: string | RegExp) =>
   page.getByRole('navigation', { name: 'Clients' }).getByRole('link', { name });
 
-/** Presses Tab until `target` has focus; fails if it is not reached within `limit` presses. */
-async function tabTo(page: Page, target: Locator, limit = 60): Promise<void> {
+/**
+ * Presses `key` until `target` has focus; fails if it is not reached within `limit` presses.
+ * Pressing and looking, rather than counting presses, also suits a menu: Mantine moves focus
+ * into it on opening in two steps, a moment apart, and an arrow pressed between them is undone.
+ */
+async function pressTo(page: Page, key: 'Tab' | 'ArrowDown', target: Locator, limit: number) {
   for (let presses = 0; presses < limit; presses += 1) {
     if (await target.evaluate((element) => element === document.activeElement)) return;
-    await page.keyboard.press('Tab');
+    await page.keyboard.press(key);
   }
   await expect(target).toBeFocused();
 }
+
+const tabTo = (page: Page, target: Locator, limit = 60) => pressTo(page, 'Tab', target, limit);
 
 test('+ puts focus in Name; Escape closes a clean form and focus goes back to +', async ({
   page,
@@ -109,10 +115,7 @@ test('by keyboard: add, save, duplicate, delete and undo, focus following each s
   const actions = panel(page).getByRole('button', { name: 'Client actions' });
   await tabTo(page, actions);
   await page.keyboard.press('Enter');
-  await expect(page.getByRole('menuitem', { name: 'Edit' })).toBeVisible();
-  await page.keyboard.press('ArrowDown');
-  await page.keyboard.press('ArrowDown');
-  await expect(page.getByRole('menuitem', { name: 'Duplicate' })).toBeFocused();
+  await pressTo(page, 'ArrowDown', page.getByRole('menuitem', { name: 'Duplicate' }), 6);
   await page.keyboard.press('Enter');
   const duplicate = page.getByRole('dialog', { name: 'Duplicate client' });
   await tabTo(page, duplicate.getByRole('button', { name: 'Duplicate' }), 5);
@@ -126,9 +129,7 @@ test('by keyboard: add, save, duplicate, delete and undo, focus following each s
   await expect(panel(page).getByRole('heading', { name: `${name} (Clone)` })).toBeVisible();
   await tabTo(page, actions);
   await page.keyboard.press('Enter');
-  await expect(page.getByRole('menuitem', { name: 'Delete' })).toBeVisible();
-  for (let item = 0; item < 3; item += 1) await page.keyboard.press('ArrowDown');
-  await expect(page.getByRole('menuitem', { name: 'Delete' })).toBeFocused();
+  await pressTo(page, 'ArrowDown', page.getByRole('menuitem', { name: 'Delete' }), 6);
   await page.keyboard.press('Enter');
   const remove = page.getByRole('dialog', { name: 'Delete client' });
   await tabTo(page, remove.getByRole('button', { name: 'Delete' }), 5);
