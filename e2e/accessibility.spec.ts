@@ -1,8 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { test, expect, seedClient } from './fixtures.ts';
 import { setAccess } from '../src/server/testing/access.ts';
 import { appOnSshd, outputLine, runState, withSshd } from './app-fixtures.ts';
+import { axeViolations, useScheme } from './axe.ts';
 
 /*
  * Every screen, scanned by axe-core against WCAG 2.1 A and AA, in light and dark mode at a
@@ -15,8 +15,6 @@ import { appOnSshd, outputLine, runState, withSshd } from './app-fixtures.ts';
  * two schemes share every element, name and role, so scanning those twice found nothing more
  * and took half of this file's time.
  */
-
-const WCAG_21_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
 const SIZES = [
   { name: 'desktop', viewport: { width: 1366, height: 768 } },
@@ -36,57 +34,10 @@ class Scanner {
   }
 
   async scan(screen: string): Promise<void> {
-    await this.transitionsDone();
-    this.record(screen, await this.axe().withTags(WCAG_21_AA).analyze());
-    await this.scheme('dark');
-    await this.transitionsDone();
-    this.record(`${screen} (dark)`, await this.axe().withRules(COLOUR_RULES).analyze());
-    await this.scheme('light');
-  }
-
-  /**
-   * Waits for the page's finite CSS transitions and animations to end, so axe reads the colours
-   * a person sees and not a frame halfway: a scheme change fades some colours (Mantine's
-   * SegmentedControl labels, even under reduced motion). `getAnimations()` brings styles up to
-   * date first, so a transition the last change starts is in its list.
-   */
-  private async transitionsDone(): Promise<void> {
-    await this.page.evaluate(() =>
-      Promise.all(
-        document
-          .getAnimations()
-          .filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity)
-          .map((animation) => animation.finished.catch(() => undefined)),
-      ),
-    );
-  }
-
-  // Legacy mode runs axe in the page itself; the default finishes each run in a new blank page,
-  // a second or more per scan on a loaded machine. The app has no frames, the one thing legacy
-  // mode would leave out.
-  private axe(): AxeBuilder {
-    return new AxeBuilder({ page: this.page }).setLegacyMode();
-  }
-
-  /** The app follows the system's scheme until someone picks one, live. */
-  private async scheme(colorScheme: 'light' | 'dark'): Promise<void> {
-    await this.page.emulateMedia({ colorScheme });
-    await expect(this.page.locator('html')).toHaveAttribute(
-      'data-mantine-color-scheme',
-      colorScheme,
-    );
-  }
-
-  private record(screen: string, result: Awaited<ReturnType<AxeBuilder['analyze']>>): void {
-    this.found.set(
-      screen,
-      result.violations.flatMap((violation) =>
-        violation.nodes.map((node) => {
-          const why = [...node.any, ...node.all, ...node.none][0]?.message ?? violation.help;
-          return `${violation.id} (${violation.impact ?? 'no impact'}) at ${node.target.join(' ')}: ${why}`;
-        }),
-      ),
-    );
+    this.found.set(screen, await axeViolations(this.page));
+    await useScheme(this.page, 'dark');
+    this.found.set(`${screen} (dark)`, await axeViolations(this.page, COLOUR_RULES));
+    await useScheme(this.page, 'light');
   }
 
   report(): string {

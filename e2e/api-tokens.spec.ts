@@ -1,18 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import { test, expect, seedClient } from './fixtures.ts';
+import { axeViolations } from './axe.ts';
 
 const SHOTS = '/tmp/shots-tokens';
-
-/** What accessibility.spec.ts scans for: WCAG 2.1 A and AA. */
-const WCAG_21_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
-
-async function axeViolations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).withTags(WCAG_21_AA).setLegacyMode().analyze();
-  return result.violations.flatMap((violation) =>
-    violation.nodes.map((node) => `${violation.id} at ${node.target.join(' ')}: ${violation.help}`),
-  );
-}
 
 test('a token made in Settings is shown once, works on the API, and stops when revoked', async ({
   page,

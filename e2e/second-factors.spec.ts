@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Locator, Page } from '@playwright/test';
 import * as OTPAuth from 'otpauth';
 import { test, expect, signInContext, WEB_APP } from './fixtures.ts';
@@ -11,6 +10,7 @@ import {
   type TestServer,
 } from '../src/server/testing/test-server.ts';
 import { enrolTotp } from '../src/server/testing/second-factor-steps.ts';
+import { expectNoAxeViolations, useScheme } from './axe.ts';
 
 /*
  * Second factors through the screens: authenticator codes (computed here from the secret the
@@ -36,24 +36,15 @@ async function look(page: Page, name: string, part?: Locator): Promise<void> {
   for (const size of SIZES) {
     await page.setViewportSize({ width: size.width, height: size.height });
     for (const colorScheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme });
+      await useScheme(page, colorScheme);
       await part?.scrollIntoViewIfNeeded();
       if (colorScheme === 'light') {
         await page.screenshot({ path: `${SHOTS}/${name}-${size.name}.png`, fullPage: !part });
       }
-      const result = await new AxeBuilder({ page })
-        .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-        .setLegacyMode()
-        .analyze();
-      expect(
-        result.violations.map(
-          (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-        ),
-        `${name} at ${size.name}, ${colorScheme}`,
-      ).toEqual([]);
+      await expectNoAxeViolations(page, `${name} at ${size.name}, ${colorScheme}`);
     }
   }
-  await page.emulateMedia({ colorScheme: 'light' });
+  await useScheme(page, 'light');
   if (before) await page.setViewportSize(before);
 }
 

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import { createHmac } from 'node:crypto';
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { test, expect, seedClient } from './fixtures.ts';
+import { expectNoAxeViolations, useScheme } from './axe.ts';
 import { PERSON_EVENT_KINDS } from '../src/shared/events.ts';
 import { setAccess } from '../src/server/testing/access.ts';
 import { WebhookReceiver } from '../src/server/testing/webhook-receiver.ts';
@@ -13,21 +13,12 @@ import {
 } from '../src/shared/webhooks.ts';
 
 const SHOTS = '/tmp/shots-hooksweb';
-const WCAG_21_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
 /** Scrolls the Webhooks section to the top of the window, for a screenshot of it. */
 async function showSection(page: Page) {
   await page
     .getByRole('region', { name: 'Webhooks' })
     .evaluate((section) => section.scrollIntoView({ block: 'start' }));
-}
-
-async function expectNoAxeViolations(page: Page, screen: string) {
-  const result = await new AxeBuilder({ page }).withTags(WCAG_21_AA).setLegacyMode().analyze();
-  const found = result.violations.flatMap((violation) =>
-    violation.nodes.map((node) => `${violation.id} at ${node.target.join(' ')}: ${violation.help}`),
-  );
-  expect(found, `axe violations on ${screen}`).toEqual([]);
 }
 
 test('an administrator adds an endpoint, sees its secret once, and sees a signed delivery', async ({
@@ -96,9 +87,9 @@ test('an administrator adds an endpoint, sees its secret once, and sees a signed
     await showSection(page);
     await page.screenshot({ path: `${SHOTS}/list-desktop.png` });
     await expectNoAxeViolations(page, 'Settings as an administrator');
-    await page.emulateMedia({ colorScheme: 'dark' });
+    await useScheme(page, 'dark');
     await expectNoAxeViolations(page, 'Settings as an administrator, dark');
-    await page.emulateMedia({ colorScheme: 'light' });
+    await useScheme(page, 'light');
 
     // A test delivery: the newest event the endpoint wants, once more.
     const beforeTest = receiver.received.length;

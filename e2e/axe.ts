@@ -1,0 +1,54 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page } from '@playwright/test';
+
+/** What every scan checks: WCAG 2.1 A and AA. */
+const WCAG_21_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+/**
+ * Switches the system's colour scheme and waits for the app to follow it: it follows the
+ * system, live, until someone picks a scheme.
+ */
+export async function useScheme(page: Page, colorScheme: 'light' | 'dark'): Promise<void> {
+  await page.emulateMedia({ colorScheme });
+  await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', colorScheme);
+}
+
+/**
+ * Waits for the page's finite CSS transitions and animations to end, so axe reads the colours
+ * a person sees and not a frame halfway: a scheme change fades some colours (Mantine's
+ * SegmentedControl labels, even under reduced motion). `getAnimations()` brings styles up to
+ * date first, so a transition the last change starts is in its list.
+ */
+async function transitionsDone(page: Page): Promise<void> {
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
+}
+
+/**
+ * Scans the page with axe-core, WCAG 2.1 A and AA or only `rules`, once its transitions have
+ * ended; a line for each element in violation, with the reason.
+ */
+export async function axeViolations(page: Page, rules?: string[]): Promise<string[]> {
+  await transitionsDone(page);
+  // Legacy mode runs axe in the page itself; the default finishes each run in a new blank page,
+  // a second or more per scan on a loaded machine. The app has no frames, the one thing legacy
+  // mode would leave out.
+  const builder = new AxeBuilder({ page }).setLegacyMode();
+  const result = await (rules ? builder.withRules(rules) : builder.withTags(WCAG_21_AA)).analyze();
+  return result.violations.flatMap((violation) =>
+    violation.nodes.map((node) => {
+      const why = [...node.any, ...node.all, ...node.none][0]?.message ?? violation.help;
+      return `${violation.id} (${violation.impact ?? 'no impact'}) at ${node.target.join(' ')}: ${why}`;
+    }),
+  );
+}
+
+export async function expectNoAxeViolations(page: Page, screen: string): Promise<void> {
+  expect(await axeViolations(page), `axe violations on ${screen}`).toEqual([]);
+}
