@@ -112,8 +112,41 @@ test('an administrator adds an endpoint, sees its secret once, and sees a signed
     await expectNoAxeViolations(page, 'the deliveries');
     await drawer.getByRole('button', { name: 'Close' }).click();
 
-    // The phone: cards instead of tables.
+    // Delete, asked first: the row goes.
+    await row.getByRole('button', { name: `Actions for ${url}` }).click();
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete this endpoint?' })
+      .getByRole('button', { name: 'Delete' })
+      .click();
+    await expect(section.getByText(url)).toHaveCount(0);
+  } finally {
+    await receiver.close();
+  }
+});
+
+test('on a phone: endpoints as cards, one added with its own secret, edited, deleted', async ({
+  page,
+  server,
+  staff,
+}) => {
+  test.setTimeout(120_000);
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await setAccess(server, staff, { role: 'admin' });
+  const receiver = await new WebhookReceiver().start();
+  const url = receiver.url(`/hook-${Date.now()}`);
+  try {
+    // An endpoint with a delivery, made through the API (the test above makes one in the UI).
+    const made = await staff.json('POST', '/api/webhooks', { url, events: ['client.created'] });
+    expect(made.status).toBe(201);
+    await seedClient(staff, { name: 'Webhook Watched on a Phone', code: 'WHP' });
+    await receiver.waitFor(1);
     await page.setViewportSize({ width: 390, height: 844 });
+    const section = page.getByRole('region', { name: 'Webhooks' });
+    const dialog = page.getByRole('dialog', { name: 'Add a webhook endpoint' });
+    const added = page.getByRole('dialog', { name: 'Endpoint added' });
+    const drawer = page.getByRole('dialog', { name: 'Deliveries' });
+    await page.goto('/settings');
     const cards = section.getByRole('list', { name: 'Webhook endpoints' });
     await expect(cards.getByText(url)).toBeVisible();
     await showSection(page);
