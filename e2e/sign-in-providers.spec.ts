@@ -60,13 +60,16 @@ const test = base.extend<object, { issuer: OidcIssuer; server: TestServer }>({
 // it) is worth building once.
 test.describe.configure({ mode: 'default' });
 
-/** Signs in on the provider's own pages: its login form, then its consent screen. */
+/**
+ * Signs in on the provider's own pages: its login form, then its consent screen, which each test
+ * meets since its browser context starts with no session at the provider. Waiting for it, not
+ * glancing: right after the login form is sent, the consent page may not be drawn yet.
+ */
 async function signInAtProvider(page: Page, email: string): Promise<void> {
   await page.locator('input[name="login"]').fill(email);
   await page.locator('input[name="password"]').fill('anything');
   await page.locator('button[type="submit"]').click();
-  const consent = page.getByRole('button', { name: 'Continue' });
-  if (await consent.isVisible().catch(() => false)) await consent.click();
+  await page.getByRole('button', { name: 'Continue' }).click();
 }
 
 test('Log in with Google: the provider signs you in and the app shows your name and photo', async ({
