@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { test, expect, seedClient } from './fixtures.ts';
+import { test, expect, holdBack, seedClient } from './fixtures.ts';
 import { setAccess } from '../src/server/testing/access.ts';
 import { appOnSshd, outputLine, runState, withSshd } from './app-fixtures.ts';
 import { axeViolations, useScheme } from './axe.ts';
@@ -219,13 +219,7 @@ for (const size of SIZES) {
 
       // The panel's servers load their code when first shown: held back, as on a slow link,
       // so the placeholder is scanned too.
-      const serversCode = /\/assets\/client-servers-[^/]+\.js$/;
-      let release!: () => void;
-      const held = new Promise<void>((resolve) => (release = resolve));
-      await page.route(serversCode, async (route) => {
-        await held;
-        await route.continue();
-      });
+      const release = await holdBack(page, /\/assets\/client-servers-[^/]+\.js$/);
       await page.goto(`/clients/${client.id}`);
       await expect(page.getByLabel('Loading servers')).toBeVisible();
       await axe.scan('panel, its servers loading');

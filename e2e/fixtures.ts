@@ -109,6 +109,20 @@ export async function signInContext(context: BrowserContext, session: Session): 
   );
 }
 
+/**
+ * Holds back the page's requests for `url` (a lazily loaded chunk, say), as a slow link or a
+ * loaded machine would, until the returned function lets them through.
+ */
+export async function holdBack(page: Page, url: RegExp): Promise<() => void> {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(url, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
 /** Creates a client through the API, as a colleague would. */
 export async function seedClient(session: Session, input: ClientInput): Promise<Client> {
   const response = await session.json<Client>('POST', '/api/clients', input);

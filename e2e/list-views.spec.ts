@@ -1,6 +1,6 @@
 import type { Page, Request } from '@playwright/test';
 import type { Client } from '../src/shared/clients.ts';
-import { test, expect, seedClient, signInContext } from './fixtures.ts';
+import { test, expect, holdBack, seedClient, signInContext } from './fixtures.ts';
 
 const rows = (page: Page) => page.getByRole('navigation', { name: 'Clients' }).getByRole('link');
 const sortBy = (page: Page) => page.getByLabel('Sort by');
@@ -298,12 +298,7 @@ test('the selection bar appears with its actions, so no row moves after it', asy
   // The bulk actions' code loads on first use: held back here, as a loaded machine or a slow
   // link would.
   const bulkActionsCode = /\/assets\/bulk-actions-[^/]+\.js$/;
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route(bulkActionsCode, async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdBack(page, bulkActionsCode);
   await page.goto(`/?q=${encodeURIComponent(`tag:${tag}`)}`);
   await expect(rows(page)).toHaveCount(3);
   const asked = page.waitForRequest(bulkActionsCode);
