@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { test, expect, holdBack, seedClient } from './fixtures.ts';
 import { setAccess } from '../src/server/testing/access.ts';
 import { appOnSshd, outputLine, runState, withSshd } from './app-fixtures.ts';
-import { axeViolations, useScheme } from './axe.ts';
+import { axeViolations, switchScheme } from './axe.ts';
 
 /*
  * Every screen, scanned by axe-core against WCAG 2.1 A and AA, in light and dark mode at a
@@ -35,9 +35,9 @@ class Scanner {
 
   async scan(screen: string): Promise<void> {
     this.found.set(screen, await axeViolations(this.page));
-    await useScheme(this.page, 'dark');
+    await switchScheme(this.page, 'dark');
     this.found.set(`${screen} (dark)`, await axeViolations(this.page, COLOUR_RULES));
-    await useScheme(this.page, 'light');
+    await switchScheme(this.page, 'light');
   }
 
   report(): string {

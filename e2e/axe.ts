@@ -8,7 +8,7 @@ const WCAG_21_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
  * Switches the system's colour scheme and waits for the app to follow it: it follows the
  * system, live, until someone picks a scheme.
  */
-export async function useScheme(page: Page, colorScheme: 'light' | 'dark'): Promise<void> {
+export async function switchScheme(page: Page, colorScheme: 'light' | 'dark'): Promise<void> {
   await page.emulateMedia({ colorScheme });
   await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', colorScheme);
 }

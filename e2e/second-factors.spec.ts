@@ -10,7 +10,7 @@ import {
   type TestServer,
 } from '../src/server/testing/test-server.ts';
 import { enrolTotp } from '../src/server/testing/second-factor-steps.ts';
-import { expectNoAxeViolations, useScheme } from './axe.ts';
+import { expectNoAxeViolations, switchScheme } from './axe.ts';
 
 /*
  * Second factors through the screens: authenticator codes (computed here from the secret the
@@ -36,7 +36,7 @@ async function look(page: Page, name: string, part?: Locator): Promise<void> {
   for (const size of SIZES) {
     await page.setViewportSize({ width: size.width, height: size.height });
     for (const colorScheme of ['light', 'dark'] as const) {
-      await useScheme(page, colorScheme);
+      await switchScheme(page, colorScheme);
       await part?.scrollIntoViewIfNeeded();
       if (colorScheme === 'light') {
         await page.screenshot({ path: `${SHOTS}/${name}-${size.name}.png`, fullPage: !part });
@@ -44,7 +44,7 @@ async function look(page: Page, name: string, part?: Locator): Promise<void> {
       await expectNoAxeViolations(page, `${name} at ${size.name}, ${colorScheme}`);
     }
   }
-  await useScheme(page, 'light');
+  await switchScheme(page, 'light');
   if (before) await page.setViewportSize(before);
 }
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { createHmac } from 'node:crypto';
 import type { Locator, Page } from '@playwright/test';
 import { test as base, expect, seedClient } from './fixtures.ts';
-import { expectNoAxeViolations, useScheme } from './axe.ts';
+import { expectNoAxeViolations, switchScheme } from './axe.ts';
 import { PERSON_EVENT_KINDS } from '../src/shared/events.ts';
 import { setAccess } from '../src/server/testing/access.ts';
 import { WebhookReceiver } from '../src/server/testing/webhook-receiver.ts';
@@ -114,9 +114,9 @@ test('an administrator adds an endpoint, sees its secret once, and sees a signed
   await showSection(page);
   await page.screenshot({ path: `${SHOTS}/list-desktop.png` });
   await expectNoAxeViolations(page, 'Settings as an administrator');
-  await useScheme(page, 'dark');
+  await switchScheme(page, 'dark');
   await expectNoAxeViolations(page, 'Settings as an administrator, dark');
-  await useScheme(page, 'light');
+  await switchScheme(page, 'light');
 
   // A test delivery: the newest event the endpoint wants, once more.
   const beforeTest = receiver.received.length;
