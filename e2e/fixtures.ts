@@ -110,10 +110,10 @@ export async function signInContext(context: BrowserContext, session: Session): 
 }
 
 /**
- * Holds back the page's requests for `url` (a lazily loaded chunk, say), as a slow link or a
- * loaded machine would, until the returned function lets them through.
+ * Holds back the page's requests for `url` (a lazily loaded chunk, an API call), as a slow link
+ * or a loaded machine would, until the returned function lets them through.
  */
-export async function holdBack(page: Page, url: RegExp): Promise<() => void> {
+export async function holdBack(page: Page, url: string | RegExp): Promise<() => void> {
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
   await page.route(url, async (route) => {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { Page } from '@playwright/test';
 import type { ClientExport } from '../src/shared/client-transfer.ts';
-import { test, expect, seedClient } from './fixtures.ts';
+import { test, expect, holdBack, seedClient } from './fixtures.ts';
 
 const section = (page: Page) => page.getByRole('region', { name: 'Import and export' });
 
@@ -77,12 +77,7 @@ test('import shows the dry run, then imports the valid documents with a progress
   await page.screenshot({ path: test.info().outputPath('import-review.png') });
 
   // The answer is held until the bar has been seen, so its server phase is always there to see.
-  let release!: () => void;
-  const seen = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/api/clients/import?skipInvalid=1', async (route) => {
-    await seen;
-    await route.continue();
-  });
+  const release = await holdBack(page, '**/api/clients/import?skipInvalid=1');
   await dialog.getByRole('button', { name: 'Import 28 clients' }).click();
   await expect(dialog.getByRole('progressbar')).toBeVisible();
   release();
