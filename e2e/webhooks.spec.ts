@@ -135,8 +135,9 @@ test('an administrator adds an endpoint, sees its secret once, and sees a signed
   const before = receiver.received.length;
   await delivered.getByRole('button', { name: /^Send again/ }).click();
   await receiver.waitFor(before + 1);
-  await page.screenshot({ path: `${SHOTS}/deliveries-desktop.png` });
+  // Scanned first: the scan waits for the drawer's slide to end, so the picture is of it open.
   await expectNoAxeViolations(page, 'the deliveries');
+  await page.screenshot({ path: `${SHOTS}/deliveries-desktop.png` });
   await drawer.getByRole('button', { name: 'Close' }).click();
 
   // Delete, asked first: the row goes.
@@ -199,8 +200,8 @@ test('on a phone: endpoints as cards, one added with its own secret, edited, del
   await expect(
     drawer.getByRole('list', { name: 'Deliveries' }).getByText('client.created').first(),
   ).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/deliveries-phone.png` });
   await expectNoAxeViolations(page, 'the deliveries on a phone');
+  await page.screenshot({ path: `${SHOTS}/deliveries-phone.png` });
   await drawer.getByRole('button', { name: 'Close' }).click();
 
   // Delete, asked first; nothing more is sent.
