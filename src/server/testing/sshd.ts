@@ -29,16 +29,23 @@ export interface KeyFileOptions {
   /** RSA in the older PEM format instead of OpenSSH's own. */
   pem?: boolean;
   passphrase?: string;
+  /**
+   * Rounds of the key derivation that guards an OpenSSH-format key's passphrase (`-a`; OpenSSH's
+   * default is 16). The key's owner chooses them; a test that reads one key many times can take
+   * fewer: each read runs them in JavaScript (ssh2's bcrypt), on the event loop.
+   */
+  kdfRounds?: number;
   comment?: string;
 }
 
 /** A key pair written by OpenSSH's `ssh-keygen`, as a person would make one: `file`, `file.pub`. */
 export async function sshKeygen(file: string, options: KeyFileOptions = {}): Promise<void> {
-  const { type = 'ed25519', pem = false, passphrase = '', comment } = options;
+  const { type = 'ed25519', pem = false, passphrase = '', kdfRounds, comment } = options;
   await run('ssh-keygen', [
     ...['-q', '-t', type, '-N', passphrase, '-f', file],
     ...(type === 'rsa' ? ['-b', '2048'] : []),
     ...(pem ? ['-m', 'PEM'] : []),
+    ...(kdfRounds === undefined ? [] : ['-a', String(kdfRounds)]),
     ...(comment === undefined ? [] : ['-C', comment]),
   ]);
 }
