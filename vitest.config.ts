@@ -17,6 +17,7 @@ const DATABASE_FREE = [
   'src/server/features/runs/masker.test.ts',
   'src/server/features/transfer/import-mapping.test.ts',
   'src/server/realtime/webhook-address.test.ts',
+  'src/server/testing/spawn-server.test.ts',
 ];
 
 /** Tests of what only SQLite has (the database file's bytes, durability): SQLite project only. */
