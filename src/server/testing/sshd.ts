@@ -8,6 +8,7 @@ import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { freePort } from './free-port.ts';
+import { listensOn } from './listens-on.ts';
 
 const run = promisify(execFile);
 const SSHD = process.env.SSHD_PATH ?? '/usr/sbin/sshd';
@@ -131,7 +132,10 @@ export async function startSshd(authorizedKeys: string[]): Promise<Sshd> {
   };
 }
 
-/** Ready when the port takes a connection and sends OpenSSH's banner; fails if sshd exits. */
+/**
+ * Ready when the port takes a connection and sends OpenSSH's banner and this sshd holds the
+ * port (another test's sshd may have taken it since it was picked); fails if sshd exits.
+ */
 async function waitForListening(
   port: number,
   child: ChildProcess,
@@ -142,7 +146,7 @@ async function waitForListening(
     if (child.exitCode !== null) {
       throw new Error(`sshd exited with ${child.exitCode}: ${log().trim()}`);
     }
-    if (await bannerFrom(port)) return;
+    if ((await bannerFrom(port)) && listensOn(child.pid!, port)) return;
     await delay(50);
   }
   throw new Error(`sshd did not answer on port ${port} within 15 s: ${log().trim()}`);
