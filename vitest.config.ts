@@ -18,6 +18,7 @@ const DATABASE_FREE = [
   'src/server/features/transfer/import-mapping.test.ts',
   'src/server/realtime/webhook-address.test.ts',
   'src/server/testing/spawn-server.test.ts',
+  'src/server/secret-key-file.test.ts',
 ];
 
 /** Tests of what only SQLite has (the database file's bytes, durability): SQLite project only. */

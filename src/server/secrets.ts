@@ -136,20 +136,52 @@ export function deriveKey(secretKey: string, label: string): Buffer {
 export function resolveSecretKey(configured: string | undefined, dataDir: string): string {
   if (configured) return configured;
   const file = path.join(dataDir, 'secret.key');
-  try {
-    return fs.readFileSync(file, 'utf8').trim();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
+  const kept = readKeyFile(file);
+  if (kept !== undefined) return kept;
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const key = randomBytes(32).toString('hex');
-  // 'wx' refuses to overwrite a key another process wrote in the meantime.
+  // Written whole under another name and flushed, then linked in: a process starting beside
+  // this one never reads half a key, a power cut never leaves an empty one, and `link` refuses
+  // to replace a key another process put there first.
+  const draft = path.join(dataDir, `.secret.key.${process.pid}.${randomBytes(6).toString('hex')}`);
+  const fd = fs.openSync(draft, 'wx', 0o600);
   try {
-    fs.writeFileSync(file, `${key}\n`, { mode: 0o600, flag: 'wx' });
-    return key;
+    fs.writeFileSync(fd, `${key}\n`);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  try {
+    fs.linkSync(draft, file);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST')
-      return fs.readFileSync(file, 'utf8').trim();
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return readKeyFile(file)!;
+  } finally {
+    fs.rmSync(draft, { force: true });
+  }
+  const dir = fs.openSync(dataDir, 'r');
+  try {
+    fs.fsyncSync(dir);
+  } finally {
+    fs.closeSync(dir);
+  }
+  return key;
+}
+
+/** The key in `file`; undefined when there is none; an error when it is empty. */
+function readKeyFile(file: string): string | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
+  const key = text.trim();
+  if (key === '') {
+    throw new Error(
+      `${file} is empty: it held the key that seals this server's secrets; restore it from a backup, or set SECRET_KEY`,
+    );
+  }
+  return key;
 }
