@@ -144,13 +144,7 @@ export function resolveSecretKey(configured: string | undefined, dataDir: string
   // this one never reads half a key, a power cut never leaves an empty one, and `link` refuses
   // to replace a key another process put there first.
   const draft = path.join(dataDir, `.secret.key.${process.pid}.${randomBytes(6).toString('hex')}`);
-  const fd = fs.openSync(draft, 'wx', 0o600);
-  try {
-    fs.writeFileSync(fd, `${key}\n`);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
+  fs.writeFileSync(draft, `${key}\n`, { mode: 0o600, flag: 'wx', flush: true });
   try {
     fs.linkSync(draft, file);
   } catch (error) {
