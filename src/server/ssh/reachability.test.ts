@@ -4,6 +4,7 @@ import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { blockingMs, longestStall } from '#server/testing/event-loop-stall.ts';
 import { freePort } from '#server/testing/free-port.ts';
 import { sshKeygen, startSshd, type Sshd } from '#server/testing/sshd.ts';
 import {
@@ -11,15 +12,20 @@ import {
   type PasswordSshServer,
 } from '#server/testing/ssh-password-server.ts';
 import { checkReachability } from './reachability.ts';
+import { ssh2 } from './ssh2.ts';
 import type { HostKey } from './host-key.ts';
 import { generateKeyPair, type KeyPair } from './ssh-keys.ts';
 
 const FAST = { timeoutMs: 5_000, retryDelayMs: 10 };
+/** About 0.6 s of ssh2's bcrypt in JavaScript here (OpenSSH's default is 16 rounds). */
+const LOCKED_ROUNDS = 32;
 
 describe('a reachability check against OpenSSH', () => {
   let sshd: Sshd;
   let allowed: KeyPair;
   let pemWithPassphrase: string;
+  /** OpenSSH's own format, each protected by a passphrase, by type. */
+  const locked: Record<'ed25519' | 'rsa' | 'ecdsa', string> = { ed25519: '', rsa: '', ecdsa: '' };
   let keyDir: string;
 
   beforeAll(async () => {
@@ -29,8 +35,16 @@ describe('a reachability check against OpenSSH', () => {
     const pemFile = path.join(keyDir, 'id_rsa');
     await sshKeygen(pemFile, { type: 'rsa', pem: true, passphrase: 'open sesame' });
     pemWithPassphrase = await readFile(pemFile, 'utf8');
-    const pemPublic = await readFile(`${pemFile}.pub`, 'utf8');
-    sshd = await startSshd([allowed.publicKey, pemPublic.trim()]);
+    const publicKeys = [allowed.publicKey, (await readFile(`${pemFile}.pub`, 'utf8')).trim()];
+    for (const type of ['ed25519', 'rsa', 'ecdsa'] as const) {
+      const file = path.join(keyDir, `locked_${type}`);
+      // Ed25519 with a derivation long enough to see on the event loop; the others quick.
+      const kdfRounds = type === 'ed25519' ? LOCKED_ROUNDS : 1;
+      await sshKeygen(file, { type, passphrase: 'open sesame', kdfRounds });
+      locked[type] = await readFile(file, 'utf8');
+      publicKeys.push((await readFile(`${file}.pub`, 'utf8')).trim());
+    }
+    sshd = await startSshd(publicKeys);
   });
   afterAll(async () => {
     await sshd?.close();
@@ -62,6 +76,41 @@ describe('a reachability check against OpenSSH', () => {
       FAST,
     );
     expect(result).toMatchObject({ status: 'reachable', authenticated: true });
+  });
+
+  it('opens a key with a passphrase off the event loop, which keeps answering meanwhile', async () => {
+    const credential = { kind: 'ssh-key' as const, privateKey: locked.ed25519 };
+    // What opening the key costs where it blocks: this thread, as ssh2 does it at connect.
+    const openingMs = blockingMs(() => {
+      expect(ssh2().utils.parseKey(locked.ed25519, 'open sesame')).not.toBeInstanceOf(Error);
+    });
+
+    const { result, stallMs } = await longestStall(() =>
+      checkReachability(
+        { ...target(), credential: { ...credential, passphrase: 'open sesame' } },
+        FAST,
+      ),
+    );
+    expect(result).toMatchObject({ status: 'reachable', authenticated: true, attempts: 1 });
+    expect(stallMs).toBeLessThan(openingMs / 2);
+  });
+
+  it('logs in with RSA and ECDSA keys in OpenSSH format, each with its passphrase', async () => {
+    for (const privateKey of [locked.rsa, locked.ecdsa]) {
+      const credential = { kind: 'ssh-key' as const, privateKey, passphrase: 'open sesame' };
+      const result = await checkReachability({ ...target(), credential }, FAST);
+      expect(result).toMatchObject({ status: 'reachable', authenticated: true, attempts: 1 });
+    }
+  });
+
+  it('says the credential cannot be used when its passphrase no longer opens it, once', async () => {
+    const credential = { kind: 'ssh-key' as const, privateKey: locked.rsa, passphrase: 'nope' };
+    const result = await checkReachability({ ...target(), credential }, FAST);
+    expect(result).toMatchObject({ status: 'unreachable', attempts: 1 });
+    expect(result.status === 'unreachable' && result.reason).toMatch(
+      /^the credential could not be used: /,
+    );
+    expect(JSON.stringify(result)).not.toMatch(/nope|PRIVATE KEY/);
   });
 
   it('without a credential reads the host key and does not log in', async () => {

@@ -1,17 +1,14 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ConnectConfig } from 'ssh2';
+import { credentialAuth, type SshCredential } from './credential-auth.ts';
 import { hostKeyOf, sameHostKey, type HostKey } from './host-key.ts';
 import { ssh2 } from './ssh2.ts';
-
-/** What a check may authenticate with; a check without one only reads the host key. */
-export type SshCredential =
-  | { kind: 'password'; password: string }
-  | { kind: 'ssh-key'; privateKey: string; passphrase?: string };
 
 export interface CheckTarget {
   host: string;
   port: number;
   username: string;
+  /** Without one, a check only reads the host key. */
   credential?: SshCredential;
   /** The host key pinned at the first check; a different one blocks authentication. */
   pinned?: HostKey;
@@ -52,10 +49,17 @@ export async function checkReachability(
 ): Promise<CheckResult> {
   const { timeoutMs, attempts, retryDelayMs } = { ...DEFAULTS, ...options };
   const { signal } = options;
+  let auth: Partial<ConnectConfig> = {};
+  try {
+    if (target.credential) auth = await credentialAuth(target.credential);
+  } catch (error) {
+    const reason = `the credential could not be used: ${(error as Error).message}`;
+    return { status: 'unreachable', reason, attempts: 1 };
+  }
   let wait = retryDelayMs;
   for (let attempt = 1; ; attempt += 1) {
     signal?.throwIfAborted();
-    const result = await attemptOnce(target, timeoutMs, signal);
+    const result = await attemptOnce(target, auth, timeoutMs, signal);
     if (result.kind === 'stopped') {
       signal?.throwIfAborted();
       throw new Error('the check was stopped');
@@ -80,6 +84,7 @@ function withoutKind<T extends { kind: string }>({ kind, ...rest }: T): Omit<T, 
 
 function attemptOnce(
   target: CheckTarget,
+  auth: Partial<ConnectConfig>,
   timeoutMs: number,
   signal: AbortSignal | undefined,
 ): Promise<Attempt> {
@@ -117,7 +122,7 @@ function attemptOnce(
         }
         return true;
       },
-      ...credentialConfig(target.credential),
+      ...auth,
     };
     client.on('ready', () => {
       if (seen) settle({ kind: 'reachable', hostKey: seen, authenticated: true });
@@ -141,12 +146,6 @@ function attemptOnce(
       });
     }
   });
-}
-
-function credentialConfig(credential: SshCredential | undefined): Partial<ConnectConfig> {
-  if (!credential) return {};
-  if (credential.kind === 'password') return { password: credential.password };
-  return { privateKey: credential.privateKey, passphrase: credential.passphrase };
 }
 
 function failure(error: Error & { level?: string; code?: string }, timeoutMs: number): Attempt {

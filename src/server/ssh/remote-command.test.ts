@@ -10,6 +10,7 @@ import { runRemoteCommand, type RemoteTarget } from './remote-command.ts';
 let sshd: Sshd;
 let keyDir: string;
 let privateKey = '';
+let lockedKey = '';
 let pinned: HostKey;
 
 beforeAll(async () => {
@@ -17,7 +18,11 @@ beforeAll(async () => {
   const file = path.join(keyDir, 'id');
   await sshKeygen(file, { comment: 'remote-command test' });
   privateKey = await readFile(file, 'utf8');
-  sshd = await startSshd([(await readFile(`${file}.pub`, 'utf8')).trim()]);
+  const locked = path.join(keyDir, 'locked');
+  await sshKeygen(locked, { passphrase: 'open sesame', kdfRounds: 8 });
+  lockedKey = await readFile(locked, 'utf8');
+  const publicKeys = await Promise.all([file, locked].map((f) => readFile(`${f}.pub`, 'utf8')));
+  sshd = await startSshd(publicKeys.map((line) => line.trim()));
   pinned = await sshd.hostKey();
 });
 afterAll(async () => {
@@ -64,6 +69,37 @@ describe('runRemoteCommand (real sshd)', () => {
     // 'three' came after the pause, so after 'two'.
     const order = output.pieces.map((p) => p.text.trim()).filter(Boolean);
     expect(order.indexOf('two')).toBeLessThan(order.indexOf('three'));
+  });
+
+  it('runs with a key protected by a passphrase', async () => {
+    const output = collect();
+    const credential = {
+      kind: 'ssh-key' as const,
+      privateKey: lockedKey,
+      passphrase: 'open sesame',
+    };
+    const run = runRemoteCommand(target({ credential }), 'echo opened', output);
+    expect(await run.done).toEqual({ status: 'exited', exitCode: 0, signal: null });
+    expect(output.text('out')).toBe('opened\n');
+  });
+
+  it('cancelled while its key is being opened, it never connects', async () => {
+    const output = collect();
+    const credential = {
+      kind: 'ssh-key' as const,
+      privateKey: lockedKey,
+      passphrase: 'open sesame',
+    };
+    const run = runRemoteCommand(target({ credential }), 'echo ran', {
+      ...output,
+      onStarted: () => output.pieces.push({ stream: 'out', text: 'started' }),
+    });
+    run.cancel();
+    expect(await run.done).toEqual({
+      status: 'failed',
+      reason: 'cancelled before the command started',
+    });
+    expect(output.pieces).toEqual([]);
   });
 
   it('refuses a host key that is not the pinned one, before signing in', async () => {

@@ -1,6 +1,6 @@
 import type { ClientChannel, ConnectConfig } from 'ssh2';
+import { credentialAuth, type SshCredential } from './credential-auth.ts';
 import { hostKeyOf, sameHostKey, type HostKey } from './host-key.ts';
-import type { SshCredential } from './reachability.ts';
 import { ssh2 } from './ssh2.ts';
 
 export interface RemoteTarget {
@@ -97,14 +97,6 @@ export function runRemoteCommand(
       });
       return false;
     },
-    ...(target.credential.kind === 'password'
-      ? { password: target.credential.password }
-      : {
-          privateKey: target.credential.privateKey,
-          ...(target.credential.passphrase === undefined
-            ? {}
-            : { passphrase: target.credential.passphrase }),
-        }),
   };
 
   client.on('ready', () => {
@@ -170,15 +162,22 @@ export function runRemoteCommand(
     graceTimer.unref();
   }
 
-  try {
-    client.connect(config);
-  } catch (error) {
-    // ssh2 throws at once for a key it cannot read.
+  const connect = (auth: Partial<ConnectConfig>) => {
+    // Cancelled while the key was being opened.
+    if (settled) return;
+    try {
+      client.connect({ ...config, ...auth });
+    } catch (error) {
+      // ssh2 throws at once for a key it cannot read.
+      couldNotUse(error);
+    }
+  };
+  const couldNotUse = (error: unknown) =>
     settle({
       status: 'failed',
       reason: `the credential could not be used: ${(error as Error).message}`,
     });
-  }
+  credentialAuth(target.credential).then(connect, couldNotUse);
 
   return {
     done,

@@ -1,4 +1,5 @@
 import { hostKeyOf, type HostKey } from './host-key.ts';
+import { NotAPrivateKey, openLockedKey } from './locked-key.ts';
 import { ssh2 } from './ssh2.ts';
 
 export type GeneratedKeyType = 'ed25519' | 'rsa';
@@ -49,14 +50,31 @@ export function describePrivateKey(text: string, passphrase?: string, comment = 
   const parsed = ssh2().utils.parseKey(text, passphrase);
   if (parsed instanceof Error) throw new KeyRefused(refusal(parsed.message, passphrase));
   const key = Array.isArray(parsed) ? parsed[0] : parsed;
-  if (!key || !key.isPrivateKey()) {
-    throw new KeyRefused('This is not a private key: paste the private key, not the .pub file');
+  if (!key || !key.isPrivateKey()) throw new KeyRefused(NOT_PRIVATE);
+  return keyPair(text, key.type, key.getPublicSSH(), comment || key.comment);
+}
+
+/**
+ * describePrivateKey for a key and its passphrase, opened on a worker thread (locked-key.ts):
+ * an OpenSSH key's passphrase takes ssh2 from a third of a second to seconds of CPU to derive.
+ */
+export async function describeLockedKey(text: string, passphrase: string): Promise<KeyPair> {
+  try {
+    const opened = await openLockedKey(text, passphrase);
+    return keyPair(text, opened.type, opened.publicSSH, opened.comment);
+  } catch (error) {
+    if (error instanceof NotAPrivateKey) throw new KeyRefused(NOT_PRIVATE);
+    throw new KeyRefused(refusal((error as Error).message, passphrase));
   }
-  const blob = key.getPublicSSH();
-  const label = (comment || key.comment).replace(/[^\x21-\x7e ]/g, '').trim();
+}
+
+const NOT_PRIVATE = 'This is not a private key: paste the private key, not the .pub file';
+
+function keyPair(privateKey: string, type: string, blob: Buffer, comment: string): KeyPair {
+  const label = comment.replace(/[^\x21-\x7e ]/g, '').trim();
   return {
-    privateKey: text,
-    publicKey: `${key.type} ${blob.toString('base64')}${label ? ` ${label}` : ''}`,
+    privateKey,
+    publicKey: `${type} ${blob.toString('base64')}${label ? ` ${label}` : ''}`,
     fingerprint: hostKeyOf(blob),
   };
 }

@@ -26,7 +26,7 @@ export interface Sshd {
 }
 
 export interface KeyFileOptions {
-  type?: 'ed25519' | 'rsa';
+  type?: 'ed25519' | 'rsa' | 'ecdsa';
   /** RSA in the older PEM format instead of OpenSSH's own. */
   pem?: boolean;
   passphrase?: string;

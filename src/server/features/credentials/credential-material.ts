@@ -2,6 +2,7 @@ import type { CredentialKind } from '#shared/servers.ts';
 import type { GENERATED_KEY_TYPES } from '#shared/credentials.ts';
 import { HttpError } from '#server/http/http-error.ts';
 import {
+  describeLockedKey,
   describePrivateKey,
   generateKeyPair,
   KeyRefused,
@@ -34,33 +35,24 @@ function refused(field: 'privateKey' | 'passphrase', message: string): HttpError
 
 /**
  * Reads a pasted key. A passphrase given for a key that has none is dropped: it opens nothing,
- * and keeping it would hand out a second secret that is not one.
+ * and keeping it would hand out a second secret that is not one. A key that needs it is opened
+ * off the event loop (describeLockedKey).
  */
-function pastedKey(text: string, passphrase: string | undefined): CredentialMaterial {
-  const read = (with_: string | undefined): KeyPair => {
-    try {
-      return describePrivateKey(text, with_);
-    } catch (error) {
-      if (error instanceof KeyRefused) {
-        const field = /passphrase/i.test(error.message) ? 'passphrase' : 'privateKey';
-        throw refused(field, error.message);
-      }
-      // ssh2 throws for some malformed input rather than returning its error.
-      throw refused('privateKey', 'This is not a private key in OpenSSH or PEM format');
-    }
-  };
+async function pastedKey(
+  text: string,
+  passphrase: string | undefined,
+): Promise<CredentialMaterial> {
   const given = passphrase === undefined || passphrase === '' ? undefined : passphrase;
   let pair: KeyPair;
-  let needed = given !== undefined;
-  if (given === undefined) {
-    pair = read(undefined);
-  } else {
-    try {
-      pair = read(undefined);
-      needed = false;
-    } catch {
-      pair = read(given);
-    }
+  let needed = false;
+  try {
+    pair = describePrivateKey(text);
+  } catch (error) {
+    if (given === undefined) throw refusedKey(error);
+    pair = await describeLockedKey(text, given).catch((locked: unknown) => {
+      throw refusedKey(locked);
+    });
+    needed = true;
   }
   return {
     secret: pair.privateKey,
@@ -68,6 +60,16 @@ function pastedKey(text: string, passphrase: string | undefined): CredentialMate
     publicKey: pair.publicKey,
     fingerprint: pair.fingerprint.fingerprint,
   };
+}
+
+/** A key that did not read, as a 400 on the field to fix. */
+function refusedKey(error: unknown): HttpError {
+  if (error instanceof KeyRefused) {
+    const field = /passphrase/i.test(error.message) ? 'passphrase' : 'privateKey';
+    return refused(field, error.message);
+  }
+  // ssh2 throws for some malformed input rather than returning its error.
+  return refused('privateKey', 'This is not a private key in OpenSSH or PEM format');
 }
 
 /**

@@ -7,13 +7,14 @@ import type { Credential, CredentialList, CredentialSecret } from '#shared/crede
 import type { ServerList } from '#shared/servers.ts';
 import { newRecordId } from '#server/db/record-id.ts';
 import { describePrivateKey } from '#server/ssh/ssh-keys.ts';
+import { blockingMs, longestStall } from '#server/testing/event-loop-stall.ts';
 import { sshKeygen } from '#server/testing/sshd.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
 
 const t = serveThisFile({ staff: { keeper: { name: 'Kim Keeper' } } });
 
 /** Keys as people paste them, written by OpenSSH's ssh-keygen. */
-const keys = { openssh: '', opensshPub: '', pem: '', locked: '' };
+const keys = { openssh: '', opensshPub: '', pem: '', locked: '', lockedOpenssh: '' };
 const PASSPHRASE = 'open sesame, 7 times';
 let keeperEmail: string;
 let dir: string;
@@ -27,6 +28,9 @@ beforeAll(async () => {
   keys.opensshPub = await readFile(path.join(dir, 'openssh.pub'), 'utf8');
   keys.pem = await readFile(path.join(dir, 'pem'), 'utf8');
   keys.locked = await readFile(path.join(dir, 'locked'), 'utf8');
+  // OpenSSH's own format: its passphrase is derived with bcrypt, 32 rounds here (16 by default).
+  await sshKeygen(path.join(dir, 'locked-openssh'), { passphrase: PASSPHRASE, kdfRounds: 32 });
+  keys.lockedOpenssh = await readFile(path.join(dir, 'locked-openssh'), 'utf8');
   keeperEmail = (await t.staff.keeper.json<{ email: string }>('GET', '/api/me')).body.email;
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
@@ -206,6 +210,23 @@ describe('POST /api/credentials', () => {
     expect(missing.fields).toEqual({
       passphrase: 'This key is protected by a passphrase: enter it',
     });
+  });
+
+  it('opens an OpenSSH key with its passphrase while the server goes on answering', async () => {
+    const openingMs = blockingMs(() => describePrivateKey(keys.lockedOpenssh, PASSPHRASE));
+    const { result: credential, stallMs } = await longestStall(() =>
+      create({
+        name: 'Locked OpenSSH key',
+        kind: 'ssh-key',
+        privateKey: keys.lockedOpenssh,
+        passphrase: PASSPHRASE,
+      }),
+    );
+    expect(credential).toMatchObject({
+      hasPassphrase: true,
+      fingerprint: describePrivateKey(keys.lockedOpenssh, PASSPHRASE).fingerprint.fingerprint,
+    });
+    expect(stallMs).toBeLessThan(openingMs / 2);
   });
 
   it('drops a passphrase given for a key that has none', async () => {

@@ -9,7 +9,7 @@ import {
   credentialPlace,
   type SecretBox,
 } from '#server/secrets.ts';
-import type { SshCredential } from '#server/ssh/reachability.ts';
+import type { SshCredential } from '#server/ssh/credential-auth.ts';
 
 /** The name of the credential that the client form's password is kept in. */
 export function clientPasswordName(client: { name: string; code: string }): string {
