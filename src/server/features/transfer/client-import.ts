@@ -142,7 +142,7 @@ export async function importClients(
   data: unknown,
   options: ImportOptions,
 ): Promise<ImportOutcome> {
-  const mapped = mapImportFile(data);
+  const mapped = await mapImportFile(data);
   const refuse = !options.dryRun && mapped.invalid.length > 0 && !options.skipInvalid;
   const write = !options.dryRun && !refuse;
   const ids = mapped.candidates.flatMap((c) => (c.id === undefined ? [] : [c.id]));

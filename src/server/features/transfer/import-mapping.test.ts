@@ -157,8 +157,8 @@ describe('mapDocument', () => {
 });
 
 describe('mapImportFile', () => {
-  it('reports every invalid document with its index and id, and a repeated id', () => {
-    const result = mapImportFile([
+  it('reports every invalid document with its index and id, and a repeated id', async () => {
+    const result = await mapImportFile([
       { id: 'one', name: 'A' },
       { id: 'two', server: { port: -1 } },
       { name: 'no id' },

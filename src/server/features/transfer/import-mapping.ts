@@ -37,8 +37,11 @@ export interface MappedImport {
 /** The client documents of a file and, for a version 2 export, its credentials. */
 export interface ImportDocuments {
   documents: RawDocument[];
-  /** Only in our own export of version 2: its servers lists and credentials are read. */
-  credentials?: ReadonlyMap<string, FileCredential>;
+  /**
+   * Only in our own export of version 2, whose servers lists and credentials are read: the
+   * `credentials` as the file holds them, for mapFileCredentials.
+   */
+  credentials?: { listed: unknown };
 }
 
 interface RawDocument {
@@ -74,7 +77,7 @@ export function readImportFile(data: unknown): ImportDocuments {
       throw new ImportFileError('The export has no "clients" list.');
     const documents = data.clients.map((doc) => ({ doc }));
     if (data.version < 2) return { documents };
-    return { documents, credentials: mapFileCredentials(data.credentials) };
+    return { documents, credentials: { listed: data.credentials } };
   }
   return { documents: readImportDocuments(data) };
 }
@@ -241,8 +244,10 @@ export function mapDocument(
  * The whole file mapped: documents ready to write, and those that cannot be, each with its
  * index and reason. An id used by two documents makes the later one invalid.
  */
-export function mapImportFile(data: unknown): MappedImport {
-  const { documents, credentials } = readImportFile(data);
+export async function mapImportFile(data: unknown): Promise<MappedImport> {
+  const file = readImportFile(data);
+  const { documents } = file;
+  const credentials = file.credentials && (await mapFileCredentials(file.credentials.listed));
   const candidates: ImportCandidate[] = [];
   const invalid: ImportProblem[] = [];
   const seen = new Map<string, number>();

@@ -26,7 +26,7 @@ export async function checkImportReach(
   data: unknown,
 ): Promise<void> {
   if (!isLimited(access)) return;
-  const { candidates } = mapImportFile(data);
+  const { candidates } = await mapImportFile(data);
   for (const { index, values } of candidates) {
     const problem = ownTagProblem(access, values.tags);
     if (problem) throw refused(index, 'tags', problem);

@@ -3,7 +3,7 @@ import { isStorableText } from '#shared/clients.ts';
 import { credentialNameSchema } from '#shared/credentials.ts';
 import { credentialIdSchema, credentialKindSchema, serverFieldsSchema } from '#shared/servers.ts';
 import type { CredentialKind } from '#shared/servers.ts';
-import { describePrivateKey, KeyRefused } from '#server/ssh/ssh-keys.ts';
+import { describeLockedKey, describePrivateKey, KeyRefused } from '#server/ssh/ssh-keys.ts';
 import type { CredentialMaterial } from '#server/features/credentials/credential-secrets.ts';
 import type { ListedServer } from '#server/features/servers/server-list-writes.ts';
 import { ImportFileError } from './import-errors.ts';
@@ -51,15 +51,18 @@ function firstIssue(prefix: string, error: z.ZodError): string {
  * its public half derived from it rather than taken from the file, so the public key shown and
  * put in `authorized_keys` is always the key's own.
  */
-function materialOf(
+async function materialOf(
   kind: CredentialKind,
   secret: string,
   passphrase: string | null,
   field: string,
-): CredentialMaterial {
+): Promise<CredentialMaterial> {
   if (kind !== 'ssh-key') return { secret, passphrase: null, publicKey: null, fingerprint: null };
   try {
-    const pair = describePrivateKey(secret, passphrase ?? undefined);
+    const pair =
+      passphrase === null
+        ? describePrivateKey(secret)
+        : await describeLockedKey(secret, passphrase);
     return {
       secret,
       passphrase,
@@ -79,11 +82,12 @@ function materialOf(
  * cannot be read makes the whole file unreadable (a 400 naming it), as nothing could say which
  * clients to import without it.
  */
-export function mapFileCredentials(value: unknown): Map<string, FileCredential> {
+export async function mapFileCredentials(value: unknown): Promise<Map<string, FileCredential>> {
   const byId = new Map<string, FileCredential>();
   if (value === undefined || value === null) return byId;
   if (!Array.isArray(value)) throw new ImportFileError('credentials: Must be a list');
-  value.forEach((raw, n) => {
+  // One key at a time: a key with a passphrase takes a worker thread a core's time to open.
+  for (const [n, raw] of value.entries()) {
     const field = `credentials.${n}`;
     if (!isPlain(raw)) throw new ImportFileError(`${field}: Must be an object`);
     const parsed = fileCredentialSchema.safeParse(raw);
@@ -93,9 +97,9 @@ export function mapFileCredentials(value: unknown): Map<string, FileCredential> 
       throw new ImportFileError(`${field}.id: The same id as an earlier credential`);
     }
     const material =
-      secret === undefined ? null : materialOf(kind, secret, passphrase ?? null, field);
+      secret === undefined ? null : await materialOf(kind, secret, passphrase ?? null, field);
     byId.set(id, { id, name, kind, material });
-  });
+  }
   return byId;
 }
 

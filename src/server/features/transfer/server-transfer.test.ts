@@ -9,7 +9,9 @@ import { SecretBox } from '#server/secrets.ts';
 import { fromBool } from '#server/db/codec.ts';
 import { newRecordId, newRecordStamps } from '#server/db/record-id.ts';
 import { openTestDatabase } from '#server/testing/test-database.ts';
+import { blockingMs, longestStall } from '#server/testing/event-loop-stall.ts';
 import { sshKeygen } from '#server/testing/sshd.ts';
+import { describePrivateKey } from '#server/ssh/ssh-keys.ts';
 import { ClientRepository } from '#server/features/clients/client-repository.ts';
 import { CredentialRepository } from '#server/features/credentials/credential-repository.ts';
 import { materialOf } from '#server/features/credentials/credential-material.ts';
@@ -411,6 +413,35 @@ describe('import of version 2', () => {
         });
         expect(await count(side, 'event')).toBe(events);
       }
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('opens a key with a passphrase off the event loop, which goes on answering', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'cm-transfer-slow-'));
+    let slow: string;
+    try {
+      // OpenSSH's own format with more rounds than the other tests' key: long enough to see.
+      await sshKeygen(path.join(dir, 'slow'), { passphrase: PASSPHRASE, kdfRounds: 32 });
+      slow = await readFile(path.join(dir, 'slow'), 'utf8');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    const { file } = await exportClients(source.db, source.box, source.clients, {
+      secrets: true,
+      actor,
+    });
+    const locked = file.credentials!.find((credential) => credential.id === ids.lockedKey)!;
+    locked.secret = slow;
+    const openingMs = blockingMs(() => describePrivateKey(slow, PASSPHRASE));
+    const target = await openSide();
+    try {
+      const { result, stallMs } = await longestStall(() =>
+        importClients(target.clients, file, { ...apply, dryRun: true }),
+      );
+      expect(result.report).toMatchObject({ created: 2, credentialsCreated: 4, invalid: [] });
+      expect(stallMs).toBeLessThan(openingMs / 2);
     } finally {
       await target.close();
     }
