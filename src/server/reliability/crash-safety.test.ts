@@ -23,8 +23,11 @@ import {
 const KILLS = 20;
 /** Writers with one request in flight each: creates and updates of their own clients. */
 const WRITERS = 40;
-/** 25-40 s alone on 2 cores; up to 90 s measured beside other busy suites. */
-const TIMEOUT_MS = 240_000;
+/**
+ * A bound for a hang, not for speed: the test starts the server 21 times, and beside the other
+ * suites on a slow 2-core machine that took most of the old bound of 240 s (docs/performance.md).
+ */
+const TIMEOUT_MS = 480_000;
 
 type Fields = ReturnType<typeof expectedFields>;
 
