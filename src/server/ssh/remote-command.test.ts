@@ -41,6 +41,11 @@ function target(overrides: Partial<RemoteTarget> = {}): RemoteTarget {
   };
 }
 
+/** The key protected by a passphrase, with it. */
+function locked(): RemoteTarget['credential'] {
+  return { kind: 'ssh-key', privateKey: lockedKey, passphrase: 'open sesame' };
+}
+
 function collect() {
   const pieces: { stream: 'out' | 'err'; text: string }[] = [];
   return {
@@ -73,24 +78,14 @@ describe('runRemoteCommand (real sshd)', () => {
 
   it('runs with a key protected by a passphrase', async () => {
     const output = collect();
-    const credential = {
-      kind: 'ssh-key' as const,
-      privateKey: lockedKey,
-      passphrase: 'open sesame',
-    };
-    const run = runRemoteCommand(target({ credential }), 'echo opened', output);
+    const run = runRemoteCommand(target({ credential: locked() }), 'echo opened', output);
     expect(await run.done).toEqual({ status: 'exited', exitCode: 0, signal: null });
     expect(output.text('out')).toBe('opened\n');
   });
 
   it('cancelled while its key is being opened, it never connects', async () => {
     const output = collect();
-    const credential = {
-      kind: 'ssh-key' as const,
-      privateKey: lockedKey,
-      passphrase: 'open sesame',
-    };
-    const run = runRemoteCommand(target({ credential }), 'echo ran', {
+    const run = runRemoteCommand(target({ credential: locked() }), 'echo ran', {
       ...output,
       onStarted: () => output.pieces.push({ stream: 'out', text: 'started' }),
     });
