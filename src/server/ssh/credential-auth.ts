@@ -18,7 +18,8 @@ export type SshCredential =
  * ssh2's login options for a credential. A key with a passphrase is opened on a worker thread
  * (locked-key.ts) and offered through an agent of our own that holds only that key: handed to
  * ssh2 with its passphrase, it would be opened again on the event loop at every connection.
- * Rejects when the key does not open.
+ * The agent is never forwarded to the server: `agentForward` stays off, so nothing there can
+ * ask it to sign. Rejects when the key does not open.
  */
 export async function credentialAuth(credential: SshCredential): Promise<Partial<ConnectConfig>> {
   if (credential.kind === 'password') return { password: credential.password };

@@ -103,6 +103,15 @@ describe('a reachability check against OpenSSH', () => {
     }
   });
 
+  it('says authentication failed for a key with a passphrase that the server does not know', async () => {
+    const file = path.join(keyDir, 'stranger_locked');
+    await sshKeygen(file, { passphrase: 'open sesame', kdfRounds: 1 });
+    const privateKey = await readFile(file, 'utf8');
+    const credential = { kind: 'ssh-key' as const, privateKey, passphrase: 'open sesame' };
+    const result = await checkReachability({ ...target(), credential }, FAST);
+    expect(result).toEqual({ status: 'unreachable', reason: 'authentication failed', attempts: 1 });
+  });
+
   it('says the credential cannot be used when its passphrase no longer opens it, once', async () => {
     const credential = { kind: 'ssh-key' as const, privateKey: locked.rsa, passphrase: 'nope' };
     const result = await checkReachability({ ...target(), credential }, FAST);
