@@ -1,4 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
+import type { Server } from '../src/shared/servers.ts';
+import { startSshd } from '../src/server/testing/sshd.ts';
+import { axeViolations, switchScheme } from './axe.ts';
 import { test, expect, seedClient } from './fixtures.ts';
 
 type Box = { x: number; y: number; width: number; height: number };
@@ -86,6 +89,43 @@ for (const viewport of [
       await page.screenshot({
         path: test.info().outputPath(`after-two-saves-${viewport.width}.png`),
       });
+    });
+
+    test('a notification with a title: its message is readable in both schemes', async ({
+      page,
+      staff,
+    }) => {
+      // A check without a credential only reads the host key: quick, and a titled notice.
+      const sshd = await startSshd([]);
+      try {
+        const client = await seedClient(staff, { name: 'Titled', code: `TTL${viewport.width}` });
+        const server = await staff.json<Server>('POST', '/api/servers', {
+          clientId: client.id,
+          label: 'titled',
+          host: sshd.host,
+          port: sshd.port,
+          username: sshd.username,
+        });
+        expect(server.status).toBe(201);
+        await page.goto(`/servers/${server.body.id}`);
+        await page.getByRole('button', { name: 'Check now' }).click();
+        const notice = page.locator('.mantine-Notification-root', { hasText: 'Check of titled' });
+        await expect(notice).toContainText('Reachable');
+        // Held under the pointer: it must still be there for both scans.
+        await notice.hover();
+        await switchScheme(page, 'light');
+        expect(await axeViolations(page, ['color-contrast'])).toEqual([]);
+        await page.screenshot({
+          path: test.info().outputPath(`titled-${viewport.width}-light.png`),
+        });
+        await switchScheme(page, 'dark');
+        expect(await axeViolations(page, ['color-contrast'])).toEqual([]);
+        await page.screenshot({
+          path: test.info().outputPath(`titled-${viewport.width}-dark.png`),
+        });
+      } finally {
+        await sshd.close();
+      }
     });
   });
 }

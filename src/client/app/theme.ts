@@ -39,9 +39,14 @@ export const theme = createTheme({
     TableScrollContainer: {
       defaultProps: { scrollAreaProps: { viewportProps: { tabIndex: 0 } } },
     },
-    // Icon-only buttons Mantine draws itself get a name for screen readers.
+    // Icon-only buttons Mantine draws itself get a name for screen readers (Notification's too).
     Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
-    Notification: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
+    // Under a title Mantine greys the message to 3.32:1 (gray-6): the theme's dimmed instead.
+    Notification: {
+      defaultProps: { closeButtonProps: { 'aria-label': 'Close' } },
+      styles: (_theme: unknown, props: { title?: unknown }) =>
+        props.title ? { description: { color: 'var(--mantine-color-dimmed)' } } : {},
+    },
     FileInput: { defaultProps: { clearButtonProps: { 'aria-label': 'Clear the file' } } },
   },
 });
