@@ -3,6 +3,7 @@ import { createHmac } from 'node:crypto';
 import type { Locator, Page } from '@playwright/test';
 import { test as base, expect, seedClient } from './fixtures.ts';
 import { expectNoAxeViolations, switchScheme } from './axe.ts';
+import { expectUncovered } from './uncovered.ts';
 import { PERSON_EVENT_KINDS } from '../src/shared/events.ts';
 import { setAccess } from '../src/server/testing/access.ts';
 import { WebhookReceiver } from '../src/server/testing/webhook-receiver.ts';
@@ -51,6 +52,15 @@ async function showSection(page: Page) {
   await page
     .getByRole('region', { name: 'Webhooks' })
     .evaluate((section) => section.scrollIntoView({ block: 'start' }));
+}
+
+/** The top of the Deliveries drawer, which a notification must not cover. */
+function drawerTop(drawer: Locator): Record<string, Locator> {
+  return {
+    "the drawer's title": drawer.getByRole('heading', { name: 'Deliveries' }),
+    "the drawer's Close": drawer.getByRole('button', { name: 'Close' }),
+    'the address it delivers to': drawer.getByText(/A failed delivery is tried again/),
+  };
 }
 
 test('an administrator adds an endpoint, sees its secret once, and sees a signed delivery', async ({
@@ -135,6 +145,7 @@ test('an administrator adds an endpoint, sees its secret once, and sees a signed
   const before = receiver.received.length;
   await delivered.getByRole('button', { name: /^Send again/ }).click();
   await receiver.waitFor(before + 1);
+  await expectUncovered(page, drawerTop(drawer), { inDialog: true });
   // Scanned first: the scan waits for the drawer's slide to end, so the picture is of it open.
   await expectNoAxeViolations(page, 'the deliveries');
   await page.screenshot({ path: `${SHOTS}/deliveries-desktop.png` });
@@ -196,10 +207,14 @@ test('on a phone: endpoints as cards, one added with its own secret, edited, del
   await edit.getByRole('button', { name: 'Save' }).click();
   await expect(edit).toHaveCount(0);
   await expect(phoneCard).toContainText('Disabled');
-  await cards.getByRole('button', { name: `Deliveries to ${url}` }).click();
+  // The save's notification, held under the pointer, must leave the drawer's top free: on a
+  // phone the drawer fills the screen, its title and Close where notifications first appear.
+  await page.getByText('Endpoint saved.').hover();
+  await cards.getByRole('button', { name: `Deliveries to ${url}` }).press('Enter');
   await expect(
     drawer.getByRole('list', { name: 'Deliveries' }).getByText('client.created').first(),
   ).toBeVisible();
+  await expectUncovered(page, drawerTop(drawer), { inDialog: true });
   await expectNoAxeViolations(page, 'the deliveries on a phone');
   await page.screenshot({ path: `${SHOTS}/deliveries-phone.png` });
   await drawer.getByRole('button', { name: 'Close' }).click();
