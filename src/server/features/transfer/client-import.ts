@@ -12,7 +12,7 @@ import {
   withKeptHostKeys,
   type ListedServer,
 } from '#server/features/servers/server-list-writes.ts';
-import { mapImportFile, type ImportCandidate } from './import-mapping.ts';
+import { mapImportFile, type ImportCandidate, type MappedImport } from './import-mapping.ts';
 import type { FileCredential } from './import-servers.ts';
 
 export interface ImportOptions {
@@ -142,7 +142,15 @@ export async function importClients(
   data: unknown,
   options: ImportOptions,
 ): Promise<ImportOutcome> {
-  const mapped = await mapImportFile(data);
+  return importMapped(clients, await mapImportFile(data), options);
+}
+
+/** importClients for a file mapped already (the route checks a limited person's reach first). */
+export async function importMapped(
+  clients: ClientRepository,
+  mapped: MappedImport,
+  options: ImportOptions,
+): Promise<ImportOutcome> {
   const refuse = !options.dryRun && mapped.invalid.length > 0 && !options.skipInvalid;
   const write = !options.dryRun && !refuse;
   const ids = mapped.candidates.flatMap((c) => (c.id === undefined ? [] : [c.id]));

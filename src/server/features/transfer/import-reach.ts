@@ -4,7 +4,7 @@ import type { Database } from '#server/db/schema.ts';
 import { HttpError } from '#server/http/http-error.ts';
 import { clientTagsOf, isLimited, ownTagProblem } from '#server/auth/tag-scope.ts';
 import { canUseCredential } from '#server/features/credentials/credential-scope.ts';
-import { mapImportFile } from './import-mapping.ts';
+import type { MappedImport } from './import-mapping.ts';
 
 /** A refusal naming the document and the field, as the form's errors read. */
 function refused(index: number, field: string, message: string): HttpError {
@@ -23,10 +23,9 @@ function refused(index: number, field: string, message: string): HttpError {
 export async function checkImportReach(
   db: Kysely<Database>,
   access: Access,
-  data: unknown,
+  { candidates }: MappedImport,
 ): Promise<void> {
   if (!isLimited(access)) return;
-  const { candidates } = await mapImportFile(data);
   for (const { index, values } of candidates) {
     const problem = ownTagProblem(access, values.tags);
     if (problem) throw refused(index, 'tags', problem);

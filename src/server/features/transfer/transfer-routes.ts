@@ -26,8 +26,8 @@ import { checkImportReach } from './import-reach.ts';
 import type { ClientRepository } from '#server/features/clients/client-repository.ts';
 import { nameIds } from '#server/features/clients/client-bulk-routes.ts';
 import { ClientsNotFoundError, exportClients } from './client-export.ts';
-import { importClients } from './client-import.ts';
-import { ImportFileError } from './import-mapping.ts';
+import { importMapped } from './client-import.ts';
+import { ImportFileError, mapImportFile } from './import-mapping.ts';
 
 /**
  * The export file, a download. Sent as the text it is (pretty-printed), which Fastify does not
@@ -156,8 +156,10 @@ export function registerTransferRoutes(
       const user = requireUser(request);
       const actor = actorOf(user);
       try {
-        await checkImportReach(db.kysely, accessOf(user), request.body);
-        const outcome = await importClients(clients, request.body, {
+        // Mapped once: it opens the file's keys with a passphrase, each a worker's work.
+        const mapped = await mapImportFile(request.body);
+        await checkImportReach(db.kysely, accessOf(user), mapped);
+        const outcome = await importMapped(clients, mapped, {
           dryRun: request.query.dryRun,
           skipInvalid: request.query.skipInvalid,
           actor,
