@@ -29,6 +29,14 @@ export async function credentialAuth(credential: SshCredential): Promise<Partial
   };
 }
 
+/**
+ * Why a connection could not log in with a credential that does not open (credentialAuth's
+ * rejection, or ssh2 refusing a key at connect): its reason never quotes the key or passphrase.
+ */
+export function unusableCredential(error: unknown): string {
+  return `the credential could not be used: ${(error as Error).message}`;
+}
+
 /** The hash each kind of key signs with, where the server's choice does not name one. */
 function defaultHash(type: string): string | null {
   if (type === 'ssh-ed25519') return null;

@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ConnectConfig } from 'ssh2';
-import { credentialAuth, type SshCredential } from './credential-auth.ts';
+import { credentialAuth, unusableCredential, type SshCredential } from './credential-auth.ts';
 import { hostKeyOf, sameHostKey, type HostKey } from './host-key.ts';
 import { ssh2 } from './ssh2.ts';
 
@@ -53,8 +53,7 @@ export async function checkReachability(
   try {
     if (target.credential) auth = await credentialAuth(target.credential);
   } catch (error) {
-    const reason = `the credential could not be used: ${(error as Error).message}`;
-    return { status: 'unreachable', reason, attempts: 1 };
+    return { status: 'unreachable', reason: unusableCredential(error), attempts: 1 };
   }
   let wait = retryDelayMs;
   for (let attempt = 1; ; attempt += 1) {
@@ -141,7 +140,7 @@ function attemptOnce(
       // ssh2 throws at once for a key it cannot read.
       settle({
         kind: 'failed',
-        reason: `the credential could not be used: ${(error as Error).message}`,
+        reason: unusableCredential(error),
         final: true,
       });
     }

@@ -1,5 +1,5 @@
 import type { ClientChannel, ConnectConfig } from 'ssh2';
-import { credentialAuth, type SshCredential } from './credential-auth.ts';
+import { credentialAuth, unusableCredential, type SshCredential } from './credential-auth.ts';
 import { hostKeyOf, sameHostKey, type HostKey } from './host-key.ts';
 import { ssh2 } from './ssh2.ts';
 
@@ -173,10 +173,7 @@ export function runRemoteCommand(
     }
   };
   const couldNotUse = (error: unknown) =>
-    settle({
-      status: 'failed',
-      reason: `the credential could not be used: ${(error as Error).message}`,
-    });
+    settle({ status: 'failed', reason: unusableCredential(error) });
   credentialAuth(target.credential).then(connect, couldNotUse);
 
   return {
