@@ -153,8 +153,11 @@ function outputOf(lines: RunLogLine[], stream: 'out' | 'err'): string {
 describe('a run against a real sshd', () => {
   it('streams its lines in order to two readers, a late one too, and ends with the exit code', async (context) => {
     const LINES = 300;
+    // The command goes on after its first line only once a reader has that line: a log that
+    // reached readers only at the end (or in large batches) would never let it go on.
+    const go = path.join(dir, 'streams-go');
     const app = await newApp(
-      `echo first; sleep 0.3; for i in $(seq 1 ${LINES}); do echo line $i; done; echo oops >&2; sleep 0.5; echo last`,
+      `echo first; until [ -e ${go} ]; do sleep 0.05; done; for i in $(seq 1 ${LINES}); do echo line $i; done; echo oops >&2; sleep 0.5; echo last`,
     );
     expect(app).toMatchObject({ effectiveDirectory: dir, lastRun: null });
     const clicked = performance.now();
@@ -175,6 +178,7 @@ describe('a run against a real sshd', () => {
       }
     })();
     const timeToFirstLine = firstLine.receivedAt - clicked;
+    await writeFile(go, '');
     // A second reader joins once half the lines are out: it gets them all, from the first.
     const late = await (async () => {
       for (;;) {
@@ -210,7 +214,7 @@ describe('a run against a real sshd', () => {
         exitCode: 0,
         reason: null,
       });
-      expect(end.durationMs).toBeGreaterThanOrEqual(800);
+      expect(end.durationMs).toBeGreaterThanOrEqual(500);
     }
     expect(first.ended || (await first.next(2_000).catch(() => 'ended'))).toBeTruthy();
 
@@ -233,7 +237,6 @@ describe('a run against a real sshd', () => {
       `[runs] ${LINES + 3} output lines (${allA.length} pieces) streamed to 2 readers; first line ${timeToFirstLine.toFixed(0)} ms after 'Deploy'`,
       'measurement',
     );
-    expect(timeToFirstLine).toBeLessThan(3_000);
 
     // Every step is an event of the client's history, naming the app and the run.
     const history = await t.staff.admin.json<ClientHistory>(
@@ -308,8 +311,9 @@ describe('a run against a real sshd', () => {
     expect(ended).toMatchObject({ state: 'cancelled' });
     expect(outputOf(lines, 'out')).not.toContain('never');
     expect(lines.at(-1)!.text).toMatch(/^Cancelled by .*@.* after/);
-    // TERM, or (as root, whom OpenSSH will not signal) the connection closed after the grace.
-    expect(tookMs).toBeLessThan(5_000);
+    // TERM, or (as root, whom OpenSSH will not signal) the connection closed after the grace;
+    // either well before the 30 s sleep would have ended.
+    expect(tookMs).toBeLessThan(15_000);
     const again = await t.staff.editor.json<{ error: string }>(
       'POST',
       `/api/runs/${run.body.id}/cancel`,
