@@ -290,7 +290,7 @@ test('rows are selected by box, Shift-click range, Ctrl+A and cleared by Escape'
   await expect(toolbar(page)).toHaveCount(0);
 });
 
-test('the selection bar appears with its actions, so no row moves after it', async ({
+test('the selection bar comes whole with the first box, and no row moves when its code does', async ({
   page,
   staff,
 }) => {
@@ -305,16 +305,17 @@ test('the selection bar appears with its actions, so no row moves after it', asy
   await box(page, `Émile ${tag} \\(B2\\)`).click();
   await expect(box(page, `Émile ${tag}`)).toBeChecked();
   await asked;
-  // No bar without its actions: a bar that grew when they came moved the rows under a
-  // Shift-click aimed at one of them.
-  await expect(toolbar(page)).toHaveCount(0);
-  release();
+  // The bar is there before its actions' code, at its full size: their buttons, disabled.
   await expect(toolbar(page).getByRole('status')).toHaveText('1 selected');
-  await expect(toolbar(page).getByRole('button', { name: 'Add tag' })).toBeVisible();
-  const shown = await box(page, `adam ${tag}`).boundingBox();
+  const addTag = toolbar(page).getByRole('button', { name: 'Add tag' });
+  await expect(addTag).toBeDisabled();
+  const before = await box(page, `adam ${tag}`).boundingBox();
+  release();
+  await expect(addTag).toBeEnabled();
+  // A Shift-click aimed at a row once the code is in lands where it was aimed before.
+  expect(await box(page, `adam ${tag}`).boundingBox()).toEqual(before);
   await box(page, `adam ${tag}`).click({ modifiers: ['Shift'] });
   await expect(toolbar(page).getByRole('status')).toHaveText('3 selected');
-  expect(await box(page, `adam ${tag}`).boundingBox()).toEqual(shown);
 });
 
 test('the table selects the same way, and its box opens nothing', async ({ page, staff }) => {
@@ -323,7 +324,6 @@ test('the table selects the same way, and its box opens nothing', async ({ page,
   await chooseView(page, 'Table');
   await expect(tableRows(page)).toHaveCount(3);
   await box(page, `Émile ${tag}`).click();
-  // The bar moves the table down when it comes: the next click waits for it.
   await expect(toolbar(page).getByRole('status')).toHaveText('1 selected');
   await box(page, `adam ${tag}`).click({ modifiers: ['Shift'] });
   await expect(toolbar(page).getByRole('status')).toHaveText('3 selected');

@@ -9,6 +9,7 @@ import type { Client } from '#shared/clients.ts';
 import { onClientEvent } from '#client/lib/live-updates.ts';
 import { clientKeys } from '#client/lib/query-keys.ts';
 import { wasDeletedHere } from './deleted-here.ts';
+import { BulkActionButtons } from './components/bulk-action-buttons.tsx';
 import { ClientList } from './components/client-list.tsx';
 import { useGoToClient } from './use-client-search.ts';
 import {
@@ -19,9 +20,10 @@ import {
 import { LIST_COLUMN, SIDE_COLUMN, STACKED, dashboardFocus as focus } from './dashboard-focus.ts';
 import classes from './dashboard-page.module.css';
 
-// The form (number, tag and date inputs and their libraries) and the selected client's panel
-// (its menu, commands, history and servers) load when first shown: the list's first paint does
-// not wait for code it may not need.
+// The form (number, tag and date inputs and their libraries), the selected client's panel (its
+// menu, commands, history and servers) and the bulk actions' dialogs load when first shown: the
+// list's first paint does not wait for code it may not need. Until the bulk actions' code is in,
+// the selection bar shows their buttons disabled, at their full size.
 const ClientPanel = lazy(async () => ({
   default: (await import('./components/client-panel.tsx')).ClientPanel,
 }));
@@ -98,7 +100,11 @@ export function DashboardPage() {
           selectedId={clientId}
           onAdd={openAddForm}
           onSelect={() => setForm(null)}
-          selectionActions={({ ids, clear }) => <BulkActions ids={ids} onDone={clear} />}
+          selectionActions={({ ids, clear }) => (
+            <Suspense fallback={<BulkActionButtons disabled />}>
+              <BulkActions ids={ids} onDone={clear} />
+            </Suspense>
+          )}
         />
       </div>
       <div className={classes.side} ref={sideRef} data-dashboard={SIDE_COLUMN}>

@@ -15,20 +15,20 @@ import {
   useBulkTags,
 } from '../api/bulk-mutations.ts';
 import { useGoToClient } from '../use-client-search.ts';
-import { useCan } from '#client/lib/use-can.ts';
+import { BulkActionButtons, type BulkAction } from './bulk-action-buttons.tsx';
 
 /** "1 client", "3 clients". */
 export function clientCount(n: number): string {
   return `${n.toLocaleString('en')} ${n === 1 ? 'client' : 'clients'}`;
 }
 
-type Dialog = 'add' | 'remove' | 'export';
+type Dialog = Exclude<BulkAction, 'delete'>;
 
 /**
  * What can be done to the selected clients at once: add or remove a tag, export them, delete
- * them (one confirmation, then one Undo for all). Plain buttons, so the keyboard and screen
- * readers reach each by its name; the toolbar around them is the list's. `onDone` is called
- * after each action has succeeded: the selection has served (after a delete it is gone).
+ * them (one confirmation, then one Undo for all). It takes over the bar's buttons, which show
+ * before this code has loaded. `onDone` is called after each action has succeeded: the
+ * selection has served (after a delete it is gone).
  */
 export function BulkActions({ ids, onDone }: { ids: string[]; onDone: () => void }) {
   const [dialog, setDialog] = useState<Dialog | null>(null);
@@ -37,8 +37,6 @@ export function BulkActions({ ids, onDone }: { ids: string[]; onDone: () => void
   const { clientId } = useParams();
   const goToClient = useGoToClient();
   const none = ids.length === 0;
-  // A viewer keeps Export (without passwords); the others write.
-  const mayWrite = useCan('write');
 
   function confirmDelete() {
     // The selection as it was when asked: it may change while the confirmation is open.
@@ -67,32 +65,12 @@ export function BulkActions({ ids, onDone }: { ids: string[]; onDone: () => void
   }
 
   return (
-    <Group gap="xs" wrap="wrap">
-      {mayWrite && (
-        <>
-          <Button size="xs" variant="default" disabled={none} onClick={() => setDialog('add')}>
-            Add tag
-          </Button>
-          <Button size="xs" variant="default" disabled={none} onClick={() => setDialog('remove')}>
-            Remove tag
-          </Button>
-        </>
-      )}
-      <Button size="xs" variant="default" disabled={none} onClick={() => setDialog('export')}>
-        Export
-      </Button>
-      {mayWrite && (
-        <Button
-          size="xs"
-          color="red"
-          variant="light"
-          disabled={none}
-          loading={remove.isPending}
-          onClick={confirmDelete}
-        >
-          Delete
-        </Button>
-      )}
+    <>
+      <BulkActionButtons
+        disabled={none}
+        deleting={remove.isPending}
+        onAction={(action) => (action === 'delete' ? confirmDelete() : setDialog(action))}
+      />
       {(dialog === 'add' || dialog === 'remove') && (
         <TagDialog
           mode={dialog}
@@ -114,7 +92,7 @@ export function BulkActions({ ids, onDone }: { ids: string[]; onDone: () => void
           }}
         />
       )}
-    </Group>
+    </>
   );
 }
 

@@ -1,5 +1,4 @@
 import {
-  Suspense,
   useEffect,
   useId,
   useLayoutEffect,
@@ -77,8 +76,8 @@ export function ClientList({
   /** Called for every click on a row, including the selected one (it closes the form). */
   onSelect: () => void;
   /**
-   * What can be done with the selected clients: put into the selection bar. It may suspend (a
-   * lazy component): the bar then appears once it is ready.
+   * What can be done with the selected clients: put into the selection bar, which shows as soon
+   * as a box is ticked. Lazy actions bring their own Suspense, with a fallback of their size.
    */
   selectionActions?: (selection: { ids: string[]; clear: () => void }) => ReactNode;
 }) {
@@ -141,7 +140,8 @@ export function ClientList({
   const listRef = useRef<HTMLElement>(null);
   const [scrollMargin, setScrollMargin] = useState(0);
   // What sits above the list (the count line while searching, the selection bar) moves it. The
-  // bar's height is observed: it appears when its actions have loaded, and wraps as it changes.
+  // bar's height is observed: its buttons wrap on a narrow screen, and its count line grows when
+  // the search hides some of the selection.
   const listShown = matches.length > 0;
   const searchingNow = query !== '';
   const { ref: barAreaRef, height: barHeight } = useElementSize();
@@ -275,17 +275,13 @@ export function ClientList({
       <div onKeyDown={onListKeyDown}>
         <div ref={barAreaRef}>
           {selecting && (
-            // The bar appears whole, with its actions: one that grew as they loaded moved the
-            // rows down under the pointer, after the first box clicked and before a Shift-click.
-            <Suspense fallback={null}>
-              <SelectionBar
-                selectedIds={selection.selectedIds}
-                hiddenCount={selection.hiddenCount}
-                onClear={selection.clear}
-              >
-                {selectionActions?.({ ids: selection.selectedIds, clear: selection.clear })}
-              </SelectionBar>
-            </Suspense>
+            <SelectionBar
+              selectedIds={selection.selectedIds}
+              hiddenCount={selection.hiddenCount}
+              onClear={selection.clear}
+            >
+              {selectionActions?.({ ids: selection.selectedIds, clear: selection.clear })}
+            </SelectionBar>
           )}
         </div>
 
