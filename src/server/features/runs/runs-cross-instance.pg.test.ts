@@ -88,7 +88,7 @@ describe('runs on several instances of one PostgreSQL database', () => {
       // Tick 1, then the rest once B is known to be reading (the test makes the file), 0.5 s
       // apart: B polls another instance's run once a second (run-routes.ts), so ticks 2 to 5,
       // printed over 1.5 s while B reads, cannot all come in one poll.
-      command: `echo tick 1; until [ -e ${go} ]; do sleep 0.05; done; for i in 2 3 4 5; do sleep 0.5; echo tick $i; done; sleep 30; echo never`,
+      command: `echo tick 1; until [ -e ${go} ] || [ ! -d ${dir} ]; do sleep 0.05; done; for i in 2 3 4 5; do sleep 0.5; echo tick $i; done; sleep 30; echo never`,
     });
 
     const run = await onA.json<Run>('POST', `/api/apps/${app.body.id}/runs`);

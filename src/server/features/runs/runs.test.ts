@@ -154,10 +154,11 @@ describe('a run against a real sshd', () => {
   it('streams its lines in order to two readers, a late one too, and ends with the exit code', async (context) => {
     const LINES = 300;
     // The command goes on after its first line only once a reader has that line: a log that
-    // reached readers only at the end (or in large batches) would never let it go on.
+    // reached readers only at the end (or in large batches) would never let it go on. (It also
+    // stops waiting once the test's folder is gone, so a failed test leaves nothing running.)
     const go = path.join(dir, 'streams-go');
     const app = await newApp(
-      `echo first; until [ -e ${go} ]; do sleep 0.05; done; for i in $(seq 1 ${LINES}); do echo line $i; done; echo oops >&2; sleep 0.5; echo last`,
+      `echo first; until [ -e ${go} ] || [ ! -d ${dir} ]; do sleep 0.05; done; for i in $(seq 1 ${LINES}); do echo line $i; done; echo oops >&2; sleep 0.5; echo last`,
     );
     expect(app).toMatchObject({ effectiveDirectory: dir, lastRun: null });
     const clicked = performance.now();
