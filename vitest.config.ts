@@ -32,8 +32,11 @@ const SQLITE_ONLY = [
 export default defineConfig({
   test: {
     environment: 'node',
-    testTimeout: 20_000,
-    hookTimeout: 30_000,
+    // Bounds for a hang, not for speed: with four files at once on two cores, a test that
+    // starts processes, signs people up or waits on PostgreSQL takes several times its quiet
+    // time, and a slower machine more (docs/performance.md, "The test suite's time").
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     pool: 'forks',
     // A worker runs file after file in one process and imports the server's modules once, not
     // once a file. No suite relies on a fresh module: each starts its own server and database

@@ -195,10 +195,11 @@ function objectsIn(value: unknown): number {
 }
 
 /**
- * The generated requests, each write followed by a read of the tables, take about 7 s here and
- * three times that on CI's machine: more than the default 20 s. Bounded by runsFor, not by time.
+ * The generated requests, each write followed by a read of the tables, come near the default
+ * bound beside the other suites on a 2-core machine. Their number is bounded by runsFor; this
+ * bound only ends a hang, so it is wide (docs/performance.md has the suite's times).
  */
-const FUZZ_TIMEOUT_MS = 90_000;
+const FUZZ_TIMEOUT_MS = 240_000;
 
 describe('generated requests to every route', () => {
   it(

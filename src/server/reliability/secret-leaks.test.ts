@@ -136,10 +136,11 @@ async function signUp(email: string, password: string): Promise<RecordingSession
 }
 
 /**
- * About 10 s of requests alone (every route twice, the vault's keys, sign-ups with mail); the
- * default 20 s is too short when other test files share the machine's cores.
+ * Every route twice, the vault's keys and sign-ups with mail: with other files sharing the
+ * machine's cores this comes near the default bound. The work is fixed; this bound only ends a
+ * hang, so it is wide (docs/performance.md has the suite's times).
  */
-const LEAK_TIMEOUT_MS = 60_000;
+const LEAK_TIMEOUT_MS = 180_000;
 
 it(
   'exercises every route and error path and finds no secret where it does not belong',

@@ -217,7 +217,8 @@ describe('a reachability check that cannot connect', () => {
     } finally {
       silent.close();
     }
-  }, 10_000);
+    // Half the 60 s either wait would take: a stop that went unheard fails here.
+  }, 30_000);
 });
 
 describe('a reachability check with a password (an ssh2 server in the test)', () => {
