@@ -154,7 +154,6 @@ test('a failing command shows failed with its exit code, its token masked', asyn
   page,
   staff,
 }) => {
-  test.setTimeout(90_000);
   const token = 'tok-e2e-never-shown-7731';
   expect((await staff.json('PUT', '/api/me/access-token', { accessToken: token })).status).toBe(
     200,
@@ -184,7 +183,6 @@ test('one deploy at a time: a second is refused naming who runs it; Cancel stops
   page,
   staff,
 }) => {
-  test.setTimeout(90_000);
   const { sshd, app } = await appOnSshd(
     staff,
     'RUN3',
@@ -222,7 +220,6 @@ test('a viewer sees the runs and their logs, but no Deploy, Edit, Remove or Canc
   server,
   staff,
 }) => {
-  test.setTimeout(90_000);
   const { sshd, app, client } = await appOnSshd(staff, 'RUN4', 'echo viewed output');
   await withSshd(sshd, async () => {
     const started = await staff.json<Run>('POST', `/api/apps/${app.id}/runs`);
@@ -252,7 +249,6 @@ test('on a phone: a card per app, and a run’s log without sideways scrolling',
   page,
   staff,
 }) => {
-  test.setTimeout(90_000);
   await page.setViewportSize({ width: 390, height: 844 });
   const { sshd, app } = await appOnSshd(
     staff,

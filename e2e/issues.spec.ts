@@ -261,7 +261,6 @@ test('the system opens a problem when a check finds a server unreachable', async
   page,
   staff,
 }) => {
-  test.setTimeout(90_000);
   const client = await seedClient(staff, { name: 'Unreachable Co', code: 'UNR' });
   // Nothing listens on a port just found free: the check is refused at once, then retried.
   const server = await staff.json<Server>('POST', '/api/servers', {

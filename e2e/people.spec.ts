@@ -12,7 +12,6 @@ test('an administrator invites someone, changes their role and tags, disables th
   server,
   staff,
 }) => {
-  test.setTimeout(90_000);
   fs.mkdirSync(SHOTS, { recursive: true });
   // The only administrator of this worker's installation: earlier tests' people may be admins
   // (the first person of an installation is one), and the last-admin refusal below needs none.
