@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
-import { useNavigation, useSearchParams } from 'react-router';
+import { useEffect, useRef, useState } from 'react';
+import { useLocation, useNavigation, useSearchParams } from 'react-router';
 import { useDebouncedValue } from '@mantine/hooks';
 
 /**
@@ -17,16 +17,22 @@ export function useUrlSearch(): {
   const [params, setParams] = useSearchParams();
   const [search, setSearch] = useState(() => params.get('q') ?? '');
   const [q] = useDebouncedValue(search.trim(), 250);
-  const setParam = (name: string, value: string) =>
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        if (value) next.set(name, value);
-        else next.delete(name);
-        return next;
-      },
-      { replace: true },
-    );
+  // What the writes under way will leave in the address, until the router shows it. React
+  // Router builds a write on the params of the render it comes from and applies it in a
+  // transition, so a settled search written before a filter's write showed would drop the
+  // filter; each write builds on the last one instead.
+  const underWay = useRef<URLSearchParams | null>(null);
+  const { key } = useLocation();
+  useEffect(() => {
+    underWay.current = null;
+  }, [key]);
+  const setParam = (name: string, value: string) => {
+    const next = new URLSearchParams(underWay.current ?? params);
+    if (value) next.set(name, value);
+    else next.delete(name);
+    underWay.current = next;
+    setParams(next, { replace: true });
+  };
   // Not while a navigation is under way: written then, the search would replace the page
   // someone just clicked (it loads on demand) with this list again.
   const navigating = useNavigation().state !== 'idle';
