@@ -1,7 +1,8 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { shellGate } from '#server/testing/shell-gate.ts';
 import { sshKeygen, startSshd, type Sshd } from '#server/testing/sshd.ts';
 import type { HostKey } from './host-key.ts';
 import { runRemoteCommand, type RemoteTarget } from './remote-command.ts';
@@ -152,14 +153,13 @@ describe('runRemoteCommand (real sshd)', () => {
   });
 
   it('ends with the exit code when a background process keeps its output open', async () => {
-    // The background loop holds the output open until the test creates `go`, which it does only
-    // once the run has ended: a run that waited for the output to close would outlast the test.
-    // The loop also ends when the test's folder is removed, and gives up after 60 s.
-    const go = path.join(keyDir, 'background-go');
+    // The background step holds the output open until the test opens the gate, which it does
+    // only once the run has ended: a run that waited for the output to close would outlast it.
+    const go = shellGate(keyDir, 'background-go');
     const output = collect();
     const run = runRemoteCommand(
       target(),
-      `(for i in $(seq 1200); do [ -e ${go} ] || [ ! -d ${keyDir} ] && break; sleep 0.05; done; echo too late) & echo left it running`,
+      `(${go.wait}; echo too late) & echo left it running`,
       output,
       { cancelGraceMs: 300 },
     );
@@ -167,7 +167,7 @@ describe('runRemoteCommand (real sshd)', () => {
       expect(await run.done).toEqual({ status: 'exited', exitCode: 0, signal: null });
       expect(output.text('out')).toBe('left it running\n');
     } finally {
-      await writeFile(go, '');
+      await go.open();
     }
   });
 

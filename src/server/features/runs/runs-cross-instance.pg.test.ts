@@ -1,4 +1,4 @@
-import { readFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { readFile, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import {
   startTestServer,
   type TestServer,
 } from '#server/testing/test-server.ts';
+import { shellGate } from '#server/testing/shell-gate.ts';
 import { SseReader } from '#server/testing/sse-reader.ts';
 import { sshKeygen, startSshd, type Sshd } from '#server/testing/sshd.ts';
 
@@ -62,7 +63,7 @@ async function openLog(server: TestServer, as: Session, runId: string): Promise<
 
 describe('runs on several instances of one PostgreSQL database', () => {
   it("streams A's run live on B, and a cancel asked on B stops it on A", async (context) => {
-    const go = path.join(dir, 'go');
+    const go = shellGate(dir, 'go');
     const onA = await signUpVerified(a, { name: 'Cross Runs' });
     const onB = on(b, onA);
     await onA.json('PUT', '/api/me/access-token', { accessToken: 'cross-token-0123456' });
@@ -88,7 +89,7 @@ describe('runs on several instances of one PostgreSQL database', () => {
       // Tick 1, then the rest once B is known to be reading (the test makes the file), 0.5 s
       // apart: B polls another instance's run once a second (run-routes.ts), so ticks 2 to 5,
       // printed over 1.5 s while B reads, cannot all come in one poll.
-      command: `echo tick 1; until [ -e ${go} ] || [ ! -d ${dir} ]; do sleep 0.05; done; for i in 2 3 4 5; do sleep 0.5; echo tick $i; done; sleep 30; echo never`,
+      command: `echo tick 1; ${go.wait}; for i in 2 3 4 5; do sleep 0.5; echo tick $i; done; sleep 30; echo never`,
     });
 
     const run = await onA.json<Run>('POST', `/api/apps/${app.body.id}/runs`);
@@ -98,7 +99,7 @@ describe('runs on several instances of one PostgreSQL database', () => {
     for (;;) {
       const message = await stream.next(10_000);
       const line = JSON.parse(message.data) as RunLogLine;
-      if (line.text === 'tick 1\n') await writeFile(go, '');
+      if (line.text === 'tick 1\n') await go.open();
       else if (line.text.startsWith('tick ')) ticks.push(message.receivedAt);
       if (line.text === 'tick 5\n') break;
     }

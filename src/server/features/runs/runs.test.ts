@@ -13,6 +13,7 @@ import type { Client } from '#shared/clients.ts';
 import type { ClientHistory } from '#shared/events.ts';
 import type { Server, ServerList } from '#shared/servers.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
+import { shellGate } from '#server/testing/shell-gate.ts';
 import { sshKeygen, startSshd, type Sshd } from '#server/testing/sshd.ts';
 import { SseReader, type SseMessage } from '#server/testing/sse-reader.ts';
 import type { Session } from '#server/testing/test-server.ts';
@@ -154,11 +155,10 @@ describe('a run against a real sshd', () => {
   it('streams its lines in order to two readers, a late one too, and ends with the exit code', async (context) => {
     const LINES = 300;
     // The command goes on after its first line only once a reader has that line: a log that
-    // reached readers only at the end (or in large batches) would never let it go on. (It also
-    // stops waiting once the test's folder is gone, so a failed test leaves nothing running.)
-    const go = path.join(dir, 'streams-go');
+    // reached readers only at the end (or in large batches) would never let it go on.
+    const go = shellGate(dir, 'streams-go');
     const app = await newApp(
-      `echo first; until [ -e ${go} ] || [ ! -d ${dir} ]; do sleep 0.05; done; for i in $(seq 1 ${LINES}); do echo line $i; done; echo oops >&2; sleep 0.5; echo last`,
+      `echo first; ${go.wait}; for i in $(seq 1 ${LINES}); do echo line $i; done; echo oops >&2; sleep 0.5; echo last`,
     );
     expect(app).toMatchObject({ effectiveDirectory: dir, lastRun: null });
     const clicked = performance.now();
@@ -179,7 +179,7 @@ describe('a run against a real sshd', () => {
       }
     })();
     const timeToFirstLine = firstLine.receivedAt - clicked;
-    await writeFile(go, '');
+    await go.open();
     // A second reader joins once half the lines are out: it gets them all, from the first.
     const late = await (async () => {
       for (;;) {
