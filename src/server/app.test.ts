@@ -1,8 +1,6 @@
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { signUpVerified, startTestServer } from './testing/test-server.ts';
+import { SMALL_WEB_BUILD, signUpVerified, startTestServer } from './testing/test-server.ts';
 import { serveThisFile } from './testing/file-server.ts';
 import { runScript } from './testing/run-script.ts';
 
@@ -29,16 +27,7 @@ describe('start-up', () => {
 
 describe('the built web app', () => {
   const t = serveThisFile({
-    start: () => {
-      const web = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-web-'));
-      fs.mkdirSync(path.join(web, 'assets'));
-      fs.writeFileSync(
-        path.join(web, 'index.html'),
-        '<!doctype html><title>Clients Manager</title>',
-      );
-      fs.writeFileSync(path.join(web, 'assets', 'index-abc123.js'), 'console.log(1)');
-      return { clientDir: web };
-    },
+    start: { webFiles: SMALL_WEB_BUILD },
   });
 
   it('answers any page route with index.html, revalidated', async () => {

@@ -1,6 +1,3 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_DISABLED_CODE } from '#shared/api-error.ts';
 import type { Client } from '#shared/clients.ts';
@@ -16,17 +13,12 @@ import {
   type RouteRequest,
 } from '#server/testing/route-requests.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
+import { SMALL_WEB_BUILD } from '#server/testing/test-server.ts';
 import { appWithEndedRun } from '#server/testing/app-records.ts';
 
 const t = serveThisFile({
-  start: () => {
-    // A web build of two files, so the static routes are in the list too.
-    const web = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-guard-web-'));
-    fs.mkdirSync(path.join(web, 'assets'));
-    fs.writeFileSync(path.join(web, 'index.html'), '<!doctype html><title>Clients Manager</title>');
-    fs.writeFileSync(path.join(web, 'assets', 'index-abc123.js'), 'console.log(1)');
-    return { clientDir: web };
-  },
+  // A web build, so the static routes are in the list too.
+  start: { webFiles: SMALL_WEB_BUILD },
   // An administrator: every signed-in GET below must answer them.
   staff: { member: { name: 'Staff', role: 'admin' }, leaver: { name: 'Leaver' } },
 });

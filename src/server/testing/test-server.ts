@@ -36,6 +36,11 @@ export async function startTestServer(
   env: Record<string, string> = {},
   options: {
     clientDir?: string;
+    /**
+     * A web build of these files (path under it → text) made in the data folder, so it goes
+     * with the folder on close; `clientDir` wins if both are given.
+     */
+    webFiles?: Readonly<Record<string, string>>;
     logStream?: { write(line: string): void };
     /** A port chosen beforehand (e.g. to register the redirect URI at an OpenID provider). */
     port?: number;
@@ -75,7 +80,7 @@ export async function startTestServer(
     ...env,
   });
   const app = await buildApp(config, {
-    clientDir: options.clientDir ?? path.join(dataDir, 'no-web-app'),
+    clientDir: options.clientDir ?? writeWebFiles(dataDir, options.webFiles),
     ...(options.logStream ? { logStream: options.logStream } : {}),
     ...(options.serverChecks ? { serverChecks: options.serverChecks } : {}),
     ...(options.webhooks ? { webhooks: options.webhooks } : {}),
@@ -98,6 +103,26 @@ export async function startTestServer(
       if (options.dataDir === undefined) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The smallest web build the server serves as the app: a page and one hashed asset, so the
+ * static routes are registered and answer.
+ */
+export const SMALL_WEB_BUILD = {
+  'index.html': '<!doctype html><title>Clients Manager</title>',
+  'assets/index-abc123.js': 'console.log(1)',
+} as const;
+
+/** `files` written under `dataDir/web`, or a folder that does not exist when there are none. */
+function writeWebFiles(dataDir: string, files: Readonly<Record<string, string>> = {}): string {
+  const web = path.join(dataDir, Object.keys(files).length > 0 ? 'web' : 'no-web-app');
+  for (const [name, text] of Object.entries(files)) {
+    const file = path.join(web, name);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, text);
+  }
+  return web;
 }
 
 /** What a Session and a sign-up need of a server: also a server run as a child process. */
