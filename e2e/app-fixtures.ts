@@ -1,7 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
-import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import type { App } from '../src/shared/apps.ts';
 import type { Credential } from '../src/shared/credentials.ts';
@@ -43,17 +40,6 @@ export async function appOnSshd(staff: Session, code: string, command: string) {
   });
   expect(app.status).toBe(201);
   return { sshd, app: app.body, client };
-}
-
-/** A file the command waits for: the test decides when its second half runs. */
-export function gate(): { path: string; open: () => Promise<void>; wait: string } {
-  const file = path.join(os.tmpdir(), `cm-gate-${randomUUID()}`);
-  return {
-    path: file,
-    open: () => writeFile(file, ''),
-    // At most a minute, so a failed test leaves no command behind on the sshd.
-    wait: `for t in $(seq 600); do [ -e ${file} ] && break; sleep 0.1; done`,
-  };
 }
 
 export async function withSshd<T>(sshd: Sshd, body: () => Promise<T>): Promise<T> {

@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import type { Run } from '../src/shared/apps.ts';
 import { setAccess } from '../src/server/testing/access.ts';
-import { appOnSshd, gate, logLines, outputLine, runState, withSshd } from './app-fixtures.ts';
+import { shellGate } from '../src/server/testing/shell-gate.ts';
+import { appOnSshd, logLines, outputLine, runState, withSshd } from './app-fixtures.ts';
 import { test, expect, seedClient, signInContext } from './fixtures.ts';
 
 const panel = (page: Page) => page.getByRole('region', { name: 'Selected Client' });
@@ -101,9 +102,10 @@ test('a deploy streams its lines in order to two browsers, then its exit code', 
   browser,
   baseURL,
   staff,
+  tempFolder,
 }) => {
   test.setTimeout(120_000);
-  const go = gate();
+  const go = shellGate(tempFolder, 'go');
   const { sshd, app } = await appOnSshd(
     staff,
     'RUN1',

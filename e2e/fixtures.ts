@@ -1,3 +1,5 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
 import {
@@ -24,6 +26,8 @@ interface TestFixtures {
   staff: Session;
   /** On a failure, prints what the page showed and which requests failed (see below). */
   failureReport: void;
+  /** A folder of the test's own, removed after it, pass or fail, with what was left in it. */
+  tempFolder: string;
 }
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
@@ -55,6 +59,12 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     });
     await signInContext(context, session);
     await use(session);
+  },
+  // eslint-disable-next-line no-empty-pattern -- Playwright requires the destructuring form
+  tempFolder: async ({}, use) => {
+    const folder = await mkdtemp(path.join(os.tmpdir(), 'cm-e2e-'));
+    await use(folder);
+    await rm(folder, { recursive: true, force: true });
   },
   // Tests record no trace (playwright.config.ts): a failure is explained by the page's URL, its
   // accessibility tree, and the API answers and page errors that led to it.
