@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import os from 'node:os';
 import type { Page } from '@playwright/test';
 import type { Run } from '../src/shared/apps.ts';
 import { setAccess } from '../src/server/testing/access.ts';
@@ -12,7 +13,8 @@ const runLog = (page: Page) => page.getByRole('log', { name: /^Output of the dep
 async function deploy(page: Page) {
   await page.getByRole('button', { name: 'Deploy', exact: true }).click();
   const confirm = page.getByRole('dialog', { name: /^Deploy / });
-  await expect(confirm).toBeVisible();
+  // appOnSshd's server has the temp folder as its uiDir: the run goes there.
+  await expect(confirm).toContainText(`, in ${os.tmpdir()}:`);
   await confirm.getByRole('button', { name: 'Deploy' }).click();
   await expect(confirm).toHaveCount(0);
 }
@@ -134,8 +136,11 @@ test('a deploy streams its lines in order to two browsers, then its exit code', 
     ] as const) {
       await expect(outputLine(shown, 'line 5'), who).toBeVisible({ timeout: 30_000 });
       // In the order written, each once; standard error marked in words as well as colour.
-      const output = (await logLines(shown)).filter((line) => !line.startsWith('sys'));
+      const lines = await logLines(shown);
+      const output = lines.filter((line) => !line.startsWith('sys'));
       expect(output, who).toEqual(['line 1', 'line 2', 'errline 3', 'line 4', 'line 5']);
+      // Run in the server's uiDir, as the confirmation said.
+      expect(lines, who).toContain(`sysIn ${os.tmpdir()}`);
     }
     await expect(runState(page)).toHaveText(/^Succeeded\s*exit code 0 · /);
     await expect(runState(late)).toHaveText(/^Succeeded\s*exit code 0 · /);

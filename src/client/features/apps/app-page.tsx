@@ -112,8 +112,9 @@ function AppDetails({ app }: { app: App }) {
             </Text>
             {app.directory === '' && (
               <Text span size="xs" c="dimmed">
-                {' '}
-                (the server&apos;s uiDir)
+                {app.effectiveDirectory === ''
+                  ? " (none: the SSH user's home folder)"
+                  : " (the server's uiDir)"}
               </Text>
             )}
           </Field>
@@ -212,7 +213,7 @@ function AppActions({
       children: (
         <Stack gap="xs">
           <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-            {`Runs this command on ${server.label} (${server.host}), in ${app.effectiveDirectory || "the server's uiDir"}:`}
+            {`Runs this command on ${server.label} (${server.host}), in ${app.effectiveDirectory || "the SSH user's home folder"}:`}
           </Text>
           <Code block style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
             {app.effectiveCommand}

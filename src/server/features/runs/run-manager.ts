@@ -22,6 +22,7 @@ import {
 } from '../credentials/credential-secrets.ts';
 import type { DeployTokens } from '../account/deploy-tokens.ts';
 import { buildCommands } from '../clients/deploy-command.ts';
+import { shellQuote } from '../clients/shell-quote.ts';
 import {
   SYSTEM_ACTOR,
   openProblem,
@@ -189,7 +190,7 @@ export class RunManager {
     }
     if (app.serverStatus === 'host_key_changed') {
       return refuse(
-        "The server's host key changed: accept or reject the new key on the server first",
+        "The server's host key changed: if the change is expected, accept the new key on the server's page first",
       );
     }
     if (app.hostKeyAlgorithm === null || app.hostKeyFingerprint === null) {
@@ -283,6 +284,7 @@ export class RunManager {
     log.system(
       `Connecting to ${app.serverUsername ? `${app.serverUsername}@` : ''}${app.serverHost}:${app.serverPort} (${app.serverLabel})`,
     );
+    if (directory !== '') log.system(`In ${masker.mask(directory)}`);
     log.system(`$ ${shown}`);
     const remote = runRemoteCommand(
       {
@@ -292,7 +294,7 @@ export class RunManager {
         credential,
         pinned: { algorithm: app.hostKeyAlgorithm, fingerprint: app.hostKeyFingerprint },
       },
-      deploy.command,
+      inDirectory(directory, deploy.command),
       {
         onOutput: (stream, chunk) => {
           for (const line of (stream === 'out' ? out : err).push(chunk)) log.output(stream, line);
@@ -641,4 +643,13 @@ async function appendSystemLine(
     .set((eb) => ({ logBytes: eb('logBytes', '+', Buffer.byteLength(text, 'utf8')) }))
     .where('id', '=', runId)
     .execute();
+}
+
+/**
+ * `command` run in `directory` ('' for the login's home folder). SSH has no working directory of
+ * its own: the shell changes to it first, and a folder that is not there ends the run with that
+ * shell's message rather than running the command somewhere else.
+ */
+function inDirectory(directory: string, command: string): string {
+  return directory === '' ? command : `cd -- ${shellQuote(directory)} || exit 1\n${command}`;
 }

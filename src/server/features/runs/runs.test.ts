@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -261,6 +261,40 @@ describe('a run against a real sshd', () => {
     );
   }, 60_000);
 
+  it("runs in the app's directory, else the server's uiDir, and nowhere else when it is missing", async () => {
+    // No directory of its own: the server's uiDir (`dir`).
+    const app = await newApp('pwd');
+    expect(app.effectiveDirectory).toBe(dir);
+    const inUiDir = await readToEnd(await openLog(t.staff.admin, (await deploy(app)).body.id));
+    expect(outputOf(inUiDir.lines, 'out')).toBe(`${await realpath(dir)}\n`);
+    expect(inUiDir.lines.map((line) => line.text)).toContain(`In ${dir}\n`);
+
+    // Its own, with a space and a quote in the name: one word to the shell.
+    const own = path.join(dir, "app's dir");
+    await mkdir(own);
+    const edit = async (directory: string, command: string, version: number) => {
+      const saved = await t.staff.admin.json<App>('PUT', `/api/apps/${app.id}`, {
+        name: app.name,
+        serverId: app.server!.id,
+        directory,
+        command,
+        version,
+      });
+      expect(saved.status).toBe(200);
+      return saved.body;
+    };
+    const moved = await edit(own, 'pwd', app.version);
+    const inOwn = await readToEnd(await openLog(t.staff.admin, (await deploy(moved)).body.id));
+    expect(outputOf(inOwn.lines, 'out')).toBe(`${await realpath(own)}\n`);
+
+    // Not there: the run fails saying so, and the command does not run in another folder.
+    const missing = await edit(path.join(dir, 'not-there'), 'echo ran; pwd', moved.version);
+    const inNone = await readToEnd(await openLog(t.staff.admin, (await deploy(missing)).body.id));
+    expect(inNone.run).toMatchObject({ state: 'failed', exitCode: 1 });
+    expect(outputOf(inNone.lines, 'out')).toBe('');
+    expect(outputOf(inNone.lines, 'err')).toContain('not-there');
+  }, 60_000);
+
   it('a failing command ends failed and opens one issue, which the next success resolves', async () => {
     const marker = path.join(dir, `fail-${Date.now()}`);
     // Fails while the marker file is missing; succeeds once it is there.
@@ -434,7 +468,10 @@ describe('a run against a real sshd', () => {
       await t.staff.admin.json('POST', `/api/servers/${server.id}/check`);
       const refused = await deploy(app.body);
       expect(refused.status).toBe(409);
-      expect(refused.body.error).toMatch(/host key changed/);
+      // It names the one way on that the server's page offers: accepting the new key.
+      expect(refused.body.error).toBe(
+        "The server's host key changed: if the change is expected, accept the new key on the server's page first",
+      );
     } finally {
       await own.close();
     }

@@ -191,9 +191,11 @@ function AppForm({
         <TextInput
           label="Directory"
           description={
-            chosenServer?.uiDir
-              ? `Leave empty for the server's uiDir: ${chosenServer.uiDir}`
-              : "Leave empty for the server's uiDir."
+            chosenServer === undefined
+              ? "Where the command runs. Leave empty for the server's uiDir."
+              : chosenServer.uiDir
+                ? `Where the command runs. Leave empty for the server's uiDir: ${chosenServer.uiDir}`
+                : "Where the command runs. Leave empty for the SSH user's home folder (the server has no uiDir)."
           }
           autoComplete="off"
           styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
