@@ -40,7 +40,20 @@ interface Sendable {
   /** What decides its scope, to read it again for a replay. */
   about: ScopedEvent;
   scope: EventScope;
+  /**
+   * The person whose role, tags or sessions this event changed: their streams end before any
+   * later event, which their old access must not decide.
+   */
+  endsStreamsOf: string | null;
 }
+
+/** Events after which a person's open streams no longer match what they may see. */
+const ACCESS_CHANGES: ReadonlySet<ClientEvent['kind']> = new Set([
+  'person.role_changed',
+  'person.tags_changed',
+  'person.disabled',
+  'person.signed_out',
+]);
 
 const DEFAULT_RING_SIZE = 4096;
 /** The browser reloads everything on it (live-updates.ts); it names nothing. */
@@ -162,6 +175,7 @@ export class EventHub {
         this.#ring.push(event);
         if (this.#ring.length > this.#ringSize) this.#ring.shift();
         this.#cursor = event.seq;
+        if (event.endsStreamsOf !== null) this.#dropPerson(event.endsStreamsOf);
         for (const sub of this.#subscribers) {
           if (sub.lastSent < event.seq) this.#send(sub, event);
         }
@@ -188,6 +202,7 @@ export class EventHub {
         fields: event.fields,
       },
       scope: scopes[i]!,
+      endsStreamsOf: ACCESS_CHANGES.has(event.kind) ? event.personId : null,
     }));
   }
 
@@ -207,6 +222,11 @@ export class EventHub {
     }
     sub.sink.write(event.bytes);
     sub.lastSent = event.seq;
+  }
+
+  /** Ends the person's streams; the browser reconnects with their access as it is now. */
+  #dropPerson(userId: string): void {
+    for (const sub of this.#subscribers) if (sub.sink.userId === userId) this.#drop(sub);
   }
 
   #broadcast(chunk: string): void {

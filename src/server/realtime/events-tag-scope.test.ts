@@ -15,6 +15,7 @@ const t = serveThisFile({
     editor: { name: 'Editor', role: 'editor' },
     limited: { name: 'Limited', role: 'editor', tags: ['eu'] },
     mover: { name: 'Mover', role: 'editor', tags: ['eu'] },
+    narrowed: { name: 'Narrowed', role: 'editor', tags: ['eu'] },
   },
 });
 
@@ -159,5 +160,25 @@ describe('access by tag on the live stream', () => {
     const [stream] = await open(t.staff.mover.cookieHeader);
     await setAccess(t.server, t.staff.mover, { tags: ['us'] });
     await expect(stream.next(10_000)).rejects.toThrow('stream ended');
+  });
+
+  it('ends it at the change itself: no later event reaches it with the old access', async () => {
+    const graz = await create('Live Graz', ['eu']);
+    const [stream] = await open(t.staff.narrowed.cookieHeader);
+    const me = await t.staff.narrowed.json<{ id: string }>('GET', '/api/me');
+    const narrowed = await t.staff.admin.json('PATCH', `/api/people/${me.body.id}`, {
+      tags: ['us'],
+    });
+    expect(narrowed.status).toBe(200);
+    // Written right after: the person can no longer read this client, so their stream must not
+    // carry it, whenever the periodic check of open streams (stream-access.ts) would come.
+    const updated = await t.staff.editor.json('PUT', `/api/clients/${graz.id}`, {
+      name: 'Graz 2',
+      tags: ['eu'],
+      version: 1,
+    });
+    expect(updated.status).toBe(200);
+    await expect(stream.next(10_000)).rejects.toThrow('stream ended');
+    expect(stream.raw).not.toContain(graz.id);
   });
 });

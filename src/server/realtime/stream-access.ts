@@ -22,6 +22,9 @@ function sameAccess(a: Access, b: Pick<Access, 'role' | 'tags'>): boolean {
  * expired) or whose user was disabled — also when that happened in another process, such as
  * the `user` command — and streams whose person's role or tags changed since they opened: what
  * a stream sends was decided by those, and the browser reconnects at once with the new ones.
+ * A change the event log records (role, tags, disabled, signed out everywhere) already ended
+ * the person's streams when the hub read it, before any later event (event-hub.ts); this sweep
+ * is for what the log does not say: expiry, a revoked token, a write from outside the app.
  * One query per sweep for the sessions' streams, one for the tokens'.
  */
 export function startStreamAccessCheck(
