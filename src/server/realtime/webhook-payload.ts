@@ -137,6 +137,15 @@ export async function describeEvent(db: Kysely<Database>, event: ClientEvent): P
   return `${event.actor.name} ${VERBS[event.kind]} ${subject}${fields}`;
 }
 
+/**
+ * The line as Slack text: Slack reads `<…>` as a mention or link and `&…;` as an entity, and
+ * names and titles are typed by people, so all three characters are escaped. The whole line is
+ * escaped because it carries no link or mention of our own.
+ */
+function slackText(line: string): string {
+  return line.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+}
+
 /** A Slack-compatible message (an incoming webhook takes `text`). */
 export interface SlackPayload {
   text: string;
@@ -154,7 +163,7 @@ export async function payloadOf(
   event: ClientEvent,
 ): Promise<WebhookPayload | SlackPayload> {
   if (format === 'slack') {
-    return { text: await describeEvent(db, event), timestamp: delivery.timestamp };
+    return { text: slackText(await describeEvent(db, event)), timestamp: delivery.timestamp };
   }
   return { id: delivery.id, timestamp: delivery.timestamp, event };
 }

@@ -246,6 +246,54 @@ describe('a delivery', () => {
     expect(typeof body!.timestamp).toBe('number');
   });
 
+  it('in the slack format shows names and titles as typed, never as Slack mentions or links', async () => {
+    const r = await receiver();
+    await createHook(t.staff.admin, {
+      url: r.url(),
+      events: [
+        'client.created',
+        'server.created',
+        'app.created',
+        'credential.created',
+        'issue.opened',
+      ],
+      format: 'slack',
+    });
+    // What an editor may type: each one would ping the channel and show a disguised link.
+    const editor = t.staff.editor;
+    const hostile = (what: string) => `<!channel> ${what} <https://evil.example|x> & <!here>`;
+    const made = async <T>(path: string, body: Record<string, unknown>): Promise<T> => {
+      const answer = await editor.json<T>('POST', path, body);
+      expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+      return answer.body;
+    };
+    const client = await made<Client>('/api/clients', { name: hostile('client') });
+    const server = await made<{ id: string }>('/api/servers', {
+      clientId: client.id,
+      label: hostile('server'),
+    });
+    await made('/api/apps', { clientId: client.id, serverId: server.id, name: hostile('app') });
+    await made('/api/credentials', { name: hostile('credential'), kind: 'token', secret: 'tok' });
+    await made('/api/issues', { clientId: client.id, title: hostile('issue') });
+    await r.waitFor(5);
+
+    const email = (await editor.json<{ email: string }>('GET', '/api/me')).body.email;
+    const named = `${hostile('client')} (${client.code})`;
+    // Slack reads `<…>` as a control sequence and `&…;` as an entity: none may be left raw, and
+    // undoing Slack's three escapes gives back the line a person is meant to read.
+    const shown = r.bodies<{ text: string }>().map(({ text }) => {
+      expect(text).not.toMatch(/[<>]|&(?!amp;|lt;|gt;)/);
+      return text.replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&');
+    });
+    expect(shown).toEqual([
+      `${email} created client ${named}`,
+      `${email} added server "${hostile('server')}" of ${named}: label`,
+      `${email} added app "${hostile('app')}" of ${named}: name, server`,
+      `${email} added credential "${hostile('credential')}": name, kind, secret`,
+      `${email} opened issue "${hostile('issue')}" of ${named}: title, kind`,
+    ]);
+  });
+
   it('the test route queues the newest event the endpoint wants, or answers 409', async () => {
     const r = await receiver();
     const { webhook } = await createHook(t.staff.admin, {
