@@ -5,6 +5,18 @@ import { HIDDEN_CHARACTER_MESSAGE, hasHiddenCharacters } from './command-safe-te
 
 export const DEFAULT_SERVER_PORT = 22;
 export const CLONE_SUFFIX = ' (Clone)';
+/** The longest name a client may have, in UTF-16 units as zod counts them. */
+export const CLIENT_NAME_MAX = 200;
+
+/**
+ * A copy's name: the name and the suffix, the name cut short where both would not fit (never
+ * inside a character), so the copy can be saved as it is.
+ */
+export function cloneName(name: string): string {
+  let kept = name.slice(0, CLIENT_NAME_MAX - CLONE_SUFFIX.length);
+  if (/[\uD800-\uDBFF]$/.test(kept)) kept = kept.slice(0, -1);
+  return `${kept.trimEnd()}${CLONE_SUFFIX}`;
+}
 
 /**
  * Whether both databases keep a string as it was sent: PostgreSQL refuses NUL in text (the
@@ -31,12 +43,21 @@ export const trimmedText = (max: number) =>
 export const commandText = (max: number) =>
   trimmedText(max).refine((value) => !hasHiddenCharacters(value), HIDDEN_CHARACTER_MESSAGE);
 
-/** A calendar date, `YYYY-MM-DD`. A full ISO timestamp is accepted and cut to its date. */
+const isoDate = z.iso.date();
+const isoDateTime = z.iso.datetime({ offset: true, local: true });
+
+/**
+ * A calendar date, `YYYY-MM-DD`. A full ISO timestamp (as an export may hold) is accepted and
+ * cut to its date; anything else after the date is refused, not cut off.
+ */
 export const startDateSchema = z
   .string()
   .trim()
-  .transform((value) => value.slice(0, 10))
-  .pipe(z.iso.date('Must be a date such as 2026-11-21'));
+  .refine(
+    (value) => isoDate.safeParse(value).success || isoDateTime.safeParse(value).success,
+    'Must be a date such as 2026-11-21',
+  )
+  .transform((value) => value.slice(0, 10));
 
 export const domainSchema = trimmedText(2048).refine((value) => {
   try {
@@ -83,7 +104,7 @@ export const serverInputSchema = z.object({
 
 /** What the Add Client and Edit forms send. Every field is optional, as in the original. */
 export const clientInputSchema = z.object({
-  name: trimmedText(200).default(''),
+  name: trimmedText(CLIENT_NAME_MAX).default(''),
   code: commandText(100).default(''),
   description: trimmedText(5000).default(''),
   tags: tagsSchema.default([]),

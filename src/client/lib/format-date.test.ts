@@ -13,6 +13,12 @@ describe('formatDate', () => {
     expect(formatDate('2026-01-01')).toBe('Jan 1, 2026');
   });
 
+  it('keeps years before 100 as they are', () => {
+    // `new Date(50, …)` would mean 1950.
+    expect(formatDate('0050-06-15')).toBe('Jun 15, 50');
+    expect(formatDate('0001-01-01')).toBe('Jan 1, 1');
+  });
+
   it('reads the date part of a full timestamp', () => {
     expect(formatDate('2026-03-05T23:30:00.000Z')).toBe('Mar 5, 2026');
   });

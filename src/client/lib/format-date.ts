@@ -9,7 +9,9 @@ export function formatDate(isoDate: string): string {
   const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(isoDate);
   if (!match) return isoDate;
   const [, year, month, day] = match;
-  const date = new Date(Number(year), Number(month) - 1, Number(day));
+  const date = new Date(2000, 0, 1);
+  // setFullYear, not the constructor: `new Date(50, …)` means 1950.
+  date.setFullYear(Number(year), Number(month) - 1, Number(day));
   if (Number.isNaN(date.getTime()) || date.getDate() !== Number(day)) return isoDate;
   return mediumDate.format(date);
 }

@@ -1,5 +1,5 @@
 import { type Insertable, type Kysely, type Transaction } from 'kysely';
-import { CLONE_SUFFIX, type Client, type ClientValues } from '#shared/clients.ts';
+import { cloneName, type Client, type ClientValues } from '#shared/clients.ts';
 import { IMPORT_EVENT_FIELD } from '#shared/client-transfer.ts';
 import type { ClientEvent } from '#shared/events.ts';
 import type { ClientTable, CredentialTable, Database, ServerTable } from '#server/db/schema.ts';
@@ -320,7 +320,7 @@ export class ClientRepository {
         .orderBy('server.position')
         .execute();
       const copyId = newRecordId();
-      const name = `${source.name}${CLONE_SUFFIX}`;
+      const name = cloneName(source.name);
       const copies = servers.map((server) => {
         const {
           credentialKind,

@@ -172,6 +172,25 @@ describe('clients', () => {
     expect((await t.staff.alice.json('POST', '/api/clients/nope-nope/duplicate')).status).toBe(404);
   });
 
+  it('keeps a copy of a long name within the limit, so the copy can be saved again', async () => {
+    // 200 UTF-16 units, with an emoji (two of them) where the cut for the suffix falls.
+    const long = `${'L'.repeat(191)}${'😀'}${'x'.repeat(7)}`;
+    const source = await t.staff.alice.json<Client>('POST', '/api/clients', { name: long });
+    expect(source.status).toBe(201);
+    const copy = await t.staff.alice.json<Client>(
+      'POST',
+      `/api/clients/${source.body.id}/duplicate`,
+    );
+    expect(copy.status).toBe(201);
+    expect(copy.body.name).toBe(`${'L'.repeat(191)} (Clone)`);
+    const saved = await t.staff.alice.json('PUT', `/api/clients/${copy.body.id}`, {
+      name: copy.body.name,
+      description: 'edited',
+      version: copy.body.version,
+    });
+    expect(saved.status).toBe(200);
+  });
+
   it('refuses a save over a newer version with 409 and changes nothing', async () => {
     const created = (await t.staff.alice.json<Client>('POST', '/api/clients', { name: 'Umbrella' }))
       .body;
@@ -213,6 +232,17 @@ describe('bad input', () => {
       body,
     );
 
+  it('takes the date of a full timestamp, as an export may hold one', async () => {
+    for (const startDate of ['2026-03-05T23:30:00.000Z', '2026-03-05T23:30:00+02:00']) {
+      const made = await t.staff.alice.json<Client>('POST', '/api/clients', {
+        name: 'Stamped',
+        startDate,
+      });
+      expect(made.status, startDate).toBe(201);
+      expect(made.body.startDate, startDate).toBe('2026-03-05');
+    }
+  });
+
   it('names the field for wrong types and out-of-range values, and writes nothing', async () => {
     const before = await counts();
     const cases: [unknown, string, RegExp][] = [
@@ -224,6 +254,10 @@ describe('bad input', () => {
       [{ domains: ['https://ok.example', 'javascript:alert(1)'] }, 'domains.1', /http/],
       [{ domains: ['ftp://files.example'] }, 'domains.0', /http/],
       [{ startDate: 'yesterday' }, 'startDate', /date/],
+      // A date with something after it that is not a time is not cut to the date.
+      [{ startDate: '2026-01-01garbage' }, 'startDate', /date/],
+      [{ startDate: '2026-01-01 not a date at all' }, 'startDate', /date/],
+      [{ startDate: '2026-05-05T25:61:99Z' }, 'startDate', /date/],
       [{ server: { host: '-oProxyCommand=evil' } }, 'server.host', /host/],
       [{ name: 'x'.repeat(201) }, 'name', /at most 200/],
     ];
