@@ -5,6 +5,12 @@ import { HIDDEN_CHARACTER_MESSAGE, hasHiddenCharacters } from './command-safe-te
 
 export const DEFAULT_SERVER_PORT = 22;
 export const CLONE_SUFFIX = ' (Clone)';
+/** "Acme (ACME)", or the name alone, or the id for a client with neither: as people know it. */
+export function clientLabel(client: { id: string; name: string; code: string }): string {
+  const name = client.name || client.id;
+  return client.code ? `${name} (${client.code})` : name;
+}
+
 /** The longest name a client may have, in UTF-16 units as zod counts them. */
 export const CLIENT_NAME_MAX = 200;
 

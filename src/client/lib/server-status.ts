@@ -35,10 +35,6 @@ export function serverAddress(server: Pick<Server, 'username' | 'host' | 'port'>
   return `${server.username ? `${server.username}@` : ''}${host}:${server.port}`;
 }
 
-export function clientLabel(client: Server['client']): string {
-  return client.code ? `${client.name} (${client.code})` : client.name;
-}
-
 export const STATUS_FILTERS = [
   { value: '', label: 'All' },
   { value: 'reachable', label: 'Reachable' },

@@ -20,7 +20,6 @@ import { useQuery } from '@tanstack/react-query';
 import type { App } from '#shared/apps.ts';
 import { errorMessage } from '#client/lib/api-client.ts';
 import { confirmAction } from '#client/lib/confirm-action.tsx';
-import { clientLabel } from '#client/lib/server-status.ts';
 import { useCan } from '#client/lib/use-can.ts';
 import { EditIcon, TrashIcon } from '#client/components/icons.tsx';
 import { RecordUnavailable } from '#client/components/record-unavailable.tsx';
@@ -30,6 +29,7 @@ import { appQuery } from './api/app-queries.ts';
 import { AppFormModal } from './components/app-form.tsx';
 import { RunHistory } from './components/run-history.tsx';
 import { RunLog } from './components/run-log.tsx';
+import { clientLabel } from '#shared/clients.ts';
 
 export function AppPage() {
   const { appId = '' } = useParams();

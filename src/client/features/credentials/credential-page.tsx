@@ -21,6 +21,7 @@ import { PublicKey } from './components/public-key.tsx';
 import { RenameCredentialForm } from './components/rename-credential-form.tsx';
 import { SecretReveal } from './components/secret-reveal.tsx';
 import { useCan } from '#client/lib/use-can.ts';
+import { clientLabel } from '#shared/clients.ts';
 
 export function CredentialPage() {
   const { credentialId = '' } = useParams();
@@ -147,7 +148,7 @@ function CredentialDetails({ credential }: { credential: Credential }) {
                       to={`/servers/${encodeURIComponent(server.id)}`}
                       size="sm"
                     >
-                      {`${server.label} of ${server.client.name}${server.client.code ? ` (${server.client.code})` : ''}`}
+                      {`${server.label} of ${clientLabel(server.client)}`}
                     </Anchor>
                   </li>
                 ))}

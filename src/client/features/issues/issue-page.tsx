@@ -27,7 +27,8 @@ import { IssueKindBadge, IssueStateBadge } from './components/issue-badges.tsx';
 import { IssueComments } from './components/issue-comments.tsx';
 import { IssueFormModal } from './components/issue-form.tsx';
 import { PersonName } from './components/person-name.tsx';
-import { PROBLEM_LABELS, clientName } from './issue-text.ts';
+import { clientLabel } from '#shared/clients.ts';
+import { PROBLEM_LABELS } from './issue-text.ts';
 
 export function IssuePage() {
   const { issueId = '' } = useParams();
@@ -76,7 +77,7 @@ function IssueDetails({ issue }: { issue: Issue }) {
         <Text size="sm">
           {'Issue of '}
           <Anchor component={Link} to={`/clients/${encodeURIComponent(issue.client.id)}`}>
-            {clientName(issue.client)}
+            {clientLabel(issue.client)}
           </Anchor>
         </Text>
       </Stack>

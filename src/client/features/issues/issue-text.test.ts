@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { clientName, commentsLabel, issueSubject, isSystem, personOptions } from './issue-text.ts';
+import { commentsLabel, issueSubject, isSystem, personOptions } from './issue-text.ts';
 
 describe('issue text', () => {
-  it('names the client by name and code', () => {
-    expect(clientName({ id: 'c1', name: 'Acme', code: 'ACME' })).toBe('Acme (ACME)');
-    expect(clientName({ id: 'c1', name: 'Acme', code: '' })).toBe('Acme');
-    expect(clientName({ id: 'c1', name: '', code: '' })).toBe('c1');
-  });
-
   it('says what the issue is about within its client', () => {
     const server = { id: 's1', label: 'staging' };
     const app = { id: 'a1', name: 'web' };

@@ -9,12 +9,6 @@ export const PROBLEM_LABELS: Record<SystemProblem, string> = {
   run_failed: 'a deploy failed',
 };
 
-/** "Acme (ACME)", or the name alone, or the id for a client with neither. */
-export function clientName(client: Issue['client']): string {
-  const name = client.name || client.id;
-  return client.code ? `${name} (${client.code})` : name;
-}
-
 /** What an issue is about within its client: "staging", "web on staging", or nothing. */
 export function issueSubject(issue: Pick<Issue, 'server' | 'app'>): string {
   if (issue.app && issue.server) return `${issue.app.name} on ${issue.server.label}`;

@@ -30,7 +30,8 @@ import { useCan } from '#client/lib/use-can.ts';
 import { ServerFormModal } from './components/server-form.tsx';
 import { ServerHistory } from './components/server-history.tsx';
 import { ServerStatusBadge } from '#client/components/server-status-badge.tsx';
-import { clientLabel, statusLook } from '#client/lib/server-status.ts';
+import { statusLook } from '#client/lib/server-status.ts';
+import { clientLabel } from '#shared/clients.ts';
 
 export function ServerPage() {
   const { serverId = '' } = useParams();

@@ -19,7 +19,7 @@ import type { BulkOutcome, TagChange } from './client-bulk-writes.ts';
 /** Ids named in a refusal at most; the rest are counted. */
 const IDS_NAMED = 10;
 
-/** "a, b and 3 more": which ids, without a message the size of the request. */
+/** "a, b and 3 more": which clients, without a message the size of the request. */
 export function nameIds(ids: readonly string[]): string {
   const named = ids.slice(0, IDS_NAMED).join(', ');
   return ids.length > IDS_NAMED ? `${named} and ${ids.length - IDS_NAMED} more` : named;
@@ -41,7 +41,7 @@ export function bulkAnswer(outcome: BulkOutcome, total: number, nothing: string)
         `${countOf(outcome.missing.length, total)} were not found (deleted meanwhile?): ${nameIds(outcome.missing)}. ${nothing}`,
       );
     case 'too_many_tags': {
-      const message = `${countOf(outcome.ids.length, total)} would have more than 50 tags: ${nameIds(outcome.ids)}`;
+      const message = `${countOf(outcome.names.length, total)} would have more than 50 tags: ${nameIds(outcome.names)}`;
       throw new HttpError(400, `Invalid body: add: ${message}. ${nothing}`, {
         fields: { add: message },
       });

@@ -7,6 +7,7 @@ import { toStringList } from '#server/db/codec.ts';
 import type { NewEvent } from '#server/realtime/event-log.ts';
 import { parseSnapshots, restoreServers, snapshotServers } from '../servers/server-rows.ts';
 import { chunks } from '#server/db/chunks.ts';
+import { clientLabel } from '#shared/clients.ts';
 
 /**
  * What a bulk write did. Anything but `done` wrote nothing: the write returns before its first
@@ -16,8 +17,8 @@ export type BulkOutcome =
   | { status: 'done'; changed: string[] }
   /** Ids no client (or, for a restore, no client and no deleted client) has. */
   | { status: 'not_found'; missing: string[] }
-  /** A tag add that would leave these clients with more tags than a client may have. */
-  | { status: 'too_many_tags'; ids: string[] }
+  /** A tag add that would leave these clients (named as people know them) with too many tags. */
+  | { status: 'too_many_tags'; names: string[] }
   /** A restore of clients that are not deleted (restored already, or never deleted). */
   | { status: 'not_deleted'; ids: string[] };
 
@@ -89,10 +90,10 @@ export async function changeTags(
     const before = toStringList(row.tags);
     const after = applyTagChange(before, change);
     if (after.length === before.length && after.every((tag, i) => tag === before[i])) continue;
-    if (after.length > MAX_TAGS) tooMany.push(row.id);
+    if (after.length > MAX_TAGS) tooMany.push(clientLabel(row));
     updates.push({ id: row.id, tags: JSON.stringify(after) });
   }
-  if (tooMany.length > 0) return { status: 'too_many_tags', ids: tooMany };
+  if (tooMany.length > 0) return { status: 'too_many_tags', names: tooMany };
 
   const { trx, at, actor } = context;
   // One statement per chunk rather than one per client: each client gets its own tags.

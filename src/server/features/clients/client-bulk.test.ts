@@ -193,8 +193,9 @@ describe('bulk tags', () => {
       add: ['one-more'],
     });
     expect(status).toBe(400);
+    // Named as the person knows it, not by its id.
     expect(body.fields.add).toBe(
-      `1 of the 2 clients would have more than 50 tags: ${clients[0]!.id}`,
+      `1 of the 2 clients would have more than 50 tags: ${clients[0]!.name} (${clients[0]!.code})`,
     );
     expect(await snapshot(ids(clients))).toEqual(before);
     expect(await eventsAfter(seq)).toEqual([]);

@@ -12,7 +12,6 @@ import { FormErrorAlert } from '#client/components/form-error-alert.tsx';
 import { PlusIcon, TrashIcon } from '#client/components/icons.tsx';
 import { clientsQuery } from '#client/lib/client-list-query.ts';
 import { serversQuery } from '#client/lib/server-queries.ts';
-import { clientLabel } from '#client/lib/server-status.ts';
 import { useSaveApp } from '../api/app-mutations.ts';
 import {
   appToFormValues,
@@ -22,6 +21,7 @@ import {
   validateAppForm,
   type AppFormValues,
 } from '../app-form-values.ts';
+import { clientLabel } from '#shared/clients.ts';
 
 const PLACEHOLDER_LIST = TEMPLATE_PLACEHOLDERS.map((name) => `{${name}}`).join(' ');
 
@@ -155,7 +155,7 @@ function AppForm({
             openOnFocus={false}
             data={(clients.data ?? []).map((c) => ({
               value: c.id,
-              label: c.code ? `${c.name} (${c.code})` : c.name || c.id,
+              label: clientLabel(c),
             }))}
             ref={firstRef}
             {...form.getInputProps('clientId')}

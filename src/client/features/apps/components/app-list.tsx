@@ -3,8 +3,8 @@ import { Anchor, Card, Group, Stack, Table, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import type { App } from '#shared/apps.ts';
 import { formatDateTime } from '#client/lib/history-text.ts';
-import { clientLabel } from '#client/lib/server-status.ts';
 import { RunStateBadge } from './run-state-badge.tsx';
+import { clientLabel } from '#shared/clients.ts';
 
 export const appPath = (id: string) => `/apps/${encodeURIComponent(id)}`;
 

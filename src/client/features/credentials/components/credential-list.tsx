@@ -4,6 +4,7 @@ import { useMediaQuery } from '@mantine/hooks';
 import type { Credential } from '#shared/credentials.ts';
 import { formatDateTime } from '#client/lib/history-text.ts';
 import { KIND_LABELS } from '../credential-form-values.ts';
+import { clientLabel } from '#shared/clients.ts';
 
 export const credentialPath = (id: string) => `/credentials/${encodeURIComponent(id)}`;
 
@@ -12,10 +13,7 @@ const wrap = { overflowWrap: 'anywhere' } as const;
 function usedBy(credential: Credential): string {
   if (credential.servers.length === 0) return 'No server';
   return credential.servers
-    .map(
-      (server) =>
-        `${server.label} of ${server.client.name}${server.client.code ? ` (${server.client.code})` : ''}`,
-    )
+    .map((server) => `${server.label} of ${clientLabel(server.client)}`)
     .join(', ');
 }
 
@@ -105,7 +103,7 @@ export function CredentialList({ credentials }: { credentials: readonly Credenti
                         to={`/servers/${encodeURIComponent(server.id)}`}
                         size="sm"
                       >
-                        {`${server.label} of ${server.client.name}${server.client.code ? ` (${server.client.code})` : ''}`}
+                        {`${server.label} of ${clientLabel(server.client)}`}
                       </Anchor>
                     ))}
                   </Stack>

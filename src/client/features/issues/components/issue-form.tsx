@@ -31,7 +31,8 @@ import {
   validateIssueForm,
   type IssueFormValues,
 } from '../issue-form-values.ts';
-import { clientName, personOptions } from '../issue-text.ts';
+import { clientLabel } from '#shared/clients.ts';
+import { personOptions } from '../issue-text.ts';
 
 /**
  * Open a new issue or edit one in a dialog. `issue` set: edit it at the version it was opened;
@@ -167,7 +168,7 @@ function IssueForm({
           style={{ whiteSpace: 'pre-line' }}
         />
         {owner ? (
-          <TextInput label="Client" value={clientName(owner)} readOnly variant="filled" />
+          <TextInput label="Client" value={clientLabel(owner)} readOnly variant="filled" />
         ) : (
           <Select
             label="Client"
@@ -177,7 +178,7 @@ function IssueForm({
             nothingFoundMessage="No client matches"
             // Focus comes here for an error too: the list opens on a click or typing, not then.
             openOnFocus={false}
-            data={(clients.data ?? []).map((c) => ({ value: c.id, label: clientName(c) }))}
+            data={(clients.data ?? []).map((c) => ({ value: c.id, label: clientLabel(c) }))}
             ref={firstRef}
             {...form.getInputProps('clientId')}
             onChange={(value) => {

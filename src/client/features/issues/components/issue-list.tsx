@@ -3,7 +3,8 @@ import { Anchor, Card, Group, Stack, Table, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import type { Issue } from '#shared/issues.ts';
 import { formatDateTime } from '#client/lib/history-text.ts';
-import { clientName, commentsLabel, issueSubject } from '../issue-text.ts';
+import { clientLabel } from '#shared/clients.ts';
+import { commentsLabel, issueSubject } from '../issue-text.ts';
 import { IssueKindBadge, IssueStateBadge } from './issue-badges.tsx';
 import { PersonName } from './person-name.tsx';
 
@@ -64,7 +65,7 @@ function IssueTable({ issues }: { issues: readonly Issue[] }) {
               </Table.Td>
               <Table.Td style={{ ...cellWrap, minWidth: 150 }}>
                 <Anchor component={Link} to={clientPath(issue.client.id)} size="sm">
-                  {clientName(issue.client)}
+                  {clientLabel(issue.client)}
                 </Anchor>
               </Table.Td>
               <Table.Td style={{ ...cellWrap, minWidth: 100 }}>
@@ -112,7 +113,7 @@ function IssueCards({ issues }: { issues: readonly Issue[] }) {
               </Group>
               <Text size="sm" style={wrap}>
                 <Anchor component={Link} to={clientPath(issue.client.id)} inherit>
-                  {clientName(issue.client)}
+                  {clientLabel(issue.client)}
                 </Anchor>
                 {subject ? ` · ${subject}` : ''}
               </Text>

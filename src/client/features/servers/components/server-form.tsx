@@ -28,7 +28,7 @@ import {
   validateServerForm,
   type ServerFormValues,
 } from '../server-form-values.ts';
-import { clientLabel } from '#client/lib/server-status.ts';
+import { clientLabel } from '#shared/clients.ts';
 
 const KIND_NAMES = { 'ssh-key': 'SSH key', password: 'password', token: 'token' } as const;
 

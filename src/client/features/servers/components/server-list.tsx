@@ -3,8 +3,9 @@ import { Anchor, Card, Stack, Table, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import type { Server } from '#shared/servers.ts';
 import { formatDateTime } from '#client/lib/history-text.ts';
-import { clientLabel, serverAddress } from '#client/lib/server-status.ts';
+import { serverAddress } from '#client/lib/server-status.ts';
 import { ServerStatusBadge } from '#client/components/server-status-badge.tsx';
+import { clientLabel } from '#shared/clients.ts';
 
 export const serverPath = (id: string) => `/servers/${encodeURIComponent(id)}`;
 
