@@ -81,7 +81,7 @@ export function SignUpPage() {
           )}
           <TextInput
             label="Name"
-            description="Optional. Shown to your colleagues next to your changes."
+            description="Optional. Shown in the top bar and in People; history names you by your email."
             autoComplete="name"
             {...form.getInputProps('name')}
           />
