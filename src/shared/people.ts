@@ -7,7 +7,7 @@ import { tagsSchema } from './clients.ts';
  * never sees a secret; `admin` also manages people and settings.
  */
 export const ROLES = ['admin', 'editor', 'viewer'] as const;
-export const roleSchema = z.enum(ROLES, 'role: Must be admin, editor or viewer');
+export const roleSchema = z.enum(ROLES, 'Must be admin, editor or viewer');
 export type Role = z.infer<typeof roleSchema>;
 
 /**
@@ -39,7 +39,7 @@ export function can(role: Role, permission: Permission): boolean {
  * the clients carrying at least one of these (never an empty list: that would be nobody).
  */
 export const accessTagsSchema = tagsSchema.pipe(
-  z.array(z.string()).min(1, 'tags: Name at least one tag, or lift the limit'),
+  z.array(z.string()).min(1, 'Name at least one tag, or lift the limit'),
 );
 
 /** What the server knows of the signed-in person to decide what they may see and do. */
