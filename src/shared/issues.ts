@@ -119,6 +119,9 @@ export const issueCommentCreateSchema = z.object({
   text: trimmedText(20_000).min(1, 'Write a comment'),
 });
 
+/** `GET /api/issues/assignees?clientId=`: only those who can see that client. */
+export const assigneesQuerySchema = z.object({ clientId: clientIdSchema.optional() });
+
 /** `GET /api/issues/assignees`: the people an issue can be given to (active staff). */
 export const assigneeListSchema = z.object({
   people: z.array(z.object({ id: z.string(), name: z.string(), email: z.string() })),

@@ -71,5 +71,9 @@ export const issueKeys = {
   ) => ['issues', 'list', filter] as const,
   detail: (id: string) => ['issues', 'detail', id] as const,
   comments: (id: string) => ['issues', 'detail', id, 'comments'] as const,
-  assignees: () => ['issues', 'assignees'] as const,
+  /** With a client: those who can see it; without, everyone (and every such list). */
+  assignees: (clientId?: string) =>
+    clientId === undefined
+      ? (['issues', 'assignees'] as const)
+      : (['issues', 'assignees', clientId] as const),
 };

@@ -4,6 +4,9 @@ import { foldForSearch, parseSearch } from '#shared/client-search.ts';
 import type { Database } from '#server/db/schema.ts';
 import { fromBool } from '#server/db/codec.ts';
 import type { Dialect } from '#server/db/database.ts';
+import { canSeeTags } from '#shared/people.ts';
+import { parseAccessTags } from '#server/auth/session-guard.ts';
+import { clientTagsOf } from '#server/auth/tag-scope.ts';
 import { presentComment, presentIssue } from './issue-presenter.ts';
 
 export interface IssueFilter {
@@ -114,14 +117,27 @@ export class IssueRepository {
     return rows.map(presentComment);
   }
 
-  /** The people an issue can be given to: every account not disabled, by name. */
-  async assignees(): Promise<{ id: string; name: string; email: string }[]> {
-    return this.#db
+  /**
+   * The people an issue can be given to: every account not disabled, by name; with `clientId`,
+   * only those whose tags reach that client (the others could not open the issue).
+   */
+  async assignees(clientId?: string): Promise<{ id: string; name: string; email: string }[]> {
+    const rows = await this.#db
       .selectFrom('user')
-      .select(['id', 'name', 'email'])
+      .select(['id', 'name', 'email', 'tags'])
       .where('disabled', '=', fromBool(false, this.#dialect))
       .orderBy('name')
       .orderBy('email')
       .execute();
+    const clientTags =
+      clientId === undefined
+        ? undefined
+        : ((await clientTagsOf(this.#db, [clientId])).get(clientId) ?? []);
+    return rows
+      .filter(
+        (row) =>
+          clientTags === undefined || canSeeTags({ tags: parseAccessTags(row.tags) }, clientTags),
+      )
+      .map(({ id, name, email }) => ({ id, name, email }));
   }
 }

@@ -254,6 +254,8 @@ describe('an issue', () => {
       [{ clientId: client.id, title: 'x', appId: otherApp }, 'appId'],
       [{ clientId: client.id, title: 'x', assigneeId: leaverId }, 'assigneeId'],
       [{ clientId: client.id, title: 'x', assigneeId: 'noSuchPerson01' }, 'assigneeId'],
+      // Limited to 'eu', and this client has no tag: they could not even open the issue.
+      [{ clientId: client.id, title: 'x', assigneeId: await idOf(t.staff.limited) }, 'assigneeId'],
       [{ clientId: 'noSuchClient01', title: 'x' }, 'clientId'],
       [{ clientId: client.id, title: '   ' }, 'title'],
       [{ clientId: client.id, title: 'x', kind: 'rant' }, 'kind'],
@@ -296,6 +298,30 @@ describe('an issue', () => {
     expect(ids).toContain(await idOf(t.staff.editor));
     expect(ids).toContain(await idOf(t.staff.viewer));
     expect(ids).not.toContain(leaverId);
+    expect(ids).toContain(await idOf(t.staff.limited));
+
+    // For one client: only those whose tags reach it, as the form offers them.
+    const limitedId = await idOf(t.staff.limited);
+    const euClient = await newClient('Assignable GmbH', ['eu']);
+    for (const [clientId, offered] of [
+      [client.id, false],
+      [euClient.id, true],
+    ] as const) {
+      const forClient = await t.staff.editor.json<{ people: { id: string }[] }>(
+        'GET',
+        `/api/issues/assignees?clientId=${clientId}`,
+      );
+      const people = forClient.body.people.map((p) => p.id);
+      expect(people).toContain(await idOf(t.staff.editor));
+      expect(people.includes(limitedId), clientId).toBe(offered);
+    }
+    // Asking about a client out of one's own reach is refused like one that does not exist.
+    const outOfReach = await t.staff.limited.json<{ fields?: Record<string, string> }>(
+      'GET',
+      `/api/issues/assignees?clientId=${client.id}`,
+    );
+    expect(outOfReach.status).toBe(400);
+    expect(Object.keys(outOfReach.body.fields ?? {})).toEqual(['clientId']);
   });
 });
 

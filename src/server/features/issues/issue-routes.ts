@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   assigneeListSchema,
+  assigneesQuerySchema,
   issueCommentCreateSchema,
   issueCommentListSchema,
   issueCommentSchema,
@@ -103,12 +104,20 @@ export function registerIssueRoutes(
     '/api/issues/assignees',
     {
       schema: {
-        summary: 'The people an issue can be given to (every account not disabled)',
+        summary:
+          'The people an issue can be given to: every account not disabled, or with clientId those whose tags reach that client',
         tags: ['issues'],
+        querystring: assigneesQuerySchema,
         response: { 200: assigneeListSchema, ...refusals },
       },
     },
-    async () => ({ people: await issues.assignees() }),
+    async (request) => {
+      const { clientId } = request.query;
+      if (clientId !== undefined) {
+        await requireReachableClientField(db, accessOf(requireUser(request)), clientId);
+      }
+      return { people: await issues.assignees(clientId) };
+    },
   );
 
   api.get(

@@ -8,6 +8,9 @@ import { fromBool } from '#server/db/codec.ts';
 import { newRecordId } from '#server/db/record-id.ts';
 import { appendEvents, type NewEvent } from '#server/realtime/event-log.ts';
 import { refused, type WriteResult } from '#server/http/write-result.ts';
+import { canSeeTags } from '#shared/people.ts';
+import { parseAccessTags } from '#server/auth/session-guard.ts';
+import { clientTagsOf } from '#server/auth/tag-scope.ts';
 
 export type IssueCreateValues = z.output<typeof issueCreateSchema>;
 export type IssueUpdateValues = Omit<z.output<typeof issueUpdateSchema>, 'version'>;
@@ -90,11 +93,20 @@ export class IssueWrites {
     if (checkAssignee && values.assigneeId !== null) {
       const person = await trx
         .selectFrom('user')
-        .select('id')
+        .select(['id', 'tags'])
         .where('id', '=', values.assigneeId)
         .where('disabled', '=', fromBool(false, this.#db.dialect))
         .executeTakeFirst();
       if (!person) return refused(400, 'No active person with that id', 'assigneeId');
+      // Given an issue they could not open, they would never see it was theirs.
+      const reach = { tags: parseAccessTags(person.tags) };
+      if (!canSeeTags(reach, (await clientTagsOf(trx, [clientId])).get(clientId) ?? [])) {
+        return refused(
+          400,
+          "This person's tags leave this client out: they cannot see it",
+          'assigneeId',
+        );
+      }
     }
     return undefined;
   }

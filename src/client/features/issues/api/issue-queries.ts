@@ -46,11 +46,13 @@ export function issueCommentsQuery(id: string) {
   });
 }
 
-/** The people an issue can be given to. */
-export function assigneesQuery() {
+/** The people an issue can be given to; with a client, only those who can see it. */
+export function assigneesQuery(clientId?: string) {
+  const query = clientId === undefined ? '' : `?clientId=${encodeURIComponent(clientId)}`;
   return queryOptions({
-    queryKey: issueKeys.assignees(),
-    queryFn: ({ signal }) => apiRequest('/api/issues/assignees', assigneeListSchema, { signal }),
+    queryKey: issueKeys.assignees(clientId),
+    queryFn: ({ signal }) =>
+      apiRequest(`/api/issues/assignees${query}`, assigneeListSchema, { signal }),
     select: (data) => data.people,
     staleTime: 60_000,
   });

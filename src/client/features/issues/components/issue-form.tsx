@@ -94,7 +94,7 @@ function IssueForm({
   const clients = useQuery({ ...clientsQuery(), enabled: !owner });
   const servers = useQuery({ ...serversQuery({ clientId }), enabled: clientId !== '' });
   const apps = useQuery({ ...clientAppsQuery(clientId), enabled: clientId !== '' });
-  const people = useQuery(assigneesQuery());
+  const people = useQuery(assigneesQuery(clientId === '' ? undefined : clientId));
   const firstRef = useRef<HTMLInputElement>(null);
   useEffect(() => firstRef.current?.focus(), []);
 
