@@ -87,6 +87,12 @@ test('a second server in the panel: commands for either, its own page, then remo
     credentialId: key.body.id,
   });
   expect(staging.status).toBe(201);
+  const app = await staff.json('POST', '/api/apps', {
+    clientId: client.id,
+    serverId: staging.body.id,
+    name: 'storefront',
+  });
+  expect(app.status).toBe(201);
 
   // The primary stays the Server JSON, the other is listed below it, and the commands can be
   // for either.
@@ -109,10 +115,12 @@ test('a second server in the panel: commands for either, its own page, then remo
     'ssh -p 2200 ops@staging.srv2.example',
   );
   await page.getByRole('button', { name: 'Remove' }).click();
-  await page
-    .getByRole('dialog', { name: 'Remove server' })
-    .getByRole('button', { name: 'Remove' })
-    .click();
+  const confirm = page.getByRole('dialog', { name: 'Remove server' });
+  // The app on it would be left without a server: the confirmation says so before, not after.
+  await expect(confirm).toContainText(
+    'The app storefront runs on it: it keeps its runs, and cannot deploy until it is given another server.',
+  );
+  await confirm.getByRole('button', { name: 'Remove' }).click();
   await expect(page.getByText('Server removed.')).toBeVisible();
   await expect(page).toHaveURL(/\/servers$/);
   await page.getByLabel('Search servers').fill('staging.srv2');

@@ -24,6 +24,7 @@ import { CommandList } from '#client/components/command-list.tsx';
 import { Section } from '#client/components/section.tsx';
 import { formatDateTime } from '#client/lib/history-text.ts';
 import { serverQuery } from '#client/lib/server-queries.ts';
+import { clientAppsQuery } from '#client/lib/app-list-query.ts';
 import { useCheckServer, useDeleteServer, useMakePrimary } from './api/server-mutations.ts';
 import { HostKeyAlert } from './components/host-key-alert.tsx';
 import { useCan } from '#client/lib/use-can.ts';
@@ -176,6 +177,9 @@ function ServerActions({ server, onEdit }: { server: Server; onEdit: () => void 
   const check = useCheckServer();
   const makePrimary = useMakePrimary();
   const remove = useDeleteServer();
+  // The apps this server runs lose it on removal: said in the confirmation, not found after.
+  const apps = useQuery(clientAppsQuery(server.client.id));
+  const appsOnIt = (apps.data ?? []).filter((app) => app.server?.id === server.id);
 
   function runCheck() {
     check.mutate(server.id, {
@@ -195,9 +199,18 @@ function ServerActions({ server, onEdit }: { server: Server; onEdit: () => void 
     openConfirmModal({
       title: 'Remove server',
       children: (
-        <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-          {`Remove the server ${server.label} of ${clientLabel(server.client)}? Its credential stays in the vault.`}
-        </Text>
+        <Stack gap="xs">
+          <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+            {`Remove the server ${server.label} of ${clientLabel(server.client)}? Its credential stays in the vault.`}
+          </Text>
+          {appsOnIt.length > 0 && (
+            <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+              {appsOnIt.length === 1
+                ? `The app ${appsOnIt[0]!.name} runs on it: it keeps its runs, and cannot deploy until it is given another server.`
+                : `The apps ${appsOnIt.map((app) => app.name).join(', ')} run on it: they keep their runs, and cannot deploy until they are given another server.`}
+            </Text>
+          )}
+        </Stack>
       ),
       labels: { confirm: 'Remove', cancel: 'Cancel' },
       confirmProps: { color: 'red' },
