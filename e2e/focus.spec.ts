@@ -81,6 +81,33 @@ test('Edit puts focus in Name; Escape on a changed form asks before discarding',
   expect(stored.body.name).toBe(client.name);
 });
 
+test('the client actions menu: focus on its first item, arrows move, Escape goes back', async ({
+  page,
+  staff,
+}) => {
+  const client = await seedClient(staff, { name: `Menu Keys ${Date.now()}` });
+  await page.goto(`/clients/${client.id}`);
+  const actions = panel(page).getByRole('button', { name: 'Client actions' });
+  await actions.focus();
+  await page.keyboard.press('Enter');
+  const menu = page.getByRole('menu');
+  const item = (name: string) => menu.getByRole('menuitem', { name });
+  await expect(item('Edit')).toBeFocused();
+  for (const [key, name] of [
+    ['ArrowDown', 'Duplicate'],
+    ['ArrowDown', 'Delete'],
+    // Round from the last to the first, and back.
+    ['ArrowDown', 'Edit'],
+    ['ArrowUp', 'Delete'],
+  ] as const) {
+    await page.keyboard.press(key);
+    await expect(item(name)).toBeFocused();
+  }
+  await page.keyboard.press('Escape');
+  await expect(menu).toHaveCount(0);
+  await expect(actions).toBeFocused();
+});
+
 test('by keyboard: add, save, duplicate, delete and undo, focus following each step', async ({
   page,
   staff,

@@ -48,6 +48,10 @@ export const theme = createTheme({
         props.title ? { description: { color: 'var(--mantine-color-dimmed)' } } : {},
     },
     FileInput: { defaultProps: { clearButtonProps: { 'aria-label': 'Clear the file' } } },
+    // Mantine's placeholder that takes focus on opening is a focusable role="presentation" inside
+    // role="menu", which may hold only items (axe: aria-required-children). Without it focus
+    // goes to the first item, as the WAI-ARIA menu button pattern has it.
+    Menu: { defaultProps: { withInitialFocusPlaceholder: false } },
   },
 });
 

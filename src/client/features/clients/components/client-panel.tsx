@@ -302,7 +302,12 @@ function ClientActions({ client, onEdit }: { client: Client; onEdit: (client: Cl
           Duplicate
         </Menu.Item>
         <Menu.Divider />
-        <Menu.Item color="red" leftSection={<TrashIcon size={16} />} onClick={confirmDelete}>
+        {/* The theme's error red reaches 4.5:1 in both schemes; Mantine's red is 3.3:1 on white. */}
+        <Menu.Item
+          color="var(--mantine-color-error)"
+          leftSection={<TrashIcon size={16} />}
+          onClick={confirmDelete}
+        >
           Delete
         </Menu.Item>
       </Menu.Dropdown>

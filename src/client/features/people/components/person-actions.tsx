@@ -89,20 +89,25 @@ export function PersonActions({
           <DotsIcon />
         </ActionIcon>
       </Menu.Target>
+      {/* The theme's error red reaches 4.5:1 in both schemes; Mantine's red is 3.3:1 on white. */}
       <Menu.Dropdown>
         <Menu.Item onClick={onEditAccess}>Change role and tags</Menu.Item>
         {person.disabled ? (
           <Menu.Item onClick={enable}>Enable</Menu.Item>
         ) : (
-          <Menu.Item color="red" onClick={disable}>
+          <Menu.Item color="var(--mantine-color-error)" onClick={disable}>
             Disable
           </Menu.Item>
         )}
-        <Menu.Item color="red" onClick={signOutEverywhere} disabled={person.devices.length === 0}>
+        <Menu.Item
+          color="var(--mantine-color-error)"
+          onClick={signOutEverywhere}
+          disabled={person.devices.length === 0}
+        >
           Sign out everywhere
         </Menu.Item>
         <Menu.Item
-          color="red"
+          color="var(--mantine-color-error)"
           onClick={resetSecondFactor}
           disabled={!person.twoFactorEnabled && person.passkeys === 0}
         >
