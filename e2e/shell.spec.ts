@@ -49,6 +49,41 @@ test('the URL names the selected client, so a reload keeps it', async ({ page, s
   await expect(page.getByText('Client not found')).toBeVisible();
 });
 
+test('an address no client id can have is not found, not an error to try again', async ({
+  page,
+  staff,
+}) => {
+  void staff;
+  await page.goto('/clients/bad%20id!!');
+  const panel = page.getByRole('region', { name: 'Selected Client' });
+  await expect(panel.getByRole('heading', { name: 'Client not found' })).toBeVisible();
+  await expect(panel.getByRole('button', { name: 'Try again' })).toHaveCount(0);
+  await panel.getByRole('link', { name: 'Back to all clients' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByText('No client selected')).toBeVisible();
+
+  // The server refusing an id the web app took for well formed (their rules apart) says the
+  // same: the address names no client.
+  await page.route('**/api/clients/refused-id', (route) =>
+    route.fulfill({ status: 400, json: { error: 'Invalid id: id: Must be a client id' } }),
+  );
+  await page.goto('/clients/refused-id');
+  await expect(panel.getByRole('heading', { name: 'Client not found' })).toBeVisible();
+  await expect(panel.getByRole('button', { name: 'Try again' })).toHaveCount(0);
+
+  // Every other record's page says the same of such an address.
+  for (const [path, heading] of [
+    ['/servers/bad%20id!!', 'Server not found'],
+    ['/credentials/bad%20id!!', 'Credential not found'],
+    ['/apps/bad%20id!!', 'App not found'],
+    ['/issues/bad%20id!!', 'Issue not found'],
+  ] as const) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { name: heading, level: 1 }), path).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Try again' }), path).toHaveCount(0);
+  }
+});
+
 test('a link to a client whose row is in view already leaves the page at the top', async ({
   page,
   staff,

@@ -14,6 +14,7 @@ export function RecordUnavailable({
   gone,
   back,
   heading,
+  notFound = false,
 }: {
   error: unknown;
   onRetry: () => void;
@@ -23,8 +24,12 @@ export function RecordUnavailable({
   gone: string;
   back: { to: string; label: string };
   heading: { order: 1 | 3; size: 'h2' | 'h3' };
+  /** Known not to exist without a 404: the address cannot name one at all. */
+  notFound?: boolean;
 }) {
-  if (!isApiError(error, 404)) {
+  // A read of one record refused with 400 refused its id: no record can have that address.
+  const missing = notFound || isApiError(error, 404) || isApiError(error, 400);
+  if (!missing) {
     return <ErrorAlert title={`Could not load this ${noun}`} error={error} onRetry={onRetry} />;
   }
   const title = `${noun[0]!.toUpperCase()}${noun.slice(1)} not found`;

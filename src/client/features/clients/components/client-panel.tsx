@@ -13,7 +13,7 @@ import {
 import { openConfirmModal } from '#client/lib/confirm-modal.tsx';
 import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { Client } from '#shared/clients.ts';
+import { clientIdSchema, type Client } from '#shared/clients.ts';
 import { tagQuery } from '#shared/client-search.ts';
 import { notifyFailure } from '#client/lib/notify-failure.ts';
 import { focusWhenShown } from '#client/lib/focus-when-shown.ts';
@@ -41,7 +41,11 @@ export function ClientPanel({
   clientId: string;
   onEdit: (client: Client) => void;
 }) {
-  const client = useQuery(clientQuery(clientId));
+  // An address no client id can have (a mistyped or cut link) names no client: nothing to ask
+  // the server, and nothing Try again could mend.
+  const wellFormed = clientIdSchema.safeParse(clientId).success;
+  const client = useQuery({ ...clientQuery(clientId), enabled: wellFormed });
+  const notFound = !wellFormed;
   // Every action of the menu writes: a viewer gets no menu.
   const mayWrite = useCan('write');
 
@@ -65,17 +69,18 @@ export function ClientPanel({
         client.isSuccess && mayWrite && <ClientActions client={client.data} onEdit={onEdit} />
       }
     >
-      {client.isPending ? (
-        <ClientLoading />
-      ) : client.isError ? (
+      {notFound || client.isError ? (
         <RecordUnavailable
           error={client.error}
+          notFound={notFound}
           onRetry={() => void client.refetch()}
           noun="client"
           gone="deleted"
           back={{ to: '/', label: 'Back to all clients' }}
           heading={{ order: 3, size: 'h3' }}
         />
+      ) : client.isPending ? (
+        <ClientLoading />
       ) : (
         <ClientDetails client={client.data} />
       )}
