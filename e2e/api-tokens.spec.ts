@@ -74,3 +74,53 @@ test('a token made in Settings is shown once, works on the API, and stops when r
     error: 'This API token is not valid: it was revoked, or never existed',
   });
 });
+
+test('on a phone the new token and its warning wrap inside their alert, and copy whole', async ({
+  page,
+  context,
+  staff,
+  server,
+  request,
+}) => {
+  void staff;
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/settings');
+  const section = page.getByRole('region', { name: 'API tokens' });
+  await section.getByLabel('Token name').fill('Phone script');
+  await section.getByRole('button', { name: 'Create token' }).click();
+  const shown = section.getByLabel('New API token');
+  await expect(shown).toBeVisible();
+  const alert = section.getByRole('alert', { name: 'Token “Phone script” created' });
+  await expect(alert).toContainText('it cannot be recovered.');
+
+  // Whatever sticks out of the alert, or scrolls inside it, is text a person cannot read.
+  const clipped = await alert.evaluate((box) => {
+    const outer = box.getBoundingClientRect();
+    return [box, ...box.querySelectorAll('*')].flatMap((element) => {
+      const { left, right } = element.getBoundingClientRect();
+      const part = [...element.classList].find((name) => name.startsWith('mantine-'));
+      const name = `${part ?? element.tagName.toLowerCase()} "${element.textContent?.slice(0, 20)}"`;
+      return [
+        ...(left < outer.left || right > outer.right
+          ? [`${name}: ${left}–${right} outside ${outer.left}–${outer.right}`]
+          : []),
+        ...(element.scrollWidth > element.clientWidth
+          ? [`${name}: ${element.scrollWidth} px wide in ${element.clientWidth}`]
+          : []),
+      ];
+    });
+  });
+  expect(clipped, 'clipped in the new token alert').toEqual([]);
+
+  const token = (await shown.textContent())!.trim();
+  expect(token).toMatch(/^cm_[A-Za-z0-9_-]{43}$/);
+  await alert.getByRole('button', { name: 'Copy token' }).click();
+  await expect(page.getByText('Token copied to clipboard.')).toBeVisible();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  expect(copied).toBe(token);
+  const api = await request.get(`${server.url}/api/clients`, {
+    headers: { authorization: `Bearer ${copied}` },
+  });
+  expect(api.status()).toBe(200);
+});

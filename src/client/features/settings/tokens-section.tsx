@@ -186,10 +186,17 @@ function NewToken({ created, onDone }: { created: CreatedToken; onDone: () => vo
     }
   }
   return (
-    <Alert color="yellow" title={`Token “${created.token.name}” created`}>
+    // The token is one long word, and the name may be: unbroken, either widens the alert's
+    // content past its edge on a phone and cuts off the text beside it. A <pre> keeps its line
+    // whole unless told to wrap; the copy takes the token itself, not the wrapped text.
+    <Alert
+      color="yellow"
+      title={`Token “${created.token.name}” created`}
+      style={{ overflowWrap: 'anywhere' }}
+    >
       <Stack gap="sm">
         <Text size="sm">Copy it now: it is not shown again, and it cannot be recovered.</Text>
-        <Code block aria-label="New API token" style={{ overflowWrap: 'anywhere' }}>
+        <Code block aria-label="New API token" style={{ whiteSpace: 'pre-wrap' }}>
           {created.secret}
         </Code>
         <Group gap="sm">
