@@ -114,6 +114,14 @@ for (const size of SIZES) {
       await expect(panel.getByRole('heading', { name: 'Contrast Check (AXE)' })).toBeVisible();
       await expect(panel.getByRole('list', { name: 'History' })).toBeVisible();
       await axe.scan('dashboard, a client selected');
+      // The pointer resting on the selected row, then on the current section in the sidebar
+      // (the phone's sidebar is a closed drawer): a selected link's hover keeps its contrast.
+      await page.locator('a[aria-current="true"]').first().hover();
+      await axe.scan('dashboard, the selected row under the pointer');
+      if (size.name === 'desktop') {
+        await page.getByRole('link', { name: 'Clients', exact: true }).hover();
+        await axe.scan('dashboard, the current section under the pointer');
+      }
 
       // Open, with the first item focused and Delete under the pointer: both highlights are
       // scanned, Delete's red on its own.
