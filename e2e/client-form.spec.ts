@@ -117,4 +117,21 @@ test('saving over a change made elsewhere is refused with a message, and nothing
   await expect(page.getByLabel('Description', { exact: true })).toHaveValue('typed in the browser');
   const stored = await staff.json<{ description: string }>('GET', `/api/clients/${client.id}`);
   expect(stored.body.description).toBe('saved by a colleague');
+
+  // The way on: load the saved version into the form, edit it, and save over that version.
+  await alert.getByRole('button', { name: 'Load the saved version' }).click();
+  await expect(alert).toHaveCount(0);
+  const description = page.getByLabel('Description', { exact: true });
+  await expect(description).toHaveValue('saved by a colleague');
+  await description.fill('saved by a colleague, then by me');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Client Saved!')).toBeVisible();
+  const after = await staff.json<{ description: string; version: number }>(
+    'GET',
+    `/api/clients/${client.id}`,
+  );
+  expect(after.body).toMatchObject({
+    description: 'saved by a colleague, then by me',
+    version: client.version + 2,
+  });
 });

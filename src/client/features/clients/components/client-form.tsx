@@ -17,6 +17,7 @@ import {
   Pill,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { useQueryClient } from '@tanstack/react-query';
 import { openConfirmModal } from '#client/lib/confirm-modal.tsx';
 import { notifications } from '@mantine/notifications';
 import type { Client } from '#shared/clients.ts';
@@ -30,6 +31,7 @@ import { focusWhenShown } from '#client/lib/focus-when-shown.ts';
 import { useMe } from '#client/lib/session.ts';
 import classes from './client-form.module.css';
 import { useSaveClient } from '../api/client-mutations.ts';
+import { clientQuery } from '../api/client-queries.ts';
 import {
   clientToFormValues,
   emptyClientFormValues,
@@ -50,6 +52,10 @@ export function ClientForm({
   onCancel: () => void;
 }) {
   const save = useSaveClient();
+  const queryClient = useQueryClient();
+  // The version a save goes over: the one opened, or the one loaded after someone else's save.
+  const [base, setBase] = useState(client);
+  const [conflict, setConflict] = useState(false);
   // A person limited by tag must keep one of theirs on every client (the server refuses else).
   const ownTags = useMe().tags;
   const [problem, setProblem] = useState<string | null>(null);
@@ -62,7 +68,7 @@ export function ClientForm({
     initialValues: client ? clientToFormValues(client) : emptyClientFormValues(todayIsoDate()),
     validate: validateClientForm,
   });
-  const keepsPassword = client?.server.hasPassword ?? false;
+  const keepsPassword = base?.server.hasPassword ?? false;
   const formId = useId();
   const nameRef = useRef<HTMLInputElement>(null);
   // Opened by + or Edit: typing starts in the first field.
@@ -96,13 +102,34 @@ export function ClientForm({
     });
   }
 
+  /**
+   * After a save refused because someone else saved first: their version, as stored now, in the
+   * form, to edit and save over. What was typed is replaced, as the button says.
+   */
+  async function loadSaved() {
+    if (!base) return;
+    try {
+      const latest = await queryClient.fetchQuery({ ...clientQuery(base.id), staleTime: 0 });
+      const values = clientToFormValues(latest);
+      setBase(latest);
+      form.setValues(values);
+      form.resetDirty(values);
+      setConflict(false);
+      setProblem(null);
+      nameRef.current?.focus();
+    } catch (error) {
+      setProblem(errorMessage(error));
+    }
+  }
+
   const submit = form.onSubmit(async (values) => {
     setProblem(null);
+    setConflict(false);
     const input = formValuesToInput(values);
     try {
       const saved = await save.mutateAsync(
-        client
-          ? { kind: 'update', id: client.id, version: client.version, input }
+        base
+          ? { kind: 'update', id: base.id, version: base.version, input }
           : { kind: 'create', input },
       );
       notifications.show({ color: 'green', message: 'Client Saved!' });
@@ -115,6 +142,7 @@ export function ClientForm({
         focusFirstError();
         return;
       }
+      setConflict(isApiError(error, 409));
       setProblem(errorMessage(error));
     }
   }, focusFirstError);
@@ -131,7 +159,16 @@ export function ClientForm({
             title="The client was not saved"
             message={problem}
             style={{ whiteSpace: 'pre-line' }}
-          />
+          >
+            {conflict && (
+              <Group mt="xs" gap="xs">
+                <Button size="xs" variant="default" onClick={() => void loadSaved()}>
+                  Load the saved version
+                </Button>
+                <Text size="xs">What you typed here is replaced by it.</Text>
+              </Group>
+            )}
+          </FormErrorAlert>
           <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
             <TextInput label="Name" ref={nameRef} {...form.getInputProps('name')} />
             <TextInput label="Code" {...form.getInputProps('code')} />
