@@ -50,7 +50,7 @@ export async function clientTagsOf(
 /** The ids of `ids` that no client within `access`'s reach has (unknown ids included). */
 export async function idsOutOfReach(
   db: Reader,
-  access: Access,
+  access: Pick<Access, 'tags'>,
   ids: readonly string[],
 ): Promise<string[]> {
   if (!isLimited(access)) return [];
@@ -62,7 +62,11 @@ export async function idsOutOfReach(
 }
 
 /** Whether the client (live or deleted) is within `access`'s reach; an unknown id is not. */
-export async function canReachClient(db: Reader, access: Access, id: string): Promise<boolean> {
+export async function canReachClient(
+  db: Reader,
+  access: Pick<Access, 'tags'>,
+  id: string,
+): Promise<boolean> {
   return (await idsOutOfReach(db, access, [id])).length === 0;
 }
 

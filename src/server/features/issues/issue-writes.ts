@@ -8,9 +8,8 @@ import { fromBool } from '#server/db/codec.ts';
 import { newRecordId } from '#server/db/record-id.ts';
 import { appendEvents, type NewEvent } from '#server/realtime/event-log.ts';
 import { refused, type WriteResult } from '#server/http/write-result.ts';
-import { canSeeTags } from '#shared/people.ts';
 import { parseAccessTags } from '#server/auth/session-guard.ts';
-import { clientTagsOf } from '#server/auth/tag-scope.ts';
+import { canReachClient } from '#server/auth/tag-scope.ts';
 
 export type IssueCreateValues = z.output<typeof issueCreateSchema>;
 export type IssueUpdateValues = Omit<z.output<typeof issueUpdateSchema>, 'version'>;
@@ -99,8 +98,7 @@ export class IssueWrites {
         .executeTakeFirst();
       if (!person) return refused(400, 'No active person with that id', 'assigneeId');
       // Given an issue they could not open, they would never see it was theirs.
-      const reach = { tags: parseAccessTags(person.tags) };
-      if (!canSeeTags(reach, (await clientTagsOf(trx, [clientId])).get(clientId) ?? [])) {
+      if (!(await canReachClient(trx, { tags: parseAccessTags(person.tags) }, clientId))) {
         return refused(
           400,
           "This person's tags leave this client out: they cannot see it",
