@@ -22,7 +22,10 @@ export const SECOND_FACTOR_REQUIRED_CODE = 'SECOND_FACTOR_REQUIRED';
 /** A wrong authenticator or backup code at sign-in; the message does not say which it was. */
 export const WRONG_SECOND_FACTOR_CODE = 'INVALID_SECOND_FACTOR_CODE';
 export const WRONG_SECOND_FACTOR_MESSAGE = 'That code is not right';
+/** A save over a version someone else replaced first: the web app offers to load theirs. */
+export const STALE_VERSION_CODE = 'STALE_VERSION';
 export type ApiErrorCode =
+  | typeof STALE_VERSION_CODE
   | typeof ACCOUNT_DISABLED_CODE
   | typeof EMAIL_NOT_VERIFIED_CODE
   | typeof EMAIL_NOT_ALLOWED_CODE

@@ -49,5 +49,10 @@ export const refusals = {
   404: apiErrorSchema.describe('No such record, or one outside the tags this person may see.'),
 } as const;
 
+/** A save at a version someone else replaced first: the 409 every versioned record gives. */
+export const staleVersionAnswer = apiErrorSchema.describe(
+  'Changed by someone else since it was read (`code` STALE_VERSION).',
+);
+
 /** An answer with no body (204). */
 export const noContent = z.null().describe('No content');

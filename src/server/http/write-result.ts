@@ -1,3 +1,4 @@
+import { STALE_VERSION_CODE } from '#shared/api-error.ts';
 import { HttpError } from './http-error.ts';
 
 /** How a write of a record went; the route turns each into its answer (`refusalOf`). */
@@ -26,13 +27,8 @@ export function refusalOf(
       return undefined;
     case 'not_found':
       return record.notFound();
-    case 'conflict': {
-      const by = result.by ? ` by ${result.by}` : '';
-      return new HttpError(
-        409,
-        `This ${record.noun} was changed${by} after you opened it. Your changes were not saved: reload it and edit again.`,
-      );
-    }
+    case 'conflict':
+      return staleVersion(record.noun, result.by);
     case 'refused':
       return result.field === undefined
         ? new HttpError(result.code, result.message)
@@ -40,4 +36,13 @@ export function refusalOf(
             fields: { [result.field]: result.message },
           });
   }
+}
+
+/** The 409 for a save at a version someone else (`by`, their email, when known) replaced. */
+export function staleVersion(noun: string, by: string | null): HttpError {
+  return new HttpError(
+    409,
+    `This ${noun} was changed${by ? ` by ${by}` : ''} after you opened it. Your changes were not saved: reload it and edit again.`,
+    { code: STALE_VERSION_CODE },
+  );
 }

@@ -4,6 +4,7 @@ import type { Client } from '#shared/clients.ts';
 import type { ClientHistory } from '#shared/events.ts';
 import type { ServerList } from '#shared/servers.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
+import { STALE_VERSION_CODE } from '#shared/api-error.ts';
 
 const t = serveThisFile({
   staff: { member: { name: 'Ann Apps' }, limited: { name: 'Lim Apps', tags: ['eu'] } },
@@ -26,7 +27,7 @@ async function clientWithServer(tags: string[] = []) {
   return { client: client.body, server: servers.body.servers[0]! };
 }
 
-type Answer = App & { error?: string; fields?: Record<string, string> };
+type Answer = App & { error?: string; fields?: Record<string, string>; code?: string };
 
 describe('apps', () => {
   it('creates an app with its defaults, shows it, edits it with its version, removes it', async () => {
@@ -77,6 +78,7 @@ describe('apps', () => {
     });
     expect(stale.status).toBe(409);
     expect(stale.body.error).toMatch(/changed by .*@.* after you opened it/);
+    expect(stale.body.code).toBe(STALE_VERSION_CODE);
     // A save that changes nothing writes nothing: the version stays.
     const same = await t.staff.member.json<Answer>('PUT', `/api/apps/${made.body.id}`, {
       name: 'web',

@@ -29,7 +29,9 @@ import type { RunManager } from '../runs/run-manager.ts';
 import type { AppRepository } from './app-repository.ts';
 
 const params = z.object({ id: appIdSchema });
-const conflict = apiErrorSchema.describe('Changed by someone else since it was read, or busy.');
+const conflict = apiErrorSchema.describe(
+  'Changed by someone else since it was read (`code` STALE_VERSION), or busy.',
+);
 
 function notFound(): HttpError {
   return new HttpError(404, 'No app with that id: it may have been removed');

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Client } from '#shared/clients.ts';
 import { Session, uniqueEmail } from '#server/testing/test-server.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
+import { STALE_VERSION_CODE } from '#shared/api-error.ts';
 
 /** People are named by email in history and on records: it is what they cannot change. */
 const ALICE = uniqueEmail('alice');
@@ -200,12 +201,17 @@ describe('clients', () => {
     });
     expect(first.status).toBe(200);
     const before = await counts();
-    const stale = await t.staff.alice.json<{ error: string }>('PUT', `/api/clients/${created.id}`, {
-      name: 'Umbrella (Alice)',
-      version: 1,
-    });
+    const stale = await t.staff.alice.json<{ error: string; code?: string }>(
+      'PUT',
+      `/api/clients/${created.id}`,
+      {
+        name: 'Umbrella (Alice)',
+        version: 1,
+      },
+    );
     expect(stale.status).toBe(409);
     expect(stale.body.error).toContain(`changed by ${BOB} after you opened it`);
+    expect(stale.body.code).toBe(STALE_VERSION_CODE);
     expect(await counts()).toEqual(before);
     expect((await t.staff.alice.json<Client>('GET', `/api/clients/${created.id}`)).body.name).toBe(
       'Umbrella (Bob)',

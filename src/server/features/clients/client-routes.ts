@@ -23,7 +23,8 @@ import { clientHistorySchema } from '#shared/events.ts';
 import { pageQuerySchema } from '#shared/pages.ts';
 import { filterClients } from '#shared/client-search.ts';
 import { HttpError } from '#server/http/http-error.ts';
-import { noContent, refusals } from '#server/http/route-schemas.ts';
+import { noContent, refusals, staleVersionAnswer } from '#server/http/route-schemas.ts';
+import { staleVersion } from '#server/http/write-result.ts';
 import { listPage, wantsPage } from '#server/http/pages.ts';
 import { REFUSE_CROSS_SITE } from '#server/http/csrf.ts';
 import { accessOf, actorOf, requireUser } from '#server/auth/session-guard.ts';
@@ -45,7 +46,6 @@ import type { ServerRepository } from '#server/features/servers/server-repositor
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 const params = z.object({ id: clientIdSchema });
-const conflict = apiErrorSchema.describe('Changed by someone else since it was read.');
 const tags = ['clients'];
 
 function notFound(): HttpError {
@@ -180,7 +180,7 @@ export function registerClientRoutes(
         tags,
         params,
         body: clientUpdateSchema,
-        response: { 200: clientSchema, ...refusals, 409: conflict },
+        response: { 200: clientSchema, ...refusals, 409: staleVersionAnswer },
       },
     },
     async (request): Promise<Client> => {
@@ -191,13 +191,7 @@ export function registerClientRoutes(
       requireOwnTag(accessOf(user), values.tags);
       const result = await clients.update(id, values, version, actor);
       if (result.status === 'not_found') throw notFound();
-      if (result.status === 'conflict') {
-        const by = result.current.updatedBy ? ` by ${result.current.updatedBy}` : '';
-        throw new HttpError(
-          409,
-          `This client was changed${by} after you opened it. Your changes were not saved: reload it and edit again.`,
-        );
-      }
+      if (result.status === 'conflict') throw staleVersion('client', result.current.updatedBy);
       return result.client;
     },
   );

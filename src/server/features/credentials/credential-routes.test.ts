@@ -10,6 +10,7 @@ import { describePrivateKey } from '#server/ssh/ssh-keys.ts';
 import { blockingMs, longestStall } from '#server/testing/event-loop-stall.ts';
 import { sshKeygen } from '#server/testing/sshd.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
+import { STALE_VERSION_CODE } from '#shared/api-error.ts';
 
 const t = serveThisFile({ staff: { keeper: { name: 'Kim Keeper' } } });
 
@@ -35,7 +36,7 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-type Refusal = { error: string; fields?: Record<string, string> };
+type Refusal = { error: string; fields?: Record<string, string>; code?: string };
 
 async function create(body: Record<string, unknown>): Promise<Credential> {
   const { status, body: credential } = await t.staff.keeper.json<Credential>(
@@ -386,6 +387,7 @@ describe('PUT /api/credentials/:id', () => {
       409,
     );
     expect(stale.error).toMatch(/changed by .* after you opened it/);
+    expect(stale.code).toBe(STALE_VERSION_CODE);
     expect(
       (await t.staff.keeper.json<Credential>('GET', `/api/credentials/${credential.id}`)).body.name,
     ).toBe('New name');
@@ -430,12 +432,13 @@ describe('POST /api/credentials/:id/rotate', () => {
       'credential.revealed reveal',
     ]);
 
-    await refused(
+    const staleRotate = await refused(
       'POST',
       `/api/credentials/${credential.id}/rotate`,
       { version: 1, generate: 'ed25519' },
       409,
     );
+    expect(staleRotate.code).toBe(STALE_VERSION_CODE);
     const wrong = await refused('POST', `/api/credentials/${credential.id}/rotate`, {
       version: 3,
       privateKey: keys.locked,

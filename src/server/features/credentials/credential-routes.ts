@@ -16,7 +16,8 @@ import {
 import { credentialIdSchema } from '#shared/servers.ts';
 import { apiErrorSchema } from '#shared/api-error.ts';
 import { HttpError } from '#server/http/http-error.ts';
-import { noContent, refusals } from '#server/http/route-schemas.ts';
+import { noContent, refusals, staleVersionAnswer } from '#server/http/route-schemas.ts';
+import { staleVersion } from '#server/http/write-result.ts';
 import { accessOf, actorOf, requireUser } from '#server/auth/session-guard.ts';
 import { reachableClientIds } from '#server/auth/tag-scope.ts';
 import {
@@ -32,7 +33,6 @@ import { materialOf } from './credential-material.ts';
 import { serverName } from './credential-presenter.ts';
 
 const params = z.object({ id: credentialIdSchema });
-const conflict = apiErrorSchema.describe('Changed by someone else since it was read.');
 const tags = ['credentials'];
 
 function notFound(): HttpError {
@@ -41,13 +41,7 @@ function notFound(): HttpError {
 
 function written(result: WriteResult): Credential {
   if (result.status === 'not_found') throw notFound();
-  if (result.status === 'conflict') {
-    const by = result.current.updatedBy ? ` by ${result.current.updatedBy}` : '';
-    throw new HttpError(
-      409,
-      `This credential was changed${by} after you opened it. Your changes were not saved: reload it and try again.`,
-    );
-  }
+  if (result.status === 'conflict') throw staleVersion('credential', result.current.updatedBy);
   return result.credential;
 }
 
@@ -151,7 +145,7 @@ export function registerCredentialRoutes(
         tags,
         params,
         body: credentialUpdateSchema,
-        response: { 200: credentialSchema, ...refusals, 409: conflict },
+        response: { 200: credentialSchema, ...refusals, 409: staleVersionAnswer },
       },
     },
     async (request): Promise<Credential> => {
@@ -171,7 +165,7 @@ export function registerCredentialRoutes(
         tags,
         params,
         body: credentialRotateSchema,
-        response: { 200: credentialSchema, ...refusals, 409: conflict },
+        response: { 200: credentialSchema, ...refusals, 409: staleVersionAnswer },
       },
     },
     async (request): Promise<Credential> => {

@@ -8,6 +8,7 @@ import { signUpVerified, type Session } from '#server/testing/test-server.ts';
 import { openEventStream, type SseReader } from '#server/testing/sse-reader.ts';
 import { fromBool } from '#server/db/codec.ts';
 import { newRecordId } from '#server/db/record-id.ts';
+import { STALE_VERSION_CODE } from '#shared/api-error.ts';
 
 /**
  * The issue routes as staff use them: open, edit, resolve, reopen and comment, the list's
@@ -23,7 +24,10 @@ const t = serveThisFile({
   },
 });
 
-type Answer<T> = { status: number; body: T & { error?: string; fields?: Record<string, string> } };
+type Answer<T> = {
+  status: number;
+  body: T & { error?: string; fields?: Record<string, string>; code?: string };
+};
 
 async function idOf(session: Session): Promise<string> {
   return (await session.json<{ id: string }>('GET', '/api/me')).body.id;
@@ -161,6 +165,7 @@ describe('an issue', () => {
     const stale = await update(made, { title: 'Late edit' });
     expect(stale.status).toBe(409);
     expect(stale.body.error).toContain('Your changes were not saved');
+    expect(stale.body.code).toBe(STALE_VERSION_CODE);
     expect(stale.body.error).toContain(
       (await t.staff.editor.json<{ email: string }>('GET', '/api/me')).body.email,
     );

@@ -32,7 +32,7 @@ import type { IssueWrites } from './issue-writes.ts';
 
 const params = z.object({ id: issueIdSchema });
 const conflict = apiErrorSchema.describe(
-  'Changed by someone else since it was read, or another issue is open for the same problem.',
+  'Changed by someone else since it was read (`code` STALE_VERSION), or another issue is open for the same problem.',
 );
 
 function notFound(): HttpError {

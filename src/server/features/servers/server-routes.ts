@@ -11,12 +11,11 @@ import {
   serverUpdateSchema,
   type Server,
 } from '#shared/servers.ts';
-import { apiErrorSchema } from '#shared/api-error.ts';
 import { clientHistorySchema } from '#shared/events.ts';
 import { pageQuerySchema } from '#shared/pages.ts';
 import { HttpError } from '#server/http/http-error.ts';
 import { refusalOf, type WriteResult } from '#server/http/write-result.ts';
-import { noContent, refusals } from '#server/http/route-schemas.ts';
+import { noContent, refusals, staleVersionAnswer } from '#server/http/route-schemas.ts';
 import { listPage } from '#server/http/pages.ts';
 import { accessOf, actorOf, requireUser } from '#server/auth/session-guard.ts';
 import {
@@ -31,7 +30,6 @@ import type { ServerChecks } from './server-checks.ts';
 import type { ServerWrites } from './server-writes.ts';
 
 const params = z.object({ id: serverIdSchema });
-const conflict = apiErrorSchema.describe('Changed by someone else since it was read.');
 
 function notFound(): HttpError {
   return new HttpError(404, 'No server with that id: it may have been removed');
@@ -129,7 +127,7 @@ export function registerServerRoutes(
         summary: "Add a server to a client (a client's first server becomes its primary)",
         tags: ['servers'],
         body: serverCreateSchema,
-        response: { 201: serverSchema, ...refusals, 409: conflict },
+        response: { 201: serverSchema, ...refusals, 409: staleVersionAnswer },
       },
     },
     async (request, reply) => {
@@ -150,7 +148,7 @@ export function registerServerRoutes(
         tags: ['servers'],
         params,
         body: serverUpdateSchema,
-        response: { 200: serverSchema, ...refusals, 409: conflict },
+        response: { 200: serverSchema, ...refusals, 409: staleVersionAnswer },
       },
     },
     async (request) => {
@@ -187,7 +185,7 @@ export function registerServerRoutes(
         tags: ['servers'],
         params,
         body: acceptHostKeySchema,
-        response: { 200: serverSchema, ...refusals, 409: conflict },
+        response: { 200: serverSchema, ...refusals, 409: staleVersionAnswer },
       },
     },
     async (request) => {
@@ -261,7 +259,7 @@ export function registerServerRoutes(
         summary: 'Remove a server',
         tags: ['servers'],
         params,
-        response: { 204: noContent, ...refusals, 409: conflict },
+        response: { 204: noContent, ...refusals, 409: staleVersionAnswer },
       },
     },
     async (request, reply) => {

@@ -3,13 +3,17 @@ import type { Client, ClientCommand } from '#shared/clients.ts';
 import type { ClientHistory } from '#shared/events.ts';
 import type { Server, ServerList } from '#shared/servers.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
+import { STALE_VERSION_CODE } from '#shared/api-error.ts';
 
 const t = serveThisFile({
   env: { DEPLOY_COMMAND_TEMPLATE: 'deploy --to {serverLabel} --host {host} --dir {uiDir}' },
   staff: { member: { name: 'Wes Writes' } },
 });
 
-type Answer<T> = { status: number; body: T & { error?: string; fields?: Record<string, string> } };
+type Answer<T> = {
+  status: number;
+  body: T & { error?: string; fields?: Record<string, string>; code?: string };
+};
 
 function send<T = Server>(method: string, url: string, body?: unknown): Promise<Answer<T>> {
   return t.staff.member.json(method, url, body);
@@ -236,6 +240,7 @@ describe('PUT /api/servers/:id', () => {
         `${(await send<{ email: string }>('GET', '/api/me')).body.email} after you opened it. ` +
         'Your changes were not saved: reload it and edit again.',
     );
+    expect(stale.body.code).toBe(STALE_VERSION_CODE);
     const taken = await send('PUT', `/api/servers/${main.id}`, { label: 'Staging', version: 2 });
     expect(taken.status).toBe(400);
     expect(taken.body.fields).toEqual({ label: expect.any(String) });
