@@ -12,7 +12,10 @@ import { FormErrorAlert } from '#client/components/form-error-alert.tsx';
 import { PlusIcon, TrashIcon } from '#client/components/icons.tsx';
 import { clientsQuery } from '#client/lib/client-list-query.ts';
 import { serversQuery } from '#client/lib/server-queries.ts';
+import { useSavedVersion } from '#client/lib/saved-version.ts';
+import { LoadSavedVersion } from '#client/components/load-saved-version.tsx';
 import { useSaveApp } from '../api/app-mutations.ts';
+import { appQuery } from '../api/app-queries.ts';
 import {
   appToFormValues,
   emptyAppFormValues,
@@ -70,9 +73,6 @@ function AppForm({
 }) {
   const save = useSaveApp();
   const formId = useId();
-  // The version the form was opened at: a live update refreshes `app` while the form is open,
-  // and saving at the new version would overwrite a colleague's change unseen.
-  const [openedVersion] = useState(app?.version);
   const [problem, setProblem] = useState<string | null>(null);
   const form = useForm<AppFormValues>({
     initialValues: app ? appToFormValues(app) : emptyAppFormValues(client?.id),
@@ -84,6 +84,12 @@ function AppForm({
   const servers = useQuery({ ...serversQuery({ clientId }), enabled: clientId !== '' });
   const firstRef = useRef<HTMLInputElement>(null);
   useEffect(() => firstRef.current?.focus(), []);
+  const saved = useSavedVersion(app, form, {
+    toValues: appToFormValues,
+    query: appQuery,
+    setProblem,
+    focus: () => firstRef.current?.focus(),
+  });
 
   // A new app on a client with one server runs there: nothing to choose.
   const onlyServer = servers.data?.length === 1 ? servers.data[0] : undefined;
@@ -104,15 +110,17 @@ function AppForm({
 
   const submit = form.onSubmit(async (values) => {
     setProblem(null);
+    saved.saveFailed(null);
     const { clientId: chosenClient, ...fields } = formValuesToInput(values);
+    const { base } = saved;
     try {
-      const saved = await save.mutateAsync(
-        app
-          ? { kind: 'update', id: app.id, version: openedVersion ?? app.version, input: fields }
+      const stored = await save.mutateAsync(
+        base
+          ? { kind: 'update', id: base.id, version: base.version, input: fields }
           : { kind: 'create', input: { clientId: chosenClient, ...fields } },
       );
       notifications.show({ color: 'green', message: 'App saved.' });
-      onSaved(saved);
+      onSaved(stored);
     } catch (error) {
       if (isApiError(error, 400) && Object.keys(error.fields).length > 0) {
         const { errors, unplaced } = toFormErrors(error.fields);
@@ -121,6 +129,7 @@ function AppForm({
         focusFirstError();
         return;
       }
+      saved.saveFailed(error);
       setProblem(errorMessage(error));
     }
   }, focusFirstError);
@@ -142,7 +151,9 @@ function AppForm({
           title="The app was not saved"
           message={problem}
           style={{ whiteSpace: 'pre-line' }}
-        />
+        >
+          {saved.stale && <LoadSavedVersion onLoad={() => void saved.load()} />}
+        </FormErrorAlert>
         {owner ? (
           <TextInput label="Client" value={clientLabel(owner)} readOnly variant="filled" />
         ) : (

@@ -17,7 +17,6 @@ import {
   Pill,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useQueryClient } from '@tanstack/react-query';
 import { openConfirmModal } from '#client/lib/confirm-modal.tsx';
 import { notifications } from '@mantine/notifications';
 import type { Client } from '#shared/clients.ts';
@@ -32,6 +31,8 @@ import { useMe } from '#client/lib/session.ts';
 import classes from './client-form.module.css';
 import { useSaveClient } from '../api/client-mutations.ts';
 import { clientQuery } from '../api/client-queries.ts';
+import { useSavedVersion } from '#client/lib/saved-version.ts';
+import { LoadSavedVersion } from '#client/components/load-saved-version.tsx';
 import {
   clientToFormValues,
   emptyClientFormValues,
@@ -52,10 +53,6 @@ export function ClientForm({
   onCancel: () => void;
 }) {
   const save = useSaveClient();
-  const queryClient = useQueryClient();
-  // The version a save goes over: the one opened, or the one loaded after someone else's save.
-  const [base, setBase] = useState(client);
-  const [conflict, setConflict] = useState(false);
   // A person limited by tag must keep one of theirs on every client (the server refuses else).
   const ownTags = useMe().tags;
   const [problem, setProblem] = useState<string | null>(null);
@@ -68,9 +65,15 @@ export function ClientForm({
     initialValues: client ? clientToFormValues(client) : emptyClientFormValues(todayIsoDate()),
     validate: validateClientForm,
   });
-  const keepsPassword = base?.server.hasPassword ?? false;
   const formId = useId();
   const nameRef = useRef<HTMLInputElement>(null);
+  const saved = useSavedVersion(client, form, {
+    toValues: clientToFormValues,
+    query: clientQuery,
+    setProblem,
+    focus: () => nameRef.current?.focus(),
+  });
+  const keepsPassword = saved.base?.server.hasPassword ?? false;
   // Opened by + or Edit: typing starts in the first field.
   useEffect(() => nameRef.current?.focus(), []);
 
@@ -102,38 +105,19 @@ export function ClientForm({
     });
   }
 
-  /**
-   * After a save refused because someone else saved first: their version, as stored now, in the
-   * form, to edit and save over. What was typed is replaced, as the button says.
-   */
-  async function loadSaved() {
-    if (!base) return;
-    try {
-      const latest = await queryClient.fetchQuery({ ...clientQuery(base.id), staleTime: 0 });
-      const values = clientToFormValues(latest);
-      setBase(latest);
-      form.setValues(values);
-      form.resetDirty(values);
-      setConflict(false);
-      setProblem(null);
-      nameRef.current?.focus();
-    } catch (error) {
-      setProblem(errorMessage(error));
-    }
-  }
-
   const submit = form.onSubmit(async (values) => {
     setProblem(null);
-    setConflict(false);
+    saved.saveFailed(null);
     const input = formValuesToInput(values);
+    const { base } = saved;
     try {
-      const saved = await save.mutateAsync(
+      const stored = await save.mutateAsync(
         base
           ? { kind: 'update', id: base.id, version: base.version, input }
           : { kind: 'create', input },
       );
       notifications.show({ color: 'green', message: 'Client Saved!' });
-      onSaved(saved);
+      onSaved(stored);
     } catch (error) {
       if (isApiError(error, 400) && Object.keys(error.fields).length > 0) {
         const { errors, unplaced } = toFormErrors(error.fields, values);
@@ -142,7 +126,7 @@ export function ClientForm({
         focusFirstError();
         return;
       }
-      setConflict(isApiError(error, 409));
+      saved.saveFailed(error);
       setProblem(errorMessage(error));
     }
   }, focusFirstError);
@@ -160,14 +144,7 @@ export function ClientForm({
             message={problem}
             style={{ whiteSpace: 'pre-line' }}
           >
-            {conflict && (
-              <Group mt="xs" gap="xs">
-                <Button size="xs" variant="default" onClick={() => void loadSaved()}>
-                  Load the saved version
-                </Button>
-                <Text size="xs">What you typed here is replaced by it.</Text>
-              </Group>
-            )}
+            {saved.stale && <LoadSavedVersion onLoad={() => void saved.load()} />}
           </FormErrorAlert>
           <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
             <TextInput label="Name" ref={nameRef} {...form.getInputProps('name')} />

@@ -7,7 +7,10 @@ import { CREDENTIAL_KINDS, type CredentialKind } from '#shared/servers.ts';
 import { errorMessage, isApiError } from '#client/lib/api-client.ts';
 import { focusWhenShown } from '#client/lib/focus-when-shown.ts';
 import { FormErrorAlert } from '#client/components/form-error-alert.tsx';
+import { useSavedVersion } from '#client/lib/saved-version.ts';
+import { LoadSavedVersion } from '#client/components/load-saved-version.tsx';
 import { useCreateCredential, useRotateCredential } from '../api/credential-mutations.ts';
+import { credentialQuery } from '../api/credential-queries.ts';
 import {
   KIND_LABELS,
   emptySecretValues,
@@ -116,6 +119,11 @@ export function NewCredentialForm({
   );
 }
 
+/** A rotation starts from the credential's name and kind, its new secret not yet typed. */
+function rotateValues(credential: Credential): CredentialFormValues {
+  return { name: credential.name, kind: credential.kind, ...emptySecretValues };
+}
+
 /** Replaces a credential's secret, at the version it was opened (a stale one is a 409). */
 export function RotateCredentialForm({
   credential,
@@ -128,25 +136,31 @@ export function RotateCredentialForm({
 }) {
   const rotate = useRotateCredential();
   const formId = useId();
-  // The version it was opened at, not the one a live update brings in meanwhile.
-  const [openedVersion] = useState(credential.version);
   const [problem, setProblem] = useState<string | null>(null);
   const form = useForm<CredentialFormValues>({
-    initialValues: { name: credential.name, kind: credential.kind, ...emptySecretValues },
+    initialValues: rotateValues(credential),
     validate: (values) => validateSecret(credential.kind, values),
   });
   const focusFirstError = useFirstErrorFocus(formId);
+  const saved = useSavedVersion(credential, form, {
+    toValues: rotateValues,
+    query: credentialQuery,
+    setProblem,
+    focus: () => document.getElementById(formId)?.querySelector<HTMLElement>('input')?.focus(),
+  });
 
   const submit = form.onSubmit(async (values) => {
     setProblem(null);
+    saved.saveFailed(null);
     try {
-      const saved = await rotate.mutateAsync({
+      const stored = await rotate.mutateAsync({
         id: credential.id,
-        input: { version: openedVersion, ...secretInput(credential.kind, values) },
+        input: { version: saved.base!.version, ...secretInput(credential.kind, values) },
       });
       notifications.show({ color: 'green', message: 'Secret replaced.' });
-      onSaved(saved);
+      onSaved(stored);
     } catch (error) {
+      saved.saveFailed(error);
       showFailure(error, form, setProblem, focusFirstError);
     }
   }, focusFirstError);
@@ -161,7 +175,9 @@ export function RotateCredentialForm({
           title="The secret was not replaced"
           message={problem}
           style={{ whiteSpace: 'pre-line' }}
-        />
+        >
+          {saved.stale && <LoadSavedVersion onLoad={() => void saved.load()} />}
+        </FormErrorAlert>
         <SecretFields kind={credential.kind} form={form} />
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onCancel}>

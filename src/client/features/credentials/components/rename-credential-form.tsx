@@ -1,11 +1,14 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Button, Group, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import type { Credential } from '#shared/credentials.ts';
 import { errorMessage, isApiError } from '#client/lib/api-client.ts';
 import { FormErrorAlert } from '#client/components/form-error-alert.tsx';
+import { useSavedVersion } from '#client/lib/saved-version.ts';
+import { LoadSavedVersion } from '#client/components/load-saved-version.tsx';
 import { useRenameCredential } from '../api/credential-mutations.ts';
+import { credentialQuery } from '../api/credential-queries.ts';
 
 /** A new name for a credential, at the version it was opened (a stale one is a 409). */
 export function RenameCredentialForm({
@@ -19,21 +22,28 @@ export function RenameCredentialForm({
 }) {
   const rename = useRenameCredential();
   const [problem, setProblem] = useState<string | null>(null);
-  // The version it was opened at, not the one a live update brings in meanwhile.
-  const [openedVersion] = useState(credential.version);
   const form = useForm({
     initialValues: { name: credential.name },
     validate: { name: (name) => (name.trim() === '' ? 'Enter a name' : null) },
   });
+  const nameRef = useRef<HTMLInputElement>(null);
+  const saved = useSavedVersion(credential, form, {
+    toValues: ({ name }) => ({ name }),
+    query: credentialQuery,
+    setProblem,
+    focus: () => nameRef.current?.focus(),
+  });
 
   const submit = form.onSubmit(async ({ name }) => {
     setProblem(null);
+    saved.saveFailed(null);
     try {
-      await rename.mutateAsync({ id: credential.id, name, version: openedVersion });
+      await rename.mutateAsync({ id: credential.id, name, version: saved.base!.version });
       notifications.show({ color: 'green', message: 'Credential renamed.' });
       onSaved();
     } catch (error) {
       const field = isApiError(error, 400) ? error.fields.name : undefined;
+      saved.saveFailed(error);
       if (field) form.setFieldError('name', field);
       else setProblem(errorMessage(error));
     }
@@ -42,8 +52,16 @@ export function RenameCredentialForm({
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="md">
-        <FormErrorAlert title="The credential was not renamed" message={problem} />
-        <TextInput label="Name" autoComplete="off" data-autofocus {...form.getInputProps('name')} />
+        <FormErrorAlert title="The credential was not renamed" message={problem}>
+          {saved.stale && <LoadSavedVersion onLoad={() => void saved.load()} />}
+        </FormErrorAlert>
+        <TextInput
+          label="Name"
+          autoComplete="off"
+          data-autofocus
+          ref={nameRef}
+          {...form.getInputProps('name')}
+        />
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onCancel}>
             Cancel

@@ -21,7 +21,9 @@ import { clientsQuery } from '#client/lib/client-list-query.ts';
 import { serversQuery } from '#client/lib/server-queries.ts';
 import { clientAppsQuery } from '#client/lib/app-list-query.ts';
 import { useSaveIssue } from '../api/issue-mutations.ts';
-import { assigneesQuery } from '../api/issue-queries.ts';
+import { assigneesQuery, issueQuery } from '../api/issue-queries.ts';
+import { useSavedVersion } from '#client/lib/saved-version.ts';
+import { LoadSavedVersion } from '#client/components/load-saved-version.tsx';
 import {
   emptyIssueFormValues,
   formValuesToCreate,
@@ -81,9 +83,6 @@ function IssueForm({
 }) {
   const save = useSaveIssue();
   const formId = useId();
-  // The version the form was opened at: a live update refreshes `issue` while the form is open,
-  // and saving at the new version would overwrite a colleague's change unseen.
-  const [openedVersion] = useState(issue?.version);
   const [problem, setProblem] = useState<string | null>(null);
   const form = useForm<IssueFormValues>({
     initialValues: issue ? issueToFormValues(issue) : emptyIssueFormValues(client?.id),
@@ -97,6 +96,12 @@ function IssueForm({
   const people = useQuery(assigneesQuery(clientId === '' ? undefined : clientId));
   const firstRef = useRef<HTMLInputElement>(null);
   useEffect(() => firstRef.current?.focus(), []);
+  const saved = useSavedVersion(issue, form, {
+    toValues: issueToFormValues,
+    query: issueQuery,
+    setProblem,
+    focus: () => firstRef.current?.focus(),
+  });
 
   function focusFirstError() {
     focusWhenShown(
@@ -108,18 +113,16 @@ function IssueForm({
 
   const submit = form.onSubmit(async (values) => {
     setProblem(null);
+    saved.saveFailed(null);
+    const { base } = saved;
     try {
-      const saved = await save.mutateAsync(
-        issue
-          ? {
-              kind: 'update',
-              id: issue.id,
-              input: formValuesToUpdate(values, openedVersion ?? issue.version),
-            }
+      const stored = await save.mutateAsync(
+        base
+          ? { kind: 'update', id: base.id, input: formValuesToUpdate(values, base.version) }
           : { kind: 'create', input: formValuesToCreate(values) },
       );
-      notifications.show({ color: 'green', message: issue ? 'Issue saved.' : 'Issue opened.' });
-      onSaved(saved);
+      notifications.show({ color: 'green', message: base ? 'Issue saved.' : 'Issue opened.' });
+      onSaved(stored);
     } catch (error) {
       if (isApiError(error, 400) && Object.keys(error.fields).length > 0) {
         const { errors, unplaced } = toFormErrors(error.fields);
@@ -128,6 +131,7 @@ function IssueForm({
         focusFirstError();
         return;
       }
+      saved.saveFailed(error);
       setProblem(errorMessage(error));
     }
   }, focusFirstError);
@@ -166,7 +170,9 @@ function IssueForm({
           title="The issue was not saved"
           message={problem}
           style={{ whiteSpace: 'pre-line' }}
-        />
+        >
+          {saved.stale && <LoadSavedVersion onLoad={() => void saved.load()} />}
+        </FormErrorAlert>
         {owner ? (
           <TextInput label="Client" value={clientLabel(owner)} readOnly variant="filled" />
         ) : (

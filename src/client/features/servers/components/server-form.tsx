@@ -19,6 +19,9 @@ import { focusWhenShown } from '#client/lib/focus-when-shown.ts';
 import { FormErrorAlert } from '#client/components/form-error-alert.tsx';
 import { clientsQuery } from '#client/lib/client-list-query.ts';
 import { credentialsQuery } from '#client/lib/credential-list-query.ts';
+import { serverQuery } from '#client/lib/server-queries.ts';
+import { useSavedVersion } from '#client/lib/saved-version.ts';
+import { LoadSavedVersion } from '#client/components/load-saved-version.tsx';
 import { useSaveServer } from '../api/server-mutations.ts';
 import {
   emptyServerFormValues,
@@ -77,9 +80,6 @@ function ServerForm({
 }) {
   const save = useSaveServer();
   const formId = useId();
-  // The version the form was opened at: a live update refreshes `server` while the form is open,
-  // and saving at the new version would overwrite a colleague's change unseen.
-  const [openedVersion] = useState(server?.version);
   const [problem, setProblem] = useState<string | null>(null);
   const form = useForm<ServerFormValues>({
     initialValues: server ? serverToFormValues(server) : emptyServerFormValues(client?.id),
@@ -90,6 +90,12 @@ function ServerForm({
   const credentials = useQuery(credentialsQuery());
   const firstRef = useRef<HTMLInputElement>(null);
   useEffect(() => firstRef.current?.focus(), []);
+  const saved = useSavedVersion(server, form, {
+    toValues: serverToFormValues,
+    query: serverQuery,
+    setProblem,
+    focus: () => firstRef.current?.focus(),
+  });
 
   function focusFirstError() {
     focusWhenShown(
@@ -101,20 +107,17 @@ function ServerForm({
 
   const submit = form.onSubmit(async (values) => {
     setProblem(null);
+    saved.saveFailed(null);
     const { clientId, ...fields } = formValuesToInput(values);
+    const { base } = saved;
     try {
-      const saved = await save.mutateAsync(
-        server
-          ? {
-              kind: 'update',
-              id: server.id,
-              version: openedVersion ?? server.version,
-              input: fields,
-            }
+      const stored = await save.mutateAsync(
+        base
+          ? { kind: 'update', id: base.id, version: base.version, input: fields }
           : { kind: 'create', input: { clientId, ...fields } },
       );
       notifications.show({ color: 'green', message: 'Server saved.' });
-      onSaved(saved);
+      onSaved(stored);
     } catch (error) {
       if (isApiError(error, 400) && Object.keys(error.fields).length > 0) {
         const { errors, unplaced } = toFormErrors(error.fields);
@@ -123,6 +126,7 @@ function ServerForm({
         focusFirstError();
         return;
       }
+      saved.saveFailed(error);
       setProblem(errorMessage(error));
     }
   }, focusFirstError);
@@ -147,7 +151,9 @@ function ServerForm({
           title="The server was not saved"
           message={problem}
           style={{ whiteSpace: 'pre-line' }}
-        />
+        >
+          {saved.stale && <LoadSavedVersion onLoad={() => void saved.load()} />}
+        </FormErrorAlert>
         {owner ? (
           <TextInput label="Client" value={clientLabel(owner)} readOnly variant="filled" />
         ) : (

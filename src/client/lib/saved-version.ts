@@ -1,0 +1,60 @@
+import { useState } from 'react';
+import { useQueryClient, type FetchQueryOptions, type QueryKey } from '@tanstack/react-query';
+import { STALE_VERSION_CODE } from '#shared/api-error.ts';
+import { errorMessage, isApiError } from './api-client.ts';
+
+/** Whether a save was refused because someone else saved a newer version first. */
+export function isStaleVersion(error: unknown): boolean {
+  return isApiError(error, 409) && error.code === STALE_VERSION_CODE;
+}
+
+/**
+ * The version an edit form saves over. It is the one the form was opened at, not the one a live
+ * update brings in meanwhile: saving over that would overwrite a colleague's change unseen. When
+ * a save is refused because someone saved first, `stale` is set, and `load` puts the record as
+ * stored now in the form (what was typed is replaced) and saves go over that version.
+ */
+export function useSavedVersion<T extends { id: string; version: number }, V, K extends QueryKey>(
+  opened: T | undefined,
+  /** The form's `useForm`. */
+  form: { setValues(values: V): void; resetDirty(values: V): void; clearErrors(): void },
+  options: {
+    toValues: (record: T) => V;
+    /** The record's query (read past its cache when loading). */
+    query: (id: string) => FetchQueryOptions<T, Error, T, K>;
+    /** The form's alert: cleared once loaded, or why it could not be. */
+    setProblem: (problem: string | null) => void;
+    /** Where typing goes on once loaded: the form's first field. */
+    focus: () => void;
+  },
+) {
+  const queryClient = useQueryClient();
+  const [base, setBase] = useState(opened);
+  const [stale, setStale] = useState(false);
+  return {
+    /** The record as the form's saves go over it; undefined for a new one. */
+    base,
+    stale,
+    /** Call with each save's failure, and with null as a save starts. */
+    saveFailed(error: unknown) {
+      setStale(isStaleVersion(error));
+    },
+    /** Fills the form with the record as stored now. */
+    async load(): Promise<void> {
+      if (!base) return;
+      try {
+        const latest = await queryClient.fetchQuery({ ...options.query(base.id), staleTime: 0 });
+        const values = options.toValues(latest);
+        setBase(latest);
+        setStale(false);
+        form.setValues(values);
+        form.resetDirty(values);
+        form.clearErrors();
+        options.setProblem(null);
+        options.focus();
+      } catch (error) {
+        options.setProblem(errorMessage(error));
+      }
+    },
+  };
+}
