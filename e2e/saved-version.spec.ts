@@ -5,7 +5,8 @@ import type { Session } from '../src/server/testing/test-server.ts';
 /*
  * Every edit form saves at the version it was opened. When a colleague saved first, the save is
  * refused, and the form offers their version (the client form's is in client-form.spec.ts):
- * loaded, edited and saved over, without closing the dialog and opening it again.
+ * loaded, edited and saved over, without closing the dialog and opening it again. The page gets
+ * no live updates here, so what is loaded can only come from reading the record again.
  */
 
 interface Versioned {
@@ -19,9 +20,9 @@ async function colleagueSaves(staff: Session, method: 'PUT' | 'POST', url: strin
 }
 
 /**
- * In the open dialog `name`: types `mine` over `field` while `colleague` saves theirs, saves
- * (refused), loads the saved version (`theirs` in the field, or empty for a secret) and saves
- * `mine` over it: the dialog closes.
+ * In the open `dialog`: types over `field` while `colleague` saves theirs, saves (refused), loads
+ * the saved version (`loaded` in the field then), then `before` if given, and saves `mine` over
+ * it: the dialog closes with the `saved` notification.
  */
 async function refusedThenSavedOver(
   page: Page,
@@ -30,9 +31,13 @@ async function refusedThenSavedOver(
     record: string;
     field: string;
     save: string;
-    theirs: string;
+    saved: string;
+    loaded: string;
+    /** Where typing goes on once loaded; the field unless given. */
+    focused?: Locator;
     mine: string;
     colleague: () => Promise<void>;
+    before?: () => Promise<void>;
   },
 ) {
   const field = dialog.getByLabel(steps.field, { exact: true });
@@ -45,12 +50,13 @@ async function refusedThenSavedOver(
 
   await alert.getByRole('button', { name: 'Load the saved version' }).click();
   await expect(alert).toHaveCount(0);
-  await expect(field).toHaveValue(steps.theirs);
-  await expect(field).toBeFocused();
+  await expect(field).toHaveValue(steps.loaded);
+  await expect(steps.focused ?? field).toBeFocused();
+  await steps.before?.();
   await field.fill(steps.mine);
   await dialog.getByRole('button', { name: steps.save, exact: true }).click();
   await expect(dialog).toHaveCount(0);
-  await expect(page.getByRole('alert')).toHaveCount(0);
+  await expect(page.getByText(steps.saved, { exact: true })).toBeVisible();
 }
 
 test('a save refused because a colleague saved first offers their version on every form', async ({
@@ -58,6 +64,7 @@ test('a save refused because a colleague saved first offers their version on eve
   staff,
 }) => {
   await page.setViewportSize({ width: 1366, height: 768 });
+  await page.route('**/api/events', (route) => route.abort());
   const client = await seedClient(staff, { name: 'Contested records', code: 'CRV' });
   const server = (
     await staff.json<Versioned & { label: string }>('POST', '/api/servers', {
@@ -74,6 +81,7 @@ test('a save refused because a colleague saved first offers their version on eve
       name: 'web',
     })
   ).body;
+  await staff.json('POST', '/api/apps', { clientId: client.id, serverId: server.id, name: 'api' });
   const issue = (
     await staff.json<Versioned>('POST', '/api/issues', { clientId: client.id, title: 'Disk' })
   ).body;
@@ -91,7 +99,8 @@ test('a save refused because a colleague saved first offers their version on eve
     record: 'saved',
     field: 'Label',
     save: 'Save',
-    theirs: 'staging-theirs',
+    saved: 'Server saved.',
+    loaded: 'staging-theirs',
     mine: 'staging-mine',
     colleague: () =>
       colleagueSaves(staff, 'PUT', `/api/servers/${server.id}`, {
@@ -107,8 +116,17 @@ test('a save refused because a colleague saved first offers their version on eve
     record: 'saved',
     field: 'Name',
     save: 'Save',
-    theirs: 'web-theirs',
+    saved: 'App saved.',
+    loaded: 'web-theirs',
     mine: 'web-mine',
+    // Another refusal (409 too) is said at its field, with no saved version to load.
+    before: async () => {
+      const dialog = page.getByRole('dialog', { name: 'Edit app' });
+      await dialog.getByLabel('Name', { exact: true }).fill('api');
+      await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+      await expect(dialog.getByText('This client has an app with that name already')).toBeVisible();
+      await expect(dialog.getByRole('button', { name: 'Load the saved version' })).toHaveCount(0);
+    },
     colleague: () =>
       colleagueSaves(staff, 'PUT', `/api/apps/${app.id}`, {
         name: 'web-theirs',
@@ -124,7 +142,8 @@ test('a save refused because a colleague saved first offers their version on eve
     record: 'saved',
     field: 'Title',
     save: 'Save',
-    theirs: 'Disk theirs',
+    saved: 'Issue saved.',
+    loaded: 'Disk theirs',
     mine: 'Disk mine',
     colleague: () =>
       colleagueSaves(staff, 'PUT', `/api/issues/${issue.id}`, {
@@ -145,7 +164,8 @@ test('a save refused because a colleague saved first offers their version on eve
     record: 'renamed',
     field: 'Name',
     save: 'Save',
-    theirs: 'Registry theirs',
+    saved: 'Credential renamed.',
+    loaded: 'Registry theirs',
     mine: 'Registry mine',
     colleague: () =>
       colleagueSaves(staff, 'PUT', `/api/credentials/${token.id}`, {
@@ -155,14 +175,17 @@ test('a save refused because a colleague saved first offers their version on eve
   });
   await expect(page.getByRole('heading', { name: 'Registry mine', level: 1 })).toBeVisible();
 
-  // A rotation's new secret is not shown once stored: loading empties what was typed.
+  // A stored secret is never shown to compare: loading keeps the one typed, ready to save.
   const opened = (await staff.json<Versioned>('GET', `/api/credentials/${token.id}`)).body;
   await page.getByRole('button', { name: 'Rotate', exact: true }).click();
-  await refusedThenSavedOver(page, page.getByRole('dialog', { name: 'Rotate the secret' }), {
+  const rotate = page.getByRole('dialog', { name: 'Rotate the secret' });
+  await refusedThenSavedOver(page, rotate, {
     record: 'replaced',
     field: 'Secret',
     save: 'Rotate',
-    theirs: '',
+    saved: 'Secret replaced.',
+    loaded: 'typed before their save',
+    focused: rotate.getByRole('button', { name: 'Rotate', exact: true }),
     mine: 'third-token',
     colleague: () =>
       colleagueSaves(staff, 'POST', `/api/credentials/${token.id}/rotate`, {

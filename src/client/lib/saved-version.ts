@@ -11,15 +11,16 @@ export function isStaleVersion(error: unknown): boolean {
 /**
  * The version an edit form saves over. It is the one the form was opened at, not the one a live
  * update brings in meanwhile: saving over that would overwrite a colleague's change unseen. When
- * a save is refused because someone saved first, `stale` is set, and `load` puts the record as
- * stored now in the form (what was typed is replaced) and saves go over that version.
+ * a save is refused because someone saved first, `stale` is set, and `load` reads the record as
+ * stored now and saves go over that version: with `toValues`, its values replace what was
+ * typed; without (a secret that is never shown), what was typed stays.
  */
 export function useSavedVersion<T extends { id: string; version: number }, V, K extends QueryKey>(
   opened: T | undefined,
   /** The form's `useForm`. */
   form: { setValues(values: V): void; resetDirty(values: V): void; clearErrors(): void },
   options: {
-    toValues: (record: T) => V;
+    toValues?: (record: T) => V;
     /** The record's query (read past its cache when loading). */
     query: (id: string) => FetchQueryOptions<T, Error, T, K>;
     /** The form's alert: cleared once loaded, or why it could not be. */
@@ -44,11 +45,13 @@ export function useSavedVersion<T extends { id: string; version: number }, V, K 
       if (!base) return;
       try {
         const latest = await queryClient.fetchQuery({ ...options.query(base.id), staleTime: 0 });
-        const values = options.toValues(latest);
         setBase(latest);
         setStale(false);
-        form.setValues(values);
-        form.resetDirty(values);
+        if (options.toValues) {
+          const values = options.toValues(latest);
+          form.setValues(values);
+          form.resetDirty(values);
+        }
         form.clearErrors();
         options.setProblem(null);
         options.focus();

@@ -49,7 +49,7 @@ export const refusals = {
   404: apiErrorSchema.describe('No such record, or one outside the tags this person may see.'),
 } as const;
 
-/** A save at a version someone else replaced first: the 409 every versioned record gives. */
+/** A save at a version someone else replaced first (see `staleVersion` in write-result.ts). */
 export const staleVersionAnswer = apiErrorSchema.describe(
   'Changed by someone else since it was read (`code` STALE_VERSION).',
 );

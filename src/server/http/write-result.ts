@@ -5,7 +5,7 @@ import { HttpError } from './http-error.ts';
 export type WriteResult =
   | { status: 'done'; id: string }
   | { status: 'not_found' }
-  /** Saved over a newer change: `by` is who made it (their email), when known. */
+  /** Saved over a newer change: `by` is who made it, as history names them, when known. */
   | { status: 'conflict'; by: string | null }
   /** Refused for what it asks: `field` names the input at fault, when one is. */
   | { status: 'refused'; code: 400 | 409; message: string; field?: string };
@@ -38,7 +38,7 @@ export function refusalOf(
   }
 }
 
-/** The 409 for a save at a version someone else (`by`, their email, when known) replaced. */
+/** The 409 for a save at a version someone else replaced: `by` as history names them, if known. */
 export function staleVersion(noun: string, by: string | null): HttpError {
   return new HttpError(
     409,

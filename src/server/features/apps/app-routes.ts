@@ -29,8 +29,9 @@ import type { RunManager } from '../runs/run-manager.ts';
 import type { AppRepository } from './app-repository.ts';
 
 const params = z.object({ id: appIdSchema });
-const conflict = apiErrorSchema.describe(
-  'Changed by someone else since it was read (`code` STALE_VERSION), or busy.',
+const nameTaken = apiErrorSchema.describe('The client has an app with that name already.');
+const staleOrNameTaken = apiErrorSchema.describe(
+  'Changed by someone else since it was read (`code` STALE_VERSION), or the client has an app with that name already.',
 );
 
 function notFound(): HttpError {
@@ -120,7 +121,7 @@ export function registerAppRoutes(
         summary: "Add an app to a client, on one of that client's servers",
         tags: ['apps'],
         body: appCreateSchema,
-        response: { 201: appSchema, ...refusals, 409: conflict },
+        response: { 201: appSchema, ...refusals, 409: nameTaken },
       },
     },
     async (request, reply) => {
@@ -140,7 +141,7 @@ export function registerAppRoutes(
         tags: ['apps'],
         params,
         body: appUpdateSchema,
-        response: { 200: appSchema, ...refusals, 409: conflict },
+        response: { 200: appSchema, ...refusals, 409: staleOrNameTaken },
       },
     },
     async (request) => {
@@ -205,7 +206,11 @@ export function registerAppRoutes(
         summary: 'Remove an app with its runs (refused while one runs)',
         tags: ['apps'],
         params,
-        response: { 204: noContent, ...refusals, 409: conflict },
+        response: {
+          204: noContent,
+          ...refusals,
+          409: apiErrorSchema.describe('A run of this app is running.'),
+        },
       },
     },
     async (request, reply) => {

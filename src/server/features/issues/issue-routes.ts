@@ -18,7 +18,7 @@ import {
 import { apiErrorSchema } from '#shared/api-error.ts';
 import { HttpError } from '#server/http/http-error.ts';
 import { refusalOf, type WriteResult } from '#server/http/write-result.ts';
-import { refusals } from '#server/http/route-schemas.ts';
+import { refusals, staleVersionAnswer } from '#server/http/route-schemas.ts';
 import { listPage } from '#server/http/pages.ts';
 import { accessOf, actorOf, requireUser } from '#server/auth/session-guard.ts';
 import {
@@ -31,9 +31,6 @@ import type { IssueRepository } from './issue-repository.ts';
 import type { IssueWrites } from './issue-writes.ts';
 
 const params = z.object({ id: issueIdSchema });
-const conflict = apiErrorSchema.describe(
-  'Changed by someone else since it was read (`code` STALE_VERSION), or another issue is open for the same problem.',
-);
 
 function notFound(): HttpError {
   return new HttpError(404, 'No issue with that id: it may have been removed with its client');
@@ -164,7 +161,7 @@ export function registerIssueRoutes(
         tags: ['issues'],
         params,
         body: issueUpdateSchema,
-        response: { 200: issueSchema, ...refusals, 409: conflict },
+        response: { 200: issueSchema, ...refusals, 409: staleVersionAnswer },
       },
     },
     async (request) => {
@@ -199,7 +196,11 @@ export function registerIssueRoutes(
           'Open a resolved issue again (an open one is answered as it is; 409 while a newer issue about the same problem is open)',
         tags: ['issues'],
         params,
-        response: { 200: issueSchema, ...refusals, 409: conflict },
+        response: {
+          200: issueSchema,
+          ...refusals,
+          409: apiErrorSchema.describe('A newer issue about the same problem is open.'),
+        },
       },
     },
     async (request) => {

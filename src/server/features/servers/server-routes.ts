@@ -15,6 +15,7 @@ import { clientHistorySchema } from '#shared/events.ts';
 import { pageQuerySchema } from '#shared/pages.ts';
 import { HttpError } from '#server/http/http-error.ts';
 import { refusalOf, type WriteResult } from '#server/http/write-result.ts';
+import { apiErrorSchema } from '#shared/api-error.ts';
 import { noContent, refusals, staleVersionAnswer } from '#server/http/route-schemas.ts';
 import { listPage } from '#server/http/pages.ts';
 import { accessOf, actorOf, requireUser } from '#server/auth/session-guard.ts';
@@ -127,7 +128,7 @@ export function registerServerRoutes(
         summary: "Add a server to a client (a client's first server becomes its primary)",
         tags: ['servers'],
         body: serverCreateSchema,
-        response: { 201: serverSchema, ...refusals, 409: staleVersionAnswer },
+        response: { 201: serverSchema, ...refusals },
       },
     },
     async (request, reply) => {
@@ -185,7 +186,11 @@ export function registerServerRoutes(
         tags: ['servers'],
         params,
         body: acceptHostKeySchema,
-        response: { 200: serverSchema, ...refusals, 409: staleVersionAnswer },
+        response: {
+          200: serverSchema,
+          ...refusals,
+          409: apiErrorSchema.describe('The server now offers a different key: check it again.'),
+        },
       },
     },
     async (request) => {
@@ -259,7 +264,7 @@ export function registerServerRoutes(
         summary: 'Remove a server',
         tags: ['servers'],
         params,
-        response: { 204: noContent, ...refusals, 409: staleVersionAnswer },
+        response: { 204: noContent, ...refusals },
       },
     },
     async (request, reply) => {

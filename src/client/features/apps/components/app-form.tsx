@@ -29,7 +29,7 @@ import { clientLabel } from '#shared/clients.ts';
 const PLACEHOLDER_LIST = TEMPLATE_PLACEHOLDERS.map((name) => `{${name}}`).join(' ');
 
 /**
- * Add or edit an app in a dialog. `app` set: edit it at the version it was opened; `client`
+ * Add or edit an app in a dialog. `app` set: edit it at the version it was opened or loaded since; `client`
  * set: add one to that client (no client picker).
  */
 export function AppFormModal({

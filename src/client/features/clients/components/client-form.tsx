@@ -42,7 +42,7 @@ import {
   type ClientFormValues,
 } from '../client-form-values.ts';
 
-/** `client` set: edit that client (at the version it was opened); unset: add a new one. */
+/** `client` set: edit that client (at the version it was opened or loaded since); unset: add a new one. */
 export function ClientForm({
   client,
   onSaved,

@@ -119,12 +119,7 @@ export function NewCredentialForm({
   );
 }
 
-/** A rotation starts from the credential's name and kind, its new secret not yet typed. */
-function rotateValues(credential: Credential): CredentialFormValues {
-  return { name: credential.name, kind: credential.kind, ...emptySecretValues };
-}
-
-/** Replaces a credential's secret, at the version it was opened (a stale one is a 409). */
+/** Replaces a credential's secret, at the version it was opened or loaded since (a stale one is a 409). */
 export function RotateCredentialForm({
   credential,
   onSaved,
@@ -138,15 +133,16 @@ export function RotateCredentialForm({
   const formId = useId();
   const [problem, setProblem] = useState<string | null>(null);
   const form = useForm<CredentialFormValues>({
-    initialValues: rotateValues(credential),
+    initialValues: { name: credential.name, kind: credential.kind, ...emptySecretValues },
     validate: (values) => validateSecret(credential.kind, values),
   });
   const focusFirstError = useFirstErrorFocus(formId);
+  // The new secret typed stays when their version is loaded: theirs is never shown to compare.
   const saved = useSavedVersion(credential, form, {
-    toValues: rotateValues,
     query: credentialQuery,
     setProblem,
-    focus: () => document.getElementById(formId)?.querySelector<HTMLElement>('input')?.focus(),
+    focus: () =>
+      document.getElementById(formId)?.querySelector<HTMLElement>('button[type="submit"]')?.focus(),
   });
 
   const submit = form.onSubmit(async (values) => {
@@ -176,7 +172,7 @@ export function RotateCredentialForm({
           message={problem}
           style={{ whiteSpace: 'pre-line' }}
         >
-          {saved.stale && <LoadSavedVersion onLoad={() => void saved.load()} />}
+          {saved.stale && <LoadSavedVersion keepsTyped onLoad={() => void saved.load()} />}
         </FormErrorAlert>
         <SecretFields kind={credential.kind} form={form} />
         <Group justify="flex-end" gap="sm">

@@ -10,7 +10,7 @@ import { LoadSavedVersion } from '#client/components/load-saved-version.tsx';
 import { useRenameCredential } from '../api/credential-mutations.ts';
 import { credentialQuery } from '../api/credential-queries.ts';
 
-/** A new name for a credential, at the version it was opened (a stale one is a 409). */
+/** A new name for a credential, at the version it was opened or loaded since (a stale one is a 409). */
 export function RenameCredentialForm({
   credential,
   onSaved,

@@ -37,7 +37,7 @@ import { clientLabel } from '#shared/clients.ts';
 import { personOptions } from '../issue-text.ts';
 
 /**
- * Open a new issue or edit one in a dialog. `issue` set: edit it at the version it was opened;
+ * Open a new issue or edit one in a dialog. `issue` set: edit it at the version it was opened or loaded since;
  * `client` set: a new issue of that client (no client picker).
  */
 export function IssueFormModal({

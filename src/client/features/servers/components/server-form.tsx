@@ -36,7 +36,7 @@ import { clientLabel } from '#shared/clients.ts';
 const KIND_NAMES = { 'ssh-key': 'SSH key', password: 'password', token: 'token' } as const;
 
 /**
- * Add or edit a server in a dialog. `server` set: edit it at the version it was opened;
+ * Add or edit a server in a dialog. `server` set: edit it at the version it was opened or loaded since;
  * `client` set: add one to that client (no client picker).
  */
 export function ServerFormModal({
