@@ -19,6 +19,8 @@ test('add a client through the form and see every part of the panel', async ({
   await page.getByRole('button', { name: 'Add client' }).click();
   await expect(page.getByRole('heading', { name: 'Add Client' })).toBeVisible();
   await expect(page.getByLabel('Port', { exact: true })).toHaveValue('22');
+  // Emptied, Port says what it will be (the server's default).
+  await expect(page.getByLabel('Port', { exact: true })).toHaveAttribute('placeholder', '22');
   await expect(page.getByLabel('Private', { exact: true })).toBeChecked();
   await page.getByLabel('Name', { exact: true }).fill('Acme Hosting');
   await page.getByLabel('Code', { exact: true }).fill('ACME');

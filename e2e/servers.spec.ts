@@ -31,6 +31,9 @@ test('add a server from the Servers section, then find it by search and status',
   await page.getByRole('option', { name: 'Srv Co (SRV)' }).click();
   await dialog.getByLabel('Label', { exact: true }).fill('staging');
   await dialog.getByLabel('Host', { exact: true }).fill('staging.srv.example');
+  // Emptied, Port says what it will be.
+  await dialog.getByLabel('Port', { exact: true }).fill('');
+  await expect(dialog.getByLabel('Port', { exact: true })).toHaveAttribute('placeholder', '22');
   await dialog.getByLabel('Port', { exact: true }).fill('2200');
   await dialog.getByLabel('Username', { exact: true }).fill('ops');
   await dialog.getByLabel('Credential', { exact: true }).click();

@@ -27,6 +27,8 @@ describe('server form values', () => {
       credentialId: null,
     });
     expect(formValuesToInput({ ...filled, credentialId: 'cred-1' }).credentialId).toBe('cred-1');
+    // An empty Port is the default, which the field shows as its placeholder.
+    expect(formValuesToInput({ ...filled, port: ' ' }).port).toBe(22);
   });
 
   it('gives the schema messages on the fields, and asks for a client', () => {

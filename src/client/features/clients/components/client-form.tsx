@@ -19,7 +19,7 @@ import {
 import { useForm } from '@mantine/form';
 import { openConfirmModal } from '#client/lib/confirm-modal.tsx';
 import { notifications } from '@mantine/notifications';
-import type { Client } from '#shared/clients.ts';
+import { DEFAULT_SERVER_PORT, type Client } from '#shared/clients.ts';
 import { errorMessage, isApiError } from '#client/lib/api-client.ts';
 import { todayIsoDate } from '#client/lib/format-date.ts';
 import { parseTags } from '#shared/tags.ts';
@@ -205,6 +205,8 @@ export function ClientForm({
                 <TextInput label="Host" autoComplete="off" {...form.getInputProps('server.host')} />
                 <NumberInput
                   label="Port"
+                  // Left empty, the server's port is the default: the field says which.
+                  placeholder={String(DEFAULT_SERVER_PORT)}
                   allowDecimal={false}
                   allowNegative={false}
                   clampBehavior="none"

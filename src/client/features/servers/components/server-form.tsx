@@ -31,7 +31,7 @@ import {
   validateServerForm,
   type ServerFormValues,
 } from '../server-form-values.ts';
-import { clientLabel } from '#shared/clients.ts';
+import { clientLabel, DEFAULT_SERVER_PORT } from '#shared/clients.ts';
 
 const KIND_NAMES = { 'ssh-key': 'SSH key', password: 'password', token: 'token' } as const;
 
@@ -185,6 +185,8 @@ function ServerForm({
           <TextInput label="Host" autoComplete="off" {...form.getInputProps('host')} />
           <NumberInput
             label="Port"
+            // Left empty, the port is the default: the field says which.
+            placeholder={String(DEFAULT_SERVER_PORT)}
             allowDecimal={false}
             allowNegative={false}
             clampBehavior="none"
