@@ -5,16 +5,18 @@ import { Button, Group, Text } from '@mantine/core';
  * the button does to the typed values is said next to it, before it is pressed.
  */
 export function LoadSavedVersion({
-  onLoad,
+  of: saved,
   keepsTyped = false,
 }: {
-  onLoad: () => void;
+  /** The form's `useSavedVersion`: nothing is shown unless its last save was stale. */
+  of: { stale: boolean; load: () => Promise<void> };
   /** The form keeps what was typed (a new secret) and only goes over the saved version. */
   keepsTyped?: boolean;
 }) {
+  if (!saved.stale) return null;
   return (
     <Group mt="xs" gap="xs">
-      <Button size="xs" variant="default" onClick={onLoad}>
+      <Button size="xs" variant="default" onClick={() => void saved.load()}>
         Load the saved version
       </Button>
       <Text size="xs">

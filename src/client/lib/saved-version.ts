@@ -4,7 +4,7 @@ import { STALE_VERSION_CODE } from '#shared/api-error.ts';
 import { errorMessage, isApiError } from './api-client.ts';
 
 /** Whether a save was refused because someone else saved a newer version first. */
-export function isStaleVersion(error: unknown): boolean {
+function isStaleVersion(error: unknown): boolean {
   return isApiError(error, 409) && error.code === STALE_VERSION_CODE;
 }
 
@@ -36,9 +36,15 @@ export function useSavedVersion<T extends { id: string; version: number }, V, K 
     /** The record as the form's saves go over it; undefined for a new one. */
     base,
     stale,
-    /** Call with each save's failure, and with null as a save starts. */
-    saveFailed(error: unknown) {
-      setStale(isStaleVersion(error));
+    /** Runs one save over `base` (create when undefined); its failure is the caller's to show. */
+    async save<R>(write: (base: T | undefined) => Promise<R>): Promise<R> {
+      setStale(false);
+      try {
+        return await write(base);
+      } catch (error) {
+        setStale(isStaleVersion(error));
+        throw error;
+      }
     },
     /** Fills the form with the record as stored now. */
     async load(): Promise<void> {

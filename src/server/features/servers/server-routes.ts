@@ -11,11 +11,11 @@ import {
   serverUpdateSchema,
   type Server,
 } from '#shared/servers.ts';
+import { apiErrorSchema } from '#shared/api-error.ts';
 import { clientHistorySchema } from '#shared/events.ts';
 import { pageQuerySchema } from '#shared/pages.ts';
 import { HttpError } from '#server/http/http-error.ts';
 import { refusalOf, type WriteResult } from '#server/http/write-result.ts';
-import { apiErrorSchema } from '#shared/api-error.ts';
 import { noContent, refusals, staleVersionAnswer } from '#server/http/route-schemas.ts';
 import { listPage } from '#server/http/pages.ts';
 import { accessOf, actorOf, requireUser } from '#server/auth/session-guard.ts';

@@ -29,8 +29,8 @@ import { clientLabel } from '#shared/clients.ts';
 const PLACEHOLDER_LIST = TEMPLATE_PLACEHOLDERS.map((name) => `{${name}}`).join(' ');
 
 /**
- * Add or edit an app in a dialog. `app` set: edit it at the version it was opened or loaded since; `client`
- * set: add one to that client (no client picker).
+ * Add or edit an app in a dialog. `app` set: edit it at the version it was opened or loaded
+ * since; `client` set: add one to that client (no client picker).
  */
 export function AppFormModal({
   opened,
@@ -110,14 +110,14 @@ function AppForm({
 
   const submit = form.onSubmit(async (values) => {
     setProblem(null);
-    saved.saveFailed(null);
     const { clientId: chosenClient, ...fields } = formValuesToInput(values);
-    const { base } = saved;
     try {
-      const stored = await save.mutateAsync(
-        base
-          ? { kind: 'update', id: base.id, version: base.version, input: fields }
-          : { kind: 'create', input: { clientId: chosenClient, ...fields } },
+      const stored = await saved.save((base) =>
+        save.mutateAsync(
+          base
+            ? { kind: 'update', id: base.id, version: base.version, input: fields }
+            : { kind: 'create', input: { clientId: chosenClient, ...fields } },
+        ),
       );
       notifications.show({ color: 'green', message: 'App saved.' });
       onSaved(stored);
@@ -129,7 +129,6 @@ function AppForm({
         focusFirstError();
         return;
       }
-      saved.saveFailed(error);
       setProblem(errorMessage(error));
     }
   }, focusFirstError);
@@ -152,7 +151,7 @@ function AppForm({
           message={problem}
           style={{ whiteSpace: 'pre-line' }}
         >
-          {saved.stale && <LoadSavedVersion onLoad={() => void saved.load()} />}
+          <LoadSavedVersion of={saved} />
         </FormErrorAlert>
         {owner ? (
           <TextInput label="Client" value={clientLabel(owner)} readOnly variant="filled" />

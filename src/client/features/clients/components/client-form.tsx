@@ -42,7 +42,10 @@ import {
   type ClientFormValues,
 } from '../client-form-values.ts';
 
-/** `client` set: edit that client (at the version it was opened or loaded since); unset: add a new one. */
+/**
+ * `client` set: edit that client (at the version it was opened or loaded since); unset: add a
+ * new one.
+ */
 export function ClientForm({
   client,
   onSaved,
@@ -107,14 +110,14 @@ export function ClientForm({
 
   const submit = form.onSubmit(async (values) => {
     setProblem(null);
-    saved.saveFailed(null);
     const input = formValuesToInput(values);
-    const { base } = saved;
     try {
-      const stored = await save.mutateAsync(
-        base
-          ? { kind: 'update', id: base.id, version: base.version, input }
-          : { kind: 'create', input },
+      const stored = await saved.save((base) =>
+        save.mutateAsync(
+          base
+            ? { kind: 'update', id: base.id, version: base.version, input }
+            : { kind: 'create', input },
+        ),
       );
       notifications.show({ color: 'green', message: 'Client Saved!' });
       onSaved(stored);
@@ -126,7 +129,6 @@ export function ClientForm({
         focusFirstError();
         return;
       }
-      saved.saveFailed(error);
       setProblem(errorMessage(error));
     }
   }, focusFirstError);
@@ -144,7 +146,7 @@ export function ClientForm({
             message={problem}
             style={{ whiteSpace: 'pre-line' }}
           >
-            {saved.stale && <LoadSavedVersion onLoad={() => void saved.load()} />}
+            <LoadSavedVersion of={saved} />
           </FormErrorAlert>
           <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
             <TextInput label="Name" ref={nameRef} {...form.getInputProps('name')} />

@@ -119,7 +119,10 @@ export function NewCredentialForm({
   );
 }
 
-/** Replaces a credential's secret, at the version it was opened or loaded since (a stale one is a 409). */
+/**
+ * Replaces a credential's secret, at the version it was opened or loaded since (a stale one is a
+ * 409).
+ */
 export function RotateCredentialForm({
   credential,
   onSaved,
@@ -147,16 +150,16 @@ export function RotateCredentialForm({
 
   const submit = form.onSubmit(async (values) => {
     setProblem(null);
-    saved.saveFailed(null);
     try {
-      const stored = await rotate.mutateAsync({
-        id: credential.id,
-        input: { version: saved.base!.version, ...secretInput(credential.kind, values) },
-      });
+      const stored = await saved.save((base = credential) =>
+        rotate.mutateAsync({
+          id: credential.id,
+          input: { version: base.version, ...secretInput(credential.kind, values) },
+        }),
+      );
       notifications.show({ color: 'green', message: 'Secret replaced.' });
       onSaved(stored);
     } catch (error) {
-      saved.saveFailed(error);
       showFailure(error, form, setProblem, focusFirstError);
     }
   }, focusFirstError);
@@ -172,7 +175,7 @@ export function RotateCredentialForm({
           message={problem}
           style={{ whiteSpace: 'pre-line' }}
         >
-          {saved.stale && <LoadSavedVersion keepsTyped onLoad={() => void saved.load()} />}
+          <LoadSavedVersion of={saved} keepsTyped />
         </FormErrorAlert>
         <SecretFields kind={credential.kind} form={form} />
         <Group justify="flex-end" gap="sm">

@@ -10,7 +10,10 @@ import { LoadSavedVersion } from '#client/components/load-saved-version.tsx';
 import { useRenameCredential } from '../api/credential-mutations.ts';
 import { credentialQuery } from '../api/credential-queries.ts';
 
-/** A new name for a credential, at the version it was opened or loaded since (a stale one is a 409). */
+/**
+ * A new name for a credential, at the version it was opened or loaded since (a stale one is a
+ * 409).
+ */
 export function RenameCredentialForm({
   credential,
   onSaved,
@@ -36,14 +39,14 @@ export function RenameCredentialForm({
 
   const submit = form.onSubmit(async ({ name }) => {
     setProblem(null);
-    saved.saveFailed(null);
     try {
-      await rename.mutateAsync({ id: credential.id, name, version: saved.base!.version });
+      await saved.save((base = credential) =>
+        rename.mutateAsync({ id: credential.id, name, version: base.version }),
+      );
       notifications.show({ color: 'green', message: 'Credential renamed.' });
       onSaved();
     } catch (error) {
       const field = isApiError(error, 400) ? error.fields.name : undefined;
-      saved.saveFailed(error);
       if (field) form.setFieldError('name', field);
       else setProblem(errorMessage(error));
     }
@@ -53,7 +56,7 @@ export function RenameCredentialForm({
     <form onSubmit={submit} noValidate>
       <Stack gap="md">
         <FormErrorAlert title="The credential was not renamed" message={problem}>
-          {saved.stale && <LoadSavedVersion onLoad={() => void saved.load()} />}
+          <LoadSavedVersion of={saved} />
         </FormErrorAlert>
         <TextInput
           label="Name"

@@ -37,8 +37,8 @@ import { clientLabel } from '#shared/clients.ts';
 import { personOptions } from '../issue-text.ts';
 
 /**
- * Open a new issue or edit one in a dialog. `issue` set: edit it at the version it was opened or loaded since;
- * `client` set: a new issue of that client (no client picker).
+ * Open a new issue or edit one in a dialog. `issue` set: edit it at the version it was opened or
+ * loaded since; `client` set: a new issue of that client (no client picker).
  */
 export function IssueFormModal({
   opened,
@@ -113,15 +113,15 @@ function IssueForm({
 
   const submit = form.onSubmit(async (values) => {
     setProblem(null);
-    saved.saveFailed(null);
-    const { base } = saved;
     try {
-      const stored = await save.mutateAsync(
-        base
-          ? { kind: 'update', id: base.id, input: formValuesToUpdate(values, base.version) }
-          : { kind: 'create', input: formValuesToCreate(values) },
+      const stored = await saved.save((base) =>
+        save.mutateAsync(
+          base
+            ? { kind: 'update', id: base.id, input: formValuesToUpdate(values, base.version) }
+            : { kind: 'create', input: formValuesToCreate(values) },
+        ),
       );
-      notifications.show({ color: 'green', message: base ? 'Issue saved.' : 'Issue opened.' });
+      notifications.show({ color: 'green', message: issue ? 'Issue saved.' : 'Issue opened.' });
       onSaved(stored);
     } catch (error) {
       if (isApiError(error, 400) && Object.keys(error.fields).length > 0) {
@@ -131,7 +131,6 @@ function IssueForm({
         focusFirstError();
         return;
       }
-      saved.saveFailed(error);
       setProblem(errorMessage(error));
     }
   }, focusFirstError);
@@ -171,7 +170,7 @@ function IssueForm({
           message={problem}
           style={{ whiteSpace: 'pre-line' }}
         >
-          {saved.stale && <LoadSavedVersion onLoad={() => void saved.load()} />}
+          <LoadSavedVersion of={saved} />
         </FormErrorAlert>
         {owner ? (
           <TextInput label="Client" value={clientLabel(owner)} readOnly variant="filled" />

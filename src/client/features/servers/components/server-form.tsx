@@ -36,8 +36,8 @@ import { clientLabel, DEFAULT_SERVER_PORT } from '#shared/clients.ts';
 const KIND_NAMES = { 'ssh-key': 'SSH key', password: 'password', token: 'token' } as const;
 
 /**
- * Add or edit a server in a dialog. `server` set: edit it at the version it was opened or loaded since;
- * `client` set: add one to that client (no client picker).
+ * Add or edit a server in a dialog. `server` set: edit it at the version it was opened or loaded
+ * since; `client` set: add one to that client (no client picker).
  */
 export function ServerFormModal({
   opened,
@@ -107,14 +107,14 @@ function ServerForm({
 
   const submit = form.onSubmit(async (values) => {
     setProblem(null);
-    saved.saveFailed(null);
     const { clientId, ...fields } = formValuesToInput(values);
-    const { base } = saved;
     try {
-      const stored = await save.mutateAsync(
-        base
-          ? { kind: 'update', id: base.id, version: base.version, input: fields }
-          : { kind: 'create', input: { clientId, ...fields } },
+      const stored = await saved.save((base) =>
+        save.mutateAsync(
+          base
+            ? { kind: 'update', id: base.id, version: base.version, input: fields }
+            : { kind: 'create', input: { clientId, ...fields } },
+        ),
       );
       notifications.show({ color: 'green', message: 'Server saved.' });
       onSaved(stored);
@@ -126,7 +126,6 @@ function ServerForm({
         focusFirstError();
         return;
       }
-      saved.saveFailed(error);
       setProblem(errorMessage(error));
     }
   }, focusFirstError);
@@ -152,7 +151,7 @@ function ServerForm({
           message={problem}
           style={{ whiteSpace: 'pre-line' }}
         >
-          {saved.stale && <LoadSavedVersion onLoad={() => void saved.load()} />}
+          <LoadSavedVersion of={saved} />
         </FormErrorAlert>
         {owner ? (
           <TextInput label="Client" value={clientLabel(owner)} readOnly variant="filled" />
