@@ -22,6 +22,10 @@ export const SECOND_FACTOR_REQUIRED_CODE = 'SECOND_FACTOR_REQUIRED';
 /** A wrong authenticator or backup code at sign-in; the message does not say which it was. */
 export const WRONG_SECOND_FACTOR_CODE = 'INVALID_SECOND_FACTOR_CODE';
 export const WRONG_SECOND_FACTOR_MESSAGE = 'That code is not right';
+/** An authenticator code accepted once already: each works once, the app shows the next. */
+export const USED_SECOND_FACTOR_CODE = 'SECOND_FACTOR_CODE_USED';
+export const USED_SECOND_FACTOR_MESSAGE =
+  'That code has been used already. Wait for the next code in your authenticator app.';
 /** A save over a version someone else replaced first: the web app offers to load theirs. */
 export const STALE_VERSION_CODE = 'STALE_VERSION';
 export type ApiErrorCode =

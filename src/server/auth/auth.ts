@@ -274,7 +274,7 @@ export function createAuth({ db, config, secretKey, mailer, log }: AuthOptions) 
           requireIdTokenVerification: true,
         })),
       }),
-      ...secondFactorPlugins(publicUrl),
+      ...secondFactorPlugins(db, publicUrl),
     ],
     advanced: {
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },

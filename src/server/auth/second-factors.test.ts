@@ -43,7 +43,7 @@ function verify(session: Session, kind: 'totp' | 'backup-code', code: string, tr
 
 describe('authenticator codes', () => {
   it('are turned on with the password and a first code, then asked at every sign-in', async () => {
-    const { email, totp, session: enrolledIn } = await enrolledPerson();
+    const { email, app, session: enrolledIn } = await enrolledPerson();
     expect((await enrolledIn.json<Me>('GET', '/api/me')).body.twoFactorEnabled).toBe(true);
 
     const { session, body } = await signInWithPassword(t.server, email, PASSWORD);
@@ -51,12 +51,47 @@ describe('authenticator codes', () => {
     // No session until the code.
     expect((await session.json('GET', '/api/me')).status).toBe(401);
 
-    const wrong = await verify(session, 'totp', wrongCode(totp.generate()));
+    const wrong = await verify(session, 'totp', wrongCode(app.totp.generate()));
     expect(wrong.status).toBe(401);
     expect(wrong.body.message).toBe('That code is not right');
 
-    expect((await verify(session, 'totp', totp.generate())).status).toBe(200);
+    expect((await verify(session, 'totp', await app.nextCode())).status).toBe(200);
     expect((await session.json('GET', '/api/me')).status).toBe(200);
+  });
+
+  it('accepts each code once: a code used before is refused, at turning on and at sign-in', async () => {
+    const { email, app } = await enrolledPerson();
+    const { session } = await signInWithPassword(t.server, email, PASSWORD);
+    // The code that turned them on, read over the person's shoulder.
+    const replayed = await verify(session, 'totp', app.usedCode);
+    expect(replayed.status).toBe(401);
+    expect(replayed.body).toMatchObject({
+      code: 'SECOND_FACTOR_CODE_USED',
+      message: 'That code has been used already. Wait for the next code in your authenticator app.',
+    });
+    expect((await session.json('GET', '/api/me')).status).toBe(401);
+
+    expect((await verify(session, 'totp', await app.nextCode())).status).toBe(200);
+    // The code of that sign-in, in another browser.
+    const elsewhere = await signInWithPassword(t.server, email, PASSWORD);
+    const again = await verify(elsewhere.session, 'totp', app.usedCode);
+    expect(again.body.code).toBe('SECOND_FACTOR_CODE_USED');
+    expect((await elsewhere.session.json('GET', '/api/me')).status).toBe(401);
+  });
+
+  it('lets one of two sign-ins sending the same code at once through, not both', async () => {
+    const { email, app } = await enrolledPerson();
+    const browsers = [
+      await signInWithPassword(t.server, email, PASSWORD),
+      await signInWithPassword(t.server, email, PASSWORD),
+    ];
+    const code = await app.nextCode();
+    const answers = await Promise.all(browsers.map(({ session }) => verify(session, 'totp', code)));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 401]);
+    const signedIn = await Promise.all(
+      browsers.map(async ({ session }) => (await session.json('GET', '/api/me')).status),
+    );
+    expect(signedIn.sort()).toEqual([200, 401]);
   });
 
   it('refuses turning on without the right password', async () => {
@@ -68,9 +103,9 @@ describe('authenticator codes', () => {
   });
 
   it('says the same for a wrong backup code as for a wrong authenticator code', async () => {
-    const { email, totp } = await enrolledPerson();
+    const { email, app } = await enrolledPerson();
     const { session } = await signInWithPassword(t.server, email, PASSWORD);
-    const wrongTotp = await verify(session, 'totp', wrongCode(totp.generate()));
+    const wrongTotp = await verify(session, 'totp', wrongCode(app.totp.generate()));
     const wrongBackup = await verify(session, 'backup-code', 'AAAAA-BBBBB');
     expect(wrongBackup.status).toBe(wrongTotp.status);
     expect(wrongBackup.body).toEqual(wrongTotp.body);
@@ -93,9 +128,9 @@ describe('authenticator codes', () => {
   });
 
   it('skips the code on a device trusted at the last sign-in, and only there', async () => {
-    const { email, totp } = await enrolledPerson();
+    const { email, app } = await enrolledPerson();
     const first = await signInWithPassword(t.server, email, PASSWORD);
-    expect((await verify(first.session, 'totp', totp.generate(), true)).status).toBe(200);
+    expect((await verify(first.session, 'totp', await app.nextCode(), true)).status).toBe(200);
     const trusted = first.session.cookies.get('cm.trust_device');
     expect(trusted).toBeTruthy();
 
@@ -115,19 +150,19 @@ describe('authenticator codes', () => {
     // after ten in a row: spread over people and sign-ins, only the address limit is reached.
     const pending = [];
     for (let i = 0; i <= Math.ceil(limit / 5); i++) {
-      const { email, totp, backupCodes } = await enrolledPerson();
-      pending.push({ totp, backupCodes, ...(await signInWithPassword(t.server, email, PASSWORD)) });
+      const { email, app, backupCodes } = await enrolledPerson();
+      pending.push({ app, backupCodes, ...(await signInWithPassword(t.server, email, PASSWORD)) });
     }
     await t.server.app.parts.db.kysely.deleteFrom('rateLimit').execute();
     const statuses: number[] = [];
-    for (const { session, totp } of pending) {
+    for (const { session, app } of pending) {
       for (let i = 0; i < 5 && statuses.length < limit; i++) {
-        statuses.push((await verify(session, 'totp', wrongCode(totp.generate()))).status);
+        statuses.push((await verify(session, 'totp', wrongCode(app.totp.generate()))).status);
       }
     }
     expect(statuses).toEqual(Array<number>(limit).fill(401));
     const last = pending.at(-1)!;
-    const limited = await verify(last.session, 'totp', last.totp.generate());
+    const limited = await verify(last.session, 'totp', await last.app.nextCode());
     expect(limited.status).toBe(429);
     // The backup-code route counts on its own, as sign-in and sign-up do.
     expect((await verify(last.session, 'backup-code', last.backupCodes[0]!)).status).toBe(200);
@@ -135,9 +170,9 @@ describe('authenticator codes', () => {
 });
 
 /** A sign-in that chose 'trust this device': the trust cookie it left. */
-async function trustedDevice(email: string, totp: Enrolled['totp']): Promise<string> {
+async function trustedDevice(email: string, app: Enrolled['app']): Promise<string> {
   const { session } = await signInWithPassword(t.server, email, PASSWORD);
-  expect((await verify(session, 'totp', totp.generate(), true)).status).toBe(200);
+  expect((await verify(session, 'totp', await app.nextCode(), true)).status).toBe(200);
   return session.cookies.get('cm.trust_device')!;
 }
 
@@ -151,8 +186,8 @@ async function askedForCode(email: string, trustCookie: string): Promise<boolean
 
 describe('trusted devices', () => {
   it('are all forgotten when the person turns codes off, not only the browser doing it', async () => {
-    const { email, totp, session } = await enrolledPerson();
-    const trust = await trustedDevice(email, totp);
+    const { email, app, session } = await enrolledPerson();
+    const trust = await trustedDevice(email, app);
     expect(await askedForCode(email, trust)).toBe(false);
     expect(
       (await session.json('POST', '/api/auth/two-factor/disable', { password: PASSWORD })).status,
@@ -162,8 +197,8 @@ describe('trusted devices', () => {
   });
 
   it('are all forgotten when an administrator resets the person’s second factor', async () => {
-    const { email, totp, session } = await enrolledPerson();
-    const trust = await trustedDevice(email, totp);
+    const { email, app, session } = await enrolledPerson();
+    const trust = await trustedDevice(email, app);
     const { id } = (await session.json<Me>('GET', '/api/me')).body;
     const reset = await t.staff.admin.json('POST', `/api/people/${id}/reset-second-factor`, {});
     expect(reset.status).toBe(200);

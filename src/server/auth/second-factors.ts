@@ -11,6 +11,7 @@ import { TRUST_DEVICE_DAYS } from '#shared/second-factors.ts';
 import type { Db } from '#server/db/database.ts';
 import { HttpError } from '#server/http/http-error.ts';
 import type { SignedInUser } from './session-guard.ts';
+import { oneUseCodes } from './one-use-codes.ts';
 
 /** The name authenticator apps show next to the codes, and the passkey's relying party. */
 const APP_NAME = 'Clients Manager';
@@ -33,7 +34,7 @@ const WRONG_CODE_ERRORS: ReadonlySet<string> = new Set(['INVALID_CODE', 'INVALID
  * secret, and a passkey's public key only. A passkey sign-in is itself two factors (the device
  * and its unlock), so it does not ask for a code.
  */
-export function secondFactorPlugins(publicUrl: string) {
+export function secondFactorPlugins(db: Db, publicUrl: string) {
   const url = new URL(publicUrl);
   return [
     twoFactor({
@@ -44,6 +45,7 @@ export function secondFactorPlugins(publicUrl: string) {
     // The relying party is this installation's host: a passkey works only on the address it
     // was made on (WebAuthn refuses an IP address there, so PUBLIC_URL needs a host name).
     passkey({ rpID: url.hostname, rpName: APP_NAME, origin: url.origin }),
+    oneUseCodes(db),
     neutralCodeErrors(),
   ] as const;
 }

@@ -12,6 +12,7 @@ import { peopleAndSecondFactors } from './migrations/0010-people-and-second-fact
 import { apiTokens } from './migrations/0011-api-tokens.ts';
 import { webhooks } from './migrations/0012-webhooks.ts';
 import { appsRunsIssues } from './migrations/0013-apps-runs-issues.ts';
+import { totpLastStep } from './migrations/0014-totp-last-step.ts';
 
 /** Every migration, in order. Listed in code so the build carries them and nothing is scanned. */
 function migrations(db: Db): Record<string, Migration> {
@@ -28,6 +29,7 @@ function migrations(db: Db): Record<string, Migration> {
     '0011-api-tokens': apiTokens(db.dialect),
     '0012-webhooks': webhooks(db.dialect),
     '0013-apps-runs-issues': appsRunsIssues(db.dialect),
+    '0014-totp-last-step': totpLastStep(),
   };
 }
 

@@ -157,6 +157,8 @@ export interface TwoFactorTable {
   verified: ColumnType<number | boolean, number | boolean | undefined, number | boolean>;
   failedVerificationCount: Generated<number>;
   lockedUntil: Timestamp | null;
+  /** The step of the last code accepted (auth/one-use-codes.ts), null before the first. */
+  lastUsedStep: number | null;
 }
 
 /** @better-auth/passkey: one WebAuthn credential of a person. */
