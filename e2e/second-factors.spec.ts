@@ -10,6 +10,7 @@ import {
   type TestServer,
 } from '../src/server/testing/test-server.ts';
 import { enrolTotp } from '../src/server/testing/second-factor-steps.ts';
+import { USED_SECOND_FACTOR_MESSAGE } from '../src/shared/api-error.ts';
 import { expectNoAxeViolations, switchScheme } from './axe.ts';
 
 /*
@@ -39,7 +40,12 @@ async function look(page: Page, name: string, part?: Locator): Promise<void> {
       await switchScheme(page, colorScheme);
       await part?.scrollIntoViewIfNeeded();
       if (colorScheme === 'light') {
-        await page.screenshot({ path: `${SHOTS}/${name}-${size.name}.png`, fullPage: !part });
+        // Fast-forwards the fade from the dark scheme scanned a moment ago.
+        await page.screenshot({
+          path: `${SHOTS}/${name}-${size.name}.png`,
+          fullPage: !part,
+          animations: 'disabled',
+        });
       }
       await expectNoAxeViolations(page, `${name} at ${size.name}, ${colorScheme}`);
     }
@@ -113,15 +119,21 @@ test('authenticator codes are set up in Settings: QR code, secret, a first code,
   await expect(section.getByRole('button', { name: 'Turn off two-factor sign-in' })).toBeVisible();
 });
 
-test('sign-in asks for the code; a backup code works once', async ({ staff, browser, server }) => {
+test('sign-in asks for the code; each code works once', async ({ staff, browser, server }) => {
   test.setTimeout(180_000);
   const email = (await staff.json<{ email: string }>('GET', '/api/me')).body.email;
-  const { totp, backupCodes } = await enrolTotp(staff, PASSWORD);
+  const { app, backupCodes } = await enrolTotp(staff, PASSWORD);
 
-  // A code from the app.
+  // A code from the app: the one that turned codes on is refused, the next one works.
   const first = await passwordStep(browser, server, email);
   await look(first.page, 'sign-in-code-step');
-  await first.page.getByLabel('Authentication code').fill(totp.generate());
+  const code = first.page.getByLabel('Authentication code');
+  await code.fill(app.usedCode);
+  await first.page.getByRole('button', { name: 'Verify' }).click();
+  await expect(first.page.getByText(USED_SECOND_FACTOR_MESSAGE)).toBeVisible();
+  await expect(code).toHaveAttribute('aria-invalid', 'true');
+  await look(first.page, 'sign-in-used-code');
+  await code.fill(await app.nextCode());
   await first.page.getByRole('button', { name: 'Verify' }).click();
   await expect(first.page).toHaveURL(`${server.url}/`);
   await first.context.close();
