@@ -9,7 +9,7 @@ import { ROUTE_PERMISSIONS } from './route-permissions.ts';
 import { SESSION_ONLY_ROUTES } from './api-tokens.ts';
 import { scopeAllows, type CreatedToken, type TokenScope } from '#shared/tokens.ts';
 import { isWebAppFile } from '#server/http/static-files.ts';
-import { DOCS_PREFIX, OPENAPI_PATH } from '#server/http/openapi-document.ts';
+import { API_DOCS_THEME, DOCS_PREFIX, OPENAPI_PATH } from '#server/http/openapi-document.ts';
 import { sendRouteRequest, type RouteRequest } from '#server/testing/route-requests.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
 import { appWithEndedRun } from '#server/testing/app-records.ts';
@@ -637,6 +637,15 @@ const ROUTE_CASES: Readonly<Record<string, RouteCase>> = {
   [`GET ${DOCS_PREFIX}/static/*`]: {
     allowed: 200,
     request: async () => get(`${DOCS_PREFIX}/static/swagger-ui.css`),
+  },
+  // What api-docs-theme.ts adds to the page.
+  [`GET ${DOCS_PREFIX}/static/theme/${API_DOCS_THEME.css}`]: {
+    allowed: 200,
+    request: async () => get(`${DOCS_PREFIX}/static/theme/${API_DOCS_THEME.css}`),
+  },
+  [`GET ${DOCS_PREFIX}/static/theme/${API_DOCS_THEME.js}`]: {
+    allowed: 200,
+    request: async () => get(`${DOCS_PREFIX}/static/theme/${API_DOCS_THEME.js}`),
   },
 };
 

@@ -3,6 +3,7 @@ import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { API_DOCS_CSS, API_DOCS_JS } from './api-docs-theme.ts';
 import { betterAuthPaths } from './better-auth-paths.ts';
 
 /**
@@ -60,6 +61,9 @@ export const openapiOptions: FastifyDynamicSwaggerOptions = {
   },
 };
 
+/** The files api-docs-theme.ts adds to Swagger UI's, under its `static/theme/`. */
+export const API_DOCS_THEME = { css: 'accessible.css', js: 'accessible.js' } as const;
+
 /** Where the document is served, and where people read it. */
 export const OPENAPI_PATH = '/api/openapi.json';
 export const DOCS_PREFIX = '/api/docs';
@@ -77,6 +81,8 @@ export const API_DOCS_PERMISSIONS = {
   [`GET ${DOCS_PREFIX}/static/index.html`]: 'self',
   [`GET ${DOCS_PREFIX}/static/swagger-initializer.js`]: 'self',
   [`GET ${DOCS_PREFIX}/static/*`]: 'self',
+  [`GET ${DOCS_PREFIX}/static/theme/${API_DOCS_THEME.css}`]: 'self',
+  [`GET ${DOCS_PREFIX}/static/theme/${API_DOCS_THEME.js}`]: 'self',
 } as const;
 
 /**
@@ -119,7 +125,11 @@ export async function registerApiDocs(app: FastifyInstance): Promise<void> {
     staticCSP: DOCS_CSP,
     // No call to swagger.io's validator: the document is checked by this project's tests.
     validatorUrl: false,
-    uiConfig: { deepLinking: true, tryItOutEnabled: false },
-    theme: { title: 'Clients Manager API' },
+    uiConfig: { deepLinking: false, tryItOutEnabled: false, layout: 'BaseLayout' },
+    theme: {
+      title: 'Clients Manager API',
+      css: [{ filename: API_DOCS_THEME.css, content: API_DOCS_CSS }],
+      js: [{ filename: API_DOCS_THEME.js, content: API_DOCS_JS }],
+    },
   });
 }
