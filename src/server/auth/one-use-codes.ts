@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { APIError, createAuthMiddleware, getSessionFromCtx } from 'better-auth/api';
+import { APIError, createAuthMiddleware, getAuthoritativeSessionFromCtx } from 'better-auth/api';
 import { symmetricDecrypt } from 'better-auth/crypto';
 import type { BetterAuthPlugin } from 'better-auth';
 import { base32 } from '@better-auth/utils/base32';
@@ -12,6 +12,11 @@ const PERIOD_SECONDS = 30;
 const DIGITS = 6;
 /** Better Auth accepts the step before and the step after the current one (clock drift). */
 const WINDOW = 1;
+/**
+ * Better Auth reads the clock again after this hook: a step may end in between, moving its
+ * window one step on. A code of that next step is claimed too, so it is never accepted unclaimed.
+ */
+const STEP_AHEAD = WINDOW + 1;
 
 /**
  * Better Auth's cookie of a sign-in waiting for its code. Its name is not exported; the
@@ -24,11 +29,11 @@ type HookContext = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
 /**
  * An authenticator code is accepted once (RFC 6238 §5.2). Better Auth 1.7 accepts a right code
  * again for as long as its step is in the window, about 90 seconds: a code read over a
- * shoulder or through a phishing page would sign a second browser in. Before Better Auth checks
+ * shoulder, or from a recording, would sign a second browser in. Before Better Auth checks
  * a code, this finds the step it belongs to and moves the person's `lastUsedStep` past it in
  * one conditional update, so of two requests with one code only one gets through, and a code
- * of that step or an earlier one is refused with its own message. A wrong code is left to
- * Better Auth, which counts it.
+ * of that step or an earlier one is refused with its own message. A wrong code, and any code
+ * while the person's codes are locked, is left to Better Auth, which counts or refuses it.
  */
 export function oneUseCodes(db: Db) {
   return {
@@ -44,10 +49,10 @@ export function oneUseCodes(db: Db) {
             if (!userId) return;
             const factor = await db.kysely
               .selectFrom('twoFactor')
-              .select(['id', 'secret'])
+              .select(['id', 'secret', 'lockedUntil'])
               .where('userId', '=', userId)
               .executeTakeFirst();
-            if (!factor) return;
+            if (!factor || isLocked(factor.lockedUntil)) return;
             const step = await stepOf(code, await totpSecret(ctx, factor.secret));
             if (step === undefined) return;
             const claimed = await db.kysely
@@ -71,7 +76,8 @@ export function oneUseCodes(db: Db) {
 
 /** Whose code it is: the signed-in person's (turning codes on), or the pending sign-in's. */
 async function codeOwner(ctx: HookContext): Promise<string | undefined> {
-  const session = await getSessionFromCtx(ctx);
+  // As Better Auth's verify route asks: past any cookie cache, so a revoked session is none.
+  const session = await getAuthoritativeSessionFromCtx(ctx);
   if (session) return session.user.id;
   const cookie = ctx.context.createAuthCookie(PENDING_SIGN_IN_COOKIE);
   const pending = await ctx.getSignedCookie(cookie.name, ctx.context.secret);
@@ -82,19 +88,27 @@ async function codeOwner(ctx: HookContext): Promise<string | undefined> {
 /** The secret as Better Auth's verify route reads it (an imported one is kept in base32). */
 async function totpSecret(ctx: HookContext, sealed: string): Promise<string | Uint8Array> {
   const secret = await symmetricDecrypt({ key: ctx.context.secretConfig, data: sealed });
-  return secret.startsWith('base32:') ? base32.decode(secret.slice(7).toUpperCase()) : secret;
+  const prefix = 'base32:';
+  return secret.startsWith(prefix)
+    ? base32.decode(secret.slice(prefix.length).toUpperCase())
+    : secret;
 }
 
-/** The step in the window whose code this is, or undefined for a wrong code. */
+/** The step of this code in Better Auth's window or just after it; undefined for a wrong code. */
 async function stepOf(code: string, secret: string | Uint8Array): Promise<number | undefined> {
   const otp = createOTP(secret, { period: PERIOD_SECONDS, digits: DIGITS });
   const now = Math.floor(Date.now() / 1000 / PERIOD_SECONDS);
   let matched: number | undefined;
   // Every step is computed and compared, so the time taken does not say which one matched.
-  for (let step = now - WINDOW; step <= now + WINDOW; step += 1) {
+  for (let step = now - WINDOW; step <= now + STEP_AHEAD; step += 1) {
     if (sameCode(code, await otp.hotp(step))) matched = step;
   }
   return matched;
+}
+
+/** Locked codes are Better Auth's to refuse: a right code sent then is not spent. */
+function isLocked(lockedUntil: string | Date | null): boolean {
+  return lockedUntil !== null && new Date(lockedUntil).getTime() > Date.now();
 }
 
 function sameCode(given: string, expected: string): boolean {

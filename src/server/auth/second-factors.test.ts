@@ -88,10 +88,30 @@ describe('authenticator codes', () => {
     const code = await app.nextCode();
     const answers = await Promise.all(browsers.map(({ session }) => verify(session, 'totp', code)));
     expect(answers.map((a) => a.status).sort()).toEqual([200, 401]);
+    expect(answers.find((a) => a.status === 401)?.body.code).toBe('SECOND_FACTOR_CODE_USED');
     const signedIn = await Promise.all(
       browsers.map(async ({ session }) => (await session.json('GET', '/api/me')).status),
     );
     expect(signedIn.sort()).toEqual([200, 401]);
+  });
+
+  it('leaves a right code unspent while the person’s codes are locked', async () => {
+    const { email, app, session: enrolledIn } = await enrolledPerson();
+    const { id } = (await enrolledIn.json<Me>('GET', '/api/me')).body;
+    const lock = (until: string | null) =>
+      t.server.app.parts.db.kysely
+        .updateTable('twoFactor')
+        .set({ lockedUntil: until })
+        .where('userId', '=', id)
+        .execute();
+    const { session } = await signInWithPassword(t.server, email, PASSWORD);
+    await lock(new Date(Date.now() + 60_000).toISOString());
+    const code = await app.nextCode();
+    const locked = await verify(session, 'totp', code);
+    expect(locked.status).toBe(429);
+    expect(locked.body.code).not.toBe('SECOND_FACTOR_CODE_USED');
+    await lock(null);
+    expect((await verify(session, 'totp', code)).status).toBe(200);
   });
 
   it('refuses turning on without the right password', async () => {
