@@ -7,6 +7,7 @@ import type { Db } from '#server/db/database.ts';
 import type { Database } from '#server/db/schema.ts';
 import { toStringList } from '#server/db/codec.ts';
 import { chunks } from '#server/db/chunks.ts';
+import { isUniqueViolation } from '#server/db/unique-violation.ts';
 import { newRecordId, newRecordStamps } from '#server/db/record-id.ts';
 import { appendEvents, type NewEvent } from '#server/realtime/event-log.ts';
 import { presentRun } from '../runs/run-presenter.ts';
@@ -359,10 +360,4 @@ export class AppRepository {
       return { status: 'done', id };
     });
   }
-}
-
-/** A unique index refused the row (SQLite's and PostgreSQL's own codes). */
-export function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505';
 }

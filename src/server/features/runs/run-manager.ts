@@ -29,7 +29,7 @@ import {
   resolveProblems,
   runProblemKey,
 } from '../issues/problem-issues.ts';
-import { isUniqueViolation } from '../apps/app-repository.ts';
+import { isUniqueViolation } from '#server/db/unique-violation.ts';
 import { Masker } from './masker.ts';
 import { RunLogWriter } from './run-log-writer.ts';
 import { presentRun } from './run-presenter.ts';
