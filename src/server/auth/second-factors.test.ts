@@ -14,6 +14,7 @@ import {
   type TestServer,
 } from '#server/testing/test-server.ts';
 import { fromBool } from '#server/db/codec.ts';
+import { CODES_BEING_SET_UP_CODE } from './one-set-of-codes.ts';
 import type { Me } from '#shared/account.ts';
 
 const PASSWORD = 'correct horse battery';
@@ -120,6 +121,32 @@ describe('authenticator codes', () => {
       password: 'not the password',
     });
     expect(response.status).toBe(400);
+  });
+
+  it('keeps one set of codes for a person who asks to turn them on several times at once', async () => {
+    const session = await signUpVerified(t.server, { password: PASSWORD });
+    const { id } = (await session.json<Me>('GET', '/api/me')).body;
+    const answers = await Promise.all(
+      [1, 2, 3, 4, 5, 6].map(() =>
+        session.json<{ code?: string }>('POST', '/api/auth/two-factor/enable', {
+          password: PASSWORD,
+        }),
+      ),
+    );
+    const rows = await t.server.app.parts.db.kysely
+      .selectFrom('twoFactor')
+      .select('id')
+      .where('userId', '=', id)
+      .execute();
+    expect(rows).toHaveLength(1);
+    // Whether they raced is up to the scheduler; one that lost the race says so, none fails.
+    expect(answers.some((a) => a.status === 200)).toBe(true);
+    for (const lost of answers.filter((a) => a.status !== 200)) {
+      expect(lost).toMatchObject({ status: 409, body: { code: CODES_BEING_SET_UP_CODE } });
+    }
+    // The person goes on from there: the row left is the one turning codes on completes.
+    await enrolTotp(session, PASSWORD);
+    expect((await session.json<Me>('GET', '/api/me')).body.twoFactorEnabled).toBe(true);
   });
 
   it('says the same for a wrong backup code as for a wrong authenticator code', async () => {

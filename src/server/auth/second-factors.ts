@@ -11,6 +11,7 @@ import { TRUST_DEVICE_DAYS } from '#shared/second-factors.ts';
 import type { Db } from '#server/db/database.ts';
 import { HttpError } from '#server/http/http-error.ts';
 import type { SignedInUser } from './session-guard.ts';
+import { oneSetOfCodes } from './one-set-of-codes.ts';
 import { oneUseCodes } from './one-use-codes.ts';
 
 /** The name authenticator apps show next to the codes, and the passkey's relying party. */
@@ -46,6 +47,7 @@ export function secondFactorPlugins(db: Db, publicUrl: string) {
     // was made on (WebAuthn refuses an IP address there, so PUBLIC_URL needs a host name).
     passkey({ rpID: url.hostname, rpName: APP_NAME, origin: url.origin }),
     oneUseCodes(db),
+    oneSetOfCodes(),
     neutralCodeErrors(),
   ] as const;
 }

@@ -13,6 +13,7 @@ import { apiTokens } from './migrations/0011-api-tokens.ts';
 import { webhooks } from './migrations/0012-webhooks.ts';
 import { appsRunsIssues } from './migrations/0013-apps-runs-issues.ts';
 import { totpLastStep } from './migrations/0014-totp-last-step.ts';
+import { oneTwoFactorPerPerson } from './migrations/0015-one-two-factor-per-person.ts';
 
 /** Every migration, in order. Listed in code so the build carries them and nothing is scanned. */
 function migrations(db: Db): Record<string, Migration> {
@@ -30,6 +31,7 @@ function migrations(db: Db): Record<string, Migration> {
     '0012-webhooks': webhooks(db.dialect),
     '0013-apps-runs-issues': appsRunsIssues(db.dialect),
     '0014-totp-last-step': totpLastStep(),
+    '0015-one-two-factor-per-person': oneTwoFactorPerPerson(),
   };
 }
 

@@ -148,7 +148,7 @@ export interface UserTable {
   twoFactorEnabled: ColumnType<number | boolean, number | boolean | undefined, number | boolean>;
 }
 
-/** Better Auth's twoFactor plugin: a person's TOTP secret and backup codes (both sealed by it). */
+/** Better Auth's twoFactor plugin: a person's one TOTP secret and backup codes (both sealed by it). */
 export interface TwoFactorTable {
   id: string;
   secret: string;
