@@ -673,8 +673,9 @@ const byRole =
  * a route about one client or server answers as for a client that does not exist, 404. A write
  * naming such a client in its body is refused as such a body is, 400 naming the field (a new
  * client without one of their tags, a server for a client they cannot see, an import of one);
- * bulk routes and an export of chosen ids answer 404 for ids they cannot reach. Lists, their own
- * account and an unused credential (everyone's until a server uses it) answer as for any editor.
+ * bulk routes and an export of chosen ids answer 404 for ids they cannot reach, and so do the
+ * routes of a credential no server uses that someone else made. Lists and their own account
+ * answer as for any editor.
  */
 const LIMITED_ANSWERS: Readonly<Record<string, Expected>> = {
   'GET /api/clients/:id': { refused: 404 },
@@ -699,6 +700,11 @@ const LIMITED_ANSWERS: Readonly<Record<string, Expected>> = {
   'POST /api/servers/:id/host-key': { refused: 404 },
   'POST /api/servers/:id/check': { refused: 404 },
   'POST /api/servers': { refused: 400 },
+  'GET /api/credentials/:id': { refused: 404 },
+  'PUT /api/credentials/:id': { refused: 404 },
+  'POST /api/credentials/:id/rotate': { refused: 404 },
+  'DELETE /api/credentials/:id': { refused: 404 },
+  'POST /api/credentials/:id/reveal': { refused: 404 },
   'GET /api/apps/:id': { refused: 404 },
   'PUT /api/apps/:id': { refused: 404 },
   'DELETE /api/apps/:id': { refused: 404 },

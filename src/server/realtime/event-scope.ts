@@ -14,14 +14,15 @@ function adminsOnly(kind: string): boolean {
 /**
  * Who may receive an event on the live stream, as of when the hub read it:
  * - `admins`: the audit trail (`person.*`, `webhook.*`), for administrators only;
- * - `everyone`: every signed-in person (a credential no server uses);
+ * - `maker`: people with no tag limit, and the person who made a credential no server uses
+ *   and nobody else has changed (features/credentials/credential-scope.ts says why);
  * - `clients`: a person with no tag limit, or one whose tags meet one of these tag lists (the
  *   event's client, or for a credential the clients of the servers that use it). An empty list
  *   (a client no longer known) reaches only people with no limit.
  */
 export type EventScope =
   | { audience: 'admins' }
-  | { audience: 'everyone' }
+  | { audience: 'maker'; userId: string | null }
   | {
       audience: 'clients';
       tags: readonly (readonly string[])[];
@@ -41,8 +42,8 @@ export function canReceive(access: Access, scope: EventScope): boolean {
   switch (scope.audience) {
     case 'admins':
       return access.role === 'admin';
-    case 'everyone':
-      return true;
+    case 'maker':
+      return access.tags === null || access.userId === scope.userId;
     case 'clients':
       return access.tags === null || scope.tags.some((tags) => canSeeTags(access, tags));
   }
@@ -53,26 +54,39 @@ const IDS_PER_LOOKUP = 500;
 /** What of an event decides its scope. */
 export type ScopedEvent = Pick<ClientEvent, 'kind' | 'clientId' | 'credentialId' | 'fields'>;
 
-/** For each credential id: the tags of the clients whose servers use it (none: unused). */
+/**
+ * For each credential id: the tags of the clients whose servers use it (none: unused), and for
+ * each one nobody but its maker has changed, that maker.
+ */
 async function credentialUsers(
   db: Kysely<Database>,
   ids: readonly string[],
-): Promise<Map<string, string[][]>> {
+): Promise<{ users: Map<string, string[][]>; makers: Map<string, string> }> {
   const users = new Map<string, string[][]>();
+  const makers = new Map<string, string>();
   for (const chunk of chunks(ids, IDS_PER_LOOKUP)) {
-    const rows = await db
-      .selectFrom('server')
-      .innerJoin('client', 'client.id', 'server.clientId')
-      .select(['server.credentialId', 'client.tags'])
-      .where('server.credentialId', 'in', chunk)
-      .execute();
+    const [rows, made] = await Promise.all([
+      db
+        .selectFrom('server')
+        .innerJoin('client', 'client.id', 'server.clientId')
+        .select(['server.credentialId', 'client.tags'])
+        .where('server.credentialId', 'in', chunk)
+        .execute(),
+      db
+        .selectFrom('credential')
+        .select(['id', 'createdBy'])
+        .where('id', 'in', chunk)
+        .whereRef('createdBy', '=', 'updatedBy')
+        .execute(),
+    ]);
     for (const row of rows) {
       const list = users.get(row.credentialId!) ?? [];
       list.push(toStringList(row.tags));
       users.set(row.credentialId!, list);
     }
+    for (const row of made) if (row.createdBy !== null) makers.set(row.id, row.createdBy);
   }
-  return users;
+  return { users, makers };
 }
 
 /**
@@ -95,13 +109,14 @@ export async function scopesOf(
     clientIds.size > 0 ? clientTagsOf(db, clientIds) : new Map<string, string[]>(),
     credentialIds.size > 0
       ? credentialUsers(db, [...credentialIds])
-      : new Map<string, string[][]>(),
+      : { users: new Map<string, string[][]>(), makers: new Map<string, string>() },
   ]);
   return events.map((event): EventScope => {
     if (adminsOnly(event.kind)) return { audience: 'admins' };
     if (event.kind.startsWith('credential.') && event.credentialId) {
-      const users = credentials.get(event.credentialId);
-      return users === undefined ? { audience: 'everyone' } : { audience: 'clients', tags: users };
+      const users = credentials.users.get(event.credentialId);
+      if (users !== undefined) return { audience: 'clients', tags: users };
+      return { audience: 'maker', userId: credentials.makers.get(event.credentialId) ?? null };
     }
     const tags = event.clientId ? clients.get(event.clientId) : undefined;
     const retagged = event.kind === 'client.updated' && event.fields.includes('tags');

@@ -50,9 +50,6 @@ describe('access by tag on the live stream', () => {
     const created = await stream.next();
     expect(created.event).toBe('client.created');
     expect(eventOf(created.data).clientId).toBe(eu.id);
-    // The credential is unused while its event is sent: that event is everyone's. (Read before
-    // a server uses it: the hub decides when it reads the event, which may be later.)
-    expect((await stream.next()).event).toBe('credential.created');
     await t.staff.editor.json('POST', '/api/servers', {
       clientId: us.id,
       label: 'deploy',
@@ -76,6 +73,7 @@ describe('access by tag on the live stream', () => {
     expect(eventOf(updated.data).clientId).toBe(eu.id);
     // The update of the 'eu' client came last: everything before it was read, none of it theirs.
     expect(stream.raw).not.toContain(us.id);
+    expect(stream.raw).not.toContain('credential.created');
     expect(stream.raw).not.toContain('credential.updated');
     expect(stream.raw).not.toContain('server.created');
 
@@ -154,6 +152,29 @@ describe('access by tag on the live stream', () => {
     expect(editor.raw).not.toContain('person.');
     admin.close();
     editor.close();
+  });
+
+  it('sends a credential no server uses to its maker and people without a limit only', async () => {
+    const [limited] = await open(t.staff.limited.cookieHeader);
+    const [narrowed] = await open(t.staff.narrowed.cookieHeader);
+    const made = (name: string) =>
+      t.staff.limited.json<Credential>('POST', '/api/credentials', {
+        name,
+        kind: 'token',
+        secret: 's',
+      });
+    const theirs = (await made('Limited’s own token')).body;
+    const seen = await limited.next();
+    expect([seen.event, eventOf(seen.data).credentialId]).toEqual([
+      'credential.created',
+      theirs.id,
+    ]);
+    // Another limited person gets the next write of theirs, not the credential before it.
+    const after = await create('Live after a token', ['eu']);
+    expect(eventOf((await narrowed.next()).data).clientId).toBe(after.id);
+    expect(narrowed.raw).not.toContain(theirs.id);
+    limited.close();
+    narrowed.close();
   });
 
   it('ends a stream when its person’s tags change, so it reopens with the new ones', async () => {

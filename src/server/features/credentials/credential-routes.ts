@@ -23,6 +23,7 @@ import { reachableClientIds } from '#server/auth/tag-scope.ts';
 import {
   canUseCredential,
   credentialInReach,
+  ownCredentialIds,
   scopedCredential,
   serversInReach,
 } from './credential-scope.ts';
@@ -84,13 +85,16 @@ export function registerCredentialRoutes(
       },
     },
     async (request): Promise<CredentialList> => {
-      const [all, reachable] = await Promise.all([
+      const access = accessOf(requireUser(request));
+      const [all, reachable, own] = await Promise.all([
         credentials.list(),
-        reachableClientIds(db, accessOf(requireUser(request))),
+        reachableClientIds(db, access),
+        ownCredentialIds(db, access.userId),
       ]);
       const seen = reachable
         ? all.flatMap((credential) => {
-            const scoped = scopedCredential(credential, (clientId) => reachable.has(clientId));
+            const reach = (clientId: string) => reachable.has(clientId);
+            const scoped = scopedCredential(credential, reach, own);
             return scoped ? [scoped] : [];
           })
         : all;

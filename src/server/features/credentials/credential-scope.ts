@@ -6,17 +6,39 @@ import { idsOutOfReach, isLimited } from '#server/auth/tag-scope.ts';
 
 /**
  * Access by tag for the vault. A person limited to some tags sees a credential when a server of
- * a client within their reach uses it, or when no server uses it at all: an unused credential
- * belongs to no client yet, and a limited person must be able to see one they just made to put
- * it on one of their servers. A credential they see lists only the servers they can see.
+ * a client within their reach uses it. One that no server uses is theirs when they made it and
+ * nobody else has changed it since (ownCredentialIds): they must be able to see a credential
+ * they just made to put it on one of their servers. Any other unused credential is seen only by
+ * people without a limit: it may be a hidden client's, whose server was removed or whose client
+ * was deleted (and may be restored with it). A credential they see lists only the servers they
+ * can see.
  */
 export function scopedCredential(
   credential: Credential,
   reachable: (clientId: string) => boolean,
+  own: ReadonlySet<string>,
 ): Credential | undefined {
-  if (credential.servers.length === 0) return credential;
+  if (credential.servers.length === 0) return own.has(credential.id) ? credential : undefined;
   const servers = credential.servers.filter((server) => reachable(server.client.id));
   return servers.length === 0 ? undefined : { ...credential, servers };
+}
+
+/**
+ * Of `ids` (every credential when not given), those `userId` made and nobody else has changed
+ * since: a rename or rotation by someone else makes the secret no longer only theirs.
+ */
+export async function ownCredentialIds(
+  db: Kysely<Database>,
+  userId: string,
+  ids?: readonly string[],
+): Promise<Set<string>> {
+  let query = db
+    .selectFrom('credential')
+    .select('id')
+    .where('createdBy', '=', userId)
+    .where('updatedBy', '=', userId);
+  if (ids !== undefined) query = query.where('id', 'in', ids);
+  return new Set((await query.execute()).map((row) => row.id));
 }
 
 type CredentialServer = Credential['servers'][number];
@@ -39,7 +61,11 @@ export async function credentialInReach(
   access: Access,
   credential: Credential,
 ): Promise<Credential | undefined> {
-  if (!isLimited(access) || credential.servers.length === 0) return credential;
+  if (!isLimited(access)) return credential;
+  if (credential.servers.length === 0) {
+    const own = await ownCredentialIds(db, access.userId, [credential.id]);
+    return own.has(credential.id) ? credential : undefined;
+  }
   const servers = await serversInReach(db, access, credential.servers);
   return servers.length === 0 ? undefined : { ...credential, servers };
 }
@@ -56,7 +82,7 @@ export async function canUseCredential(
     .select('clientId')
     .where('credentialId', '=', id)
     .execute();
-  if (users.length === 0) return true;
+  if (users.length === 0) return (await ownCredentialIds(db, access.userId, [id])).has(id);
   const ids = users.map((user) => user.clientId);
   return (await idsOutOfReach(db, access, ids)).length < ids.length;
 }

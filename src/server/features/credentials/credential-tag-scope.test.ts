@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Client } from '#shared/clients.ts';
 import type { Credential, CredentialList } from '#shared/credentials.ts';
+import type { Server, ServerList } from '#shared/servers.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
+import type { Session } from '#server/testing/test-server.ts';
 
 // Access by tag in the vault: `limited` (tag 'eu') sees a credential used by a server of an
-// 'eu' client, or by no server at all; it lists only the servers they can see.
+// 'eu' client, or used by none that they made and nobody else changed; it lists only the
+// servers they can see.
 const t = serveThisFile({
   staff: {
     editor: { name: 'Editor', role: 'editor' },
@@ -12,14 +15,22 @@ const t = serveThisFile({
   },
 });
 
-async function token(name: string): Promise<Credential> {
-  const { status, body } = await t.staff.editor.json<Credential>('POST', '/api/credentials', {
+async function token(name: string, by: Session = t.staff.editor): Promise<Credential> {
+  const { status, body } = await by.json<Credential>('POST', '/api/credentials', {
     name,
     kind: 'token',
     secret: `secret of ${name}`,
   });
   expect(status).toBe(201);
   return body;
+}
+
+async function seenByLimited(id: string): Promise<boolean> {
+  const list = await t.staff.limited.json<CredentialList>('GET', '/api/credentials');
+  const one = await t.staff.limited.json('GET', `/api/credentials/${id}`);
+  const listed = list.body.credentials.some((c) => c.id === id);
+  expect(one.status === 200).toBe(listed);
+  return listed;
 }
 
 async function clientUsing(name: string, tags: string[], credentialId: string) {
@@ -39,6 +50,7 @@ describe('access by tag: credentials', () => {
     const theirs = await token('US only token');
     const shared = await token('Shared token');
     const unused = await token('Unused token');
+    const own = await token('Their own token', t.staff.limited);
     await clientUsing('Oslo', ['eu'], shared.id);
     const hiddenClient = await clientUsing('Austin', ['us'], shared.id);
     await clientUsing('Phoenix', ['us'], theirs.id);
@@ -46,7 +58,8 @@ describe('access by tag: credentials', () => {
     const list = await t.staff.limited.json<CredentialList>('GET', '/api/credentials');
     const byId = new Map(list.body.credentials.map((c) => [c.id, c]));
     expect(byId.has(theirs.id)).toBe(false);
-    expect(byId.has(unused.id)).toBe(true);
+    expect(byId.has(unused.id)).toBe(false);
+    expect(byId.has(own.id)).toBe(true);
     expect(byId.get(shared.id)!.servers.map((s) => s.client.name)).toEqual(['Oslo']);
     expect(JSON.stringify(list.body)).not.toContain(hiddenClient.id);
     const one = await t.staff.limited.json<Credential>('GET', `/api/credentials/${shared.id}`);
@@ -90,6 +103,56 @@ describe('access by tag: credentials', () => {
     const hidden = await add(theirs.id);
     expect(hidden.status).toBe(400);
     expect(hidden.body).toEqual((await add('noSuchCredential1')).body);
-    expect((await add(unused.id)).status).toBe(201);
+    expect((await add(unused.id)).body).toEqual(hidden.body);
+    expect((await add(own.id)).status).toBe(201);
+  });
+
+  it('keeps a hidden client’s password hidden once its server is removed or the client deleted', async () => {
+    const made = async (name: string) => {
+      const client = await t.staff.editor.json<Client>('POST', '/api/clients', {
+        name,
+        tags: ['us'],
+        server: { host: `${name.toLowerCase()}.example.test`, password: `password of ${name}` },
+      });
+      expect(client.status).toBe(201);
+      const servers = await t.staff.editor.json<ServerList>(
+        'GET',
+        `/api/servers?clientId=${client.body.id}`,
+      );
+      return { client: client.body, server: servers.body.servers[0]! };
+    };
+    const deleted = await made('Dallas');
+    const removed = await made('Denver');
+    const passwords = [deleted.server.credential!.id, removed.server.credential!.id];
+    expect((await t.staff.editor.json('DELETE', `/api/clients/${deleted.client.id}`)).status).toBe(
+      204,
+    );
+    const second = await t.staff.editor.json('POST', '/api/servers', {
+      clientId: removed.client.id,
+      label: 'second',
+    });
+    expect(second.status).toBe(201);
+    await t.staff.editor.json('POST', `/api/servers/${(second.body as Server).id}/primary`, {});
+    expect((await t.staff.editor.json('DELETE', `/api/servers/${removed.server.id}`)).status).toBe(
+      204,
+    );
+    for (const id of passwords) {
+      expect(await seenByLimited(id)).toBe(false);
+      const reveal = await t.staff.limited.json('POST', `/api/credentials/${id}/reveal`, {});
+      expect(reveal.status).toBe(404);
+    }
+    const list = await t.staff.limited.json('GET', '/api/credentials');
+    expect(JSON.stringify(list.body)).not.toMatch(/Dallas|Denver/);
+  });
+
+  it('hides their own unused credential once someone else changes it', async () => {
+    const own = await token('Theirs, then rotated', t.staff.limited);
+    expect(await seenByLimited(own.id)).toBe(true);
+    const rotated = await t.staff.editor.json('POST', `/api/credentials/${own.id}/rotate`, {
+      version: own.version,
+      secret: 'a secret that is no longer only theirs',
+    });
+    expect(rotated.status).toBe(200);
+    expect(await seenByLimited(own.id)).toBe(false);
   });
 });
