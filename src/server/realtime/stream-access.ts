@@ -17,6 +17,75 @@ function sameAccess(a: Access, b: Pick<Access, 'role' | 'tags'>): boolean {
 }
 
 /**
+ * The access of each stream's session or API token as of now, by the stream's `sessionId`
+ * (session-guard.ts): absent when the session or token has gone (signed out, revoked, expired)
+ * or its person was disabled. One query for the sessions, one for the tokens.
+ */
+export async function currentStreamAccess(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  streamIds: readonly string[],
+): Promise<Map<string, Pick<Access, 'role' | 'tags'>>> {
+  const now = new Date();
+  const at = dialect === 'postgres' ? now : now.toISOString();
+  const notDisabled = dialect === 'postgres' ? false : 0;
+  const sessionIds = streamIds.filter((id) => !id.startsWith(TOKEN_STREAM_PREFIX));
+  const tokenIds = streamIds
+    .filter((id) => id.startsWith(TOKEN_STREAM_PREFIX))
+    .map((id) => id.slice(TOKEN_STREAM_PREFIX.length));
+  const valid =
+    sessionIds.length === 0
+      ? []
+      : await db
+          .selectFrom('session')
+          .innerJoin('user', 'user.id', 'session.userId')
+          .select(['session.id', 'user.role', 'user.tags'])
+          .where('session.id', 'in', sessionIds)
+          .where('session.expiresAt', '>', at)
+          .where('user.disabled', '=', notDisabled)
+          .execute();
+  // A token's stream: while the token is there, unexpired, and its owner enabled.
+  const tokens =
+    tokenIds.length === 0
+      ? []
+      : await db
+          .selectFrom('apiToken')
+          .innerJoin('user', 'user.id', 'apiToken.userId')
+          .select(['apiToken.id', 'user.role', 'user.tags'])
+          .where('apiToken.id', 'in', tokenIds)
+          .where((eb) =>
+            eb.or([eb('apiToken.expiresAt', 'is', null), eb('apiToken.expiresAt', '>', at)]),
+          )
+          .where('user.disabled', '=', notDisabled)
+          .execute();
+  // Read as the session guard reads them.
+  const role = (stored: string) => roleSchema.catch('viewer').parse(stored);
+  return new Map([
+    ...valid.map(
+      (row) => [row.id, { role: role(row.role), tags: parseAccessTags(row.tags) }] as const,
+    ),
+    ...tokens.map(
+      (row) =>
+        [
+          `${TOKEN_STREAM_PREFIX}${row.id}`,
+          { role: tokenRole(role(row.role)), tags: parseAccessTags(row.tags) },
+        ] as const,
+    ),
+  ]);
+}
+
+/** Whether a stream opened with `opened` may go on: its session is there with the same access. */
+export async function streamMayGoOn(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  streamId: string,
+  opened: Access,
+): Promise<boolean> {
+  const latest = (await currentStreamAccess(db, dialect, [streamId])).get(streamId);
+  return latest !== undefined && sameAccess(opened, latest);
+}
+
+/**
  * Every API call checks its session; a live stream checked its session only when it opened.
  * This sweep ends streams whose session or API token has since gone (signed out, revoked,
  * expired) or whose user was disabled — also when that happened in another process, such as
@@ -25,7 +94,6 @@ function sameAccess(a: Access, b: Pick<Access, 'role' | 'tags'>): boolean {
  * A change the event log records (role, tags, disabled, signed out everywhere) already ended
  * the person's streams when the hub read it, before any later event (event-hub.ts); this sweep
  * is for what the log does not say: expiry, a revoked token, a write from outside the app.
- * One query per sweep for the sessions' streams, one for the tokens'.
  */
 export function startStreamAccessCheck(
   hub: EventHub,
@@ -40,58 +108,7 @@ export function startStreamAccessCheck(
     if (open.length === 0 || running) return;
     running = true;
     try {
-      const now = new Date();
-      const at = dialect === 'postgres' ? now : now.toISOString();
-      const notDisabled = dialect === 'postgres' ? false : 0;
-      const sessionIds = open.filter((id) => !id.startsWith(TOKEN_STREAM_PREFIX));
-      const tokenIds = open
-        .filter((id) => id.startsWith(TOKEN_STREAM_PREFIX))
-        .map((id) => id.slice(TOKEN_STREAM_PREFIX.length));
-      const valid =
-        sessionIds.length === 0
-          ? []
-          : await db
-              .selectFrom('session')
-              .innerJoin('user', 'user.id', 'session.userId')
-              .select(['session.id', 'user.role', 'user.tags'])
-              .where('session.id', 'in', sessionIds)
-              .where('session.expiresAt', '>', at)
-              .where('user.disabled', '=', notDisabled)
-              .execute();
-      // A token's stream: while the token is there, unexpired, and its owner enabled.
-      const tokens =
-        tokenIds.length === 0
-          ? []
-          : await db
-              .selectFrom('apiToken')
-              .innerJoin('user', 'user.id', 'apiToken.userId')
-              .select(['apiToken.id', 'user.role', 'user.tags'])
-              .where('apiToken.id', 'in', tokenIds)
-              .where((eb) =>
-                eb.or([eb('apiToken.expiresAt', 'is', null), eb('apiToken.expiresAt', '>', at)]),
-              )
-              .where('user.disabled', '=', notDisabled)
-              .execute();
-      const current = new Map([
-        ...valid.map(
-          (row) =>
-            [
-              row.id,
-              // Read as the session guard reads them.
-              { role: roleSchema.catch('viewer').parse(row.role), tags: parseAccessTags(row.tags) },
-            ] as const,
-        ),
-        ...tokens.map(
-          (row) =>
-            [
-              `${TOKEN_STREAM_PREFIX}${row.id}`,
-              {
-                role: tokenRole(roleSchema.catch('viewer').parse(row.role)),
-                tags: parseAccessTags(row.tags),
-              },
-            ] as const,
-        ),
-      ]);
+      const current = await currentStreamAccess(db, dialect, open);
       const ended = new Set<StreamSink>();
       for (const sink of hub.sinks()) {
         const latest = current.get(sink.sessionId);

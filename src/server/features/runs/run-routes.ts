@@ -16,6 +16,7 @@ import { HttpError } from '#server/http/http-error.ts';
 import { refusals } from '#server/http/route-schemas.ts';
 import { accessOf, actorOf, requireUser } from '#server/auth/session-guard.ts';
 import { canReachClient } from '#server/auth/tag-scope.ts';
+import { streamMayGoOn } from '#server/realtime/stream-access.ts';
 import type { RunManager } from './run-manager.ts';
 import { presentRun, presentRunLogLine } from './run-presenter.ts';
 
@@ -114,6 +115,8 @@ export function registerRunRoutes(
       const { id } = request.params;
       const first = await visibleRun(request, id);
       if (request.method === 'HEAD') return eventStreamHead(reply);
+      const access = accessOf(requireUser(request));
+      const streamId = request.sessionId ?? '';
       let lastSent = lastEventIdOf(request.headers['last-event-id']) ?? request.query.after ?? 0;
 
       const res = startEventStream(reply);
@@ -144,6 +147,15 @@ export function registerRunRoutes(
       // The table is the one source: each wake-up sends what is new after the last piece sent,
       // and once the run has ended (its last pieces commit before its end), the run itself.
       const pumpOnce = async () => {
+        // Checked again at each wake-up, not only at the open: a person signed out, disabled or
+        // given other tags, or whose client left their tags, gets no further line.
+        const mayGoOn =
+          (await streamMayGoOn(db, deps.db.dialect, streamId, access)) &&
+          (await canReachClient(db, access, first.clientId));
+        if (!mayGoOn) {
+          end();
+          return;
+        }
         const row = await db.selectFrom('run').selectAll().where('id', '=', id).executeTakeFirst();
         for (;;) {
           const pieces = await db

@@ -16,7 +16,7 @@ import { serveThisFile } from '#server/testing/file-server.ts';
 import { shellGate } from '#server/testing/shell-gate.ts';
 import { sshKeygen, startSshd, type Sshd } from '#server/testing/sshd.ts';
 import { SseReader, type SseMessage } from '#server/testing/sse-reader.ts';
-import type { Session } from '#server/testing/test-server.ts';
+import { signUpVerified, type Session } from '#server/testing/test-server.ts';
 import { runProblemKey } from '../issues/problem-issues.ts';
 import { SECRET_MASK } from './masker.ts';
 
@@ -366,6 +366,43 @@ describe('a run against a real sshd', () => {
     expect(history.body.events.find((e) => e.kind === 'run.ended')!.fields).toEqual([
       'state:cancelled',
     ]);
+  }, 60_000);
+
+  it('ends a reader’s log stream once the client leaves their tags or they sign out', async () => {
+    const go = shellGate(dir, 'access-go');
+    const { client, server } = await deployableClient(t.staff.admin, sshd, ['eu']);
+    const app = await t.staff.admin.json<App>('POST', '/api/apps', {
+      clientId: client.id,
+      serverId: server.id,
+      name: 'web',
+      // The log shows the command: the quotes keep the word it prints out of that line.
+      command: `echo first; ${go.wait}; echo sec""ond`,
+    });
+    const run = await deploy(app.body);
+    const leaving = await signUpVerified(t.server);
+    const readers = {
+      admin: await openLog(t.staff.admin, run.body.id),
+      limited: await openLog(t.staff.limited, run.body.id),
+      leaving: await openLog(leaving, run.body.id),
+    };
+    for (const reader of Object.values(readers)) {
+      for (;;) if ((await reader.next(10_000)).data.includes('first\\n')) break;
+    }
+    const retagged = await t.staff.admin.json('PUT', `/api/clients/${client.id}`, {
+      name: client.name,
+      code: client.code,
+      tags: ['us'],
+      version: client.version,
+    });
+    expect(retagged.status).toBe(200);
+    expect((await leaving.json('POST', '/api/auth/sign-out', {})).status).toBe(200);
+    await go.open();
+
+    expect(outputOf((await readToEnd(readers.admin)).lines, 'out')).toBe('second\n');
+    for (const reader of [readers.limited, readers.leaving]) {
+      await expect(reader.until('run.end', 10_000)).rejects.toThrow('stream ended');
+      expect(reader.raw).not.toContain('second');
+    }
   }, 60_000);
 
   it('refuses a second run of the app while one runs, naming who runs it', async () => {
