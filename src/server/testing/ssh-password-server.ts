@@ -23,6 +23,8 @@ export interface PasswordSshServer {
   maxLoginsUnderWay: number;
   /** How long it thinks before answering a password (may be changed while it runs). */
   answerAfterMs: number | undefined;
+  /** While set, passwords are answered only once it resolves: a check held mid-login. */
+  answersHeldUntil: Promise<void> | undefined;
   close(): void;
 }
 
@@ -62,7 +64,8 @@ export async function startPasswordSshServer(account: {
         if (right) context.accept();
         else context.reject(['password']);
       };
-      if (result.answerAfterMs === undefined) answer();
+      if (result.answersHeldUntil) void result.answersHeldUntil.then(answer);
+      else if (result.answerAfterMs === undefined) answer();
       else setTimeout(answer, result.answerAfterMs);
     });
   });
@@ -78,6 +81,7 @@ export async function startPasswordSshServer(account: {
     },
     maxLoginsUnderWay: 0,
     answerAfterMs: account.answerAfterMs,
+    answersHeldUntil: undefined,
     close: () => server.close(),
   };
   return result;

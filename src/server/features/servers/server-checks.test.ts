@@ -147,6 +147,36 @@ describe('POST /api/servers/:id/check', () => {
     expect(JSON.stringify({ body, events })).not.toContain(PASSWORD);
   });
 
+  it('never replaces a key pinned while it was checking', async () => {
+    const id = await serverFor('Pinned Meanwhile', {
+      host: passwordServer.host,
+      port: passwordServer.port,
+      username: 'deploy',
+      password: PASSWORD,
+    });
+    let release = () => {};
+    passwordServer.answersHeldUntil = new Promise<void>((resolve) => (release = resolve));
+    try {
+      // This check has read the server unpinned and now waits, mid-login, for its answer.
+      const checking = check(id);
+      await expect.poll(() => passwordServer.loginsUnderWay, { timeout: 10_000 }).toBe(1);
+      // Another check (another instance's, say) pins the key it saw at that address.
+      const other = { algorithm: 'ssh-ed25519', fingerprint: 'SHA256:pinnedByAnotherCheck' };
+      await pin(id, other);
+      release();
+      expect((await checking).status).toBe(200);
+      const { body } = await t.staff.member.json<Server>('GET', `/api/servers/${id}`);
+      expect(body.hostKey).toEqual(other);
+      expect((await historyOf(body)).map((event) => event.fields)).not.toContainEqual([
+        'status:reachable',
+        'hostKey',
+      ]);
+    } finally {
+      passwordServer.answersHeldUntil = undefined;
+      release();
+    }
+  });
+
   it('says authentication failed for a wrong password, and tries it once', async () => {
     const id = await serverFor('Wrong Password', {
       host: passwordServer.host,

@@ -121,7 +121,8 @@ export class ServerChecks {
     const pinNow = result.status === 'reachable' && pinned === undefined;
     const at = new Date().toISOString();
     const written = await this.#db.kysely.transaction().execute(async (trx) => {
-      // Edited meanwhile (another host, say): this result is about what it was, and is dropped.
+      // Edited meanwhile (another host, say), or its key pinned or accepted since this check
+      // read it: this result is about what it was, and is dropped. A check never replaces a pin.
       const updated = await trx
         .updateTable('server')
         .set({
@@ -139,6 +140,14 @@ export class ServerChecks {
         })
         .where('id', '=', id)
         .where('version', '=', server.version)
+        .where((eb) =>
+          pinned
+            ? eb.and([
+                eb('hostKeyAlgorithm', '=', pinned.algorithm),
+                eb('hostKeyFingerprint', '=', pinned.fingerprint),
+              ])
+            : eb('hostKeyFingerprint', 'is', null),
+        )
         .executeTakeFirst();
       if (Number(updated.numUpdatedRows) === 0) return false;
       const changed = status !== server.checkStatus;
