@@ -25,6 +25,10 @@ describe('redactUrl', () => {
     ],
     ['/api/auth/RESET-PASSWORD/Xy12abc', '/api/auth/RESET-PASSWORD/[redacted]'],
     ['/reset-password', '/reset-password'],
+    // An invitation's link, and the sign-up page's look-up of it.
+    ['/sign-up?invitation=Inv1tat10n', '/sign-up?invitation=[redacted]'],
+    ['/api/invitations/Inv1tat10n', '/api/invitations/[redacted]'],
+    ['/API/Invitations/Inv1tat10n?x=1', '/API/Invitations/[redacted]?x=1'],
   ])('%s', (url, logged) => {
     expect(redactUrl(url)).toBe(logged);
   });

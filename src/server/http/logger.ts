@@ -1,8 +1,11 @@
 import type { FastifyLoggerOptions } from 'fastify';
 import type { DestinationStream, LoggerOptions } from 'pino';
 
-/** Query parameters whose values are secrets (Better Auth's verify and reset links). */
-const SECRET_NAME = /^(?:token|code|state)(?:\[.*\])?$/i;
+/**
+ * Query parameters whose values are secrets: Better Auth's verify and reset links, a provider's
+ * answer, and an invitation's sign-up link (whoever has it may take the invited account).
+ */
+const SECRET_NAME = /^(?:token|code|state|invitation)(?:\[.*\])?$/i;
 
 function decodedName(name: string): string {
   try {
@@ -31,8 +34,11 @@ export function redactUrl(url: string): string {
   return `${path}?${pairs.join('&')}`;
 }
 
-/** Better Auth's reset link carries its token in the path: /api/auth/reset-password/<token>. */
-const TOKEN_IN_PATH = /(\/reset-password\/)[^/?]+/gi;
+/**
+ * Tokens carried in the path: Better Auth's reset link (/api/auth/reset-password/<token>) and
+ * the sign-up page's look-up of an invitation (/api/invitations/<token>).
+ */
+const TOKEN_IN_PATH = /(\/reset-password\/|\/api\/invitations\/)[^/?]+/gi;
 
 function redactPath(path: string): string {
   return path.replace(TOKEN_IN_PATH, '$1[redacted]');
