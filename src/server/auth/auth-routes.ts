@@ -47,6 +47,9 @@ export function registerAuthRoutes(app: FastifyInstance, auth: Auth, publicUrl: 
     response.headers.forEach((value, key) => {
       if (key !== 'set-cookie') reply.header(key, value);
     });
+    // Answers here carry sessions, an authenticator's secret and backup codes: never stored by
+    // a browser's or a proxy's cache, as every secret-bearing answer of the app's own routes.
+    reply.header('cache-control', 'no-store');
     // Better Auth says when to retry in a header of its own; the standard one is what
     // browsers, proxies and HTTP clients understand.
     const retryAfter = response.headers.get('x-retry-after');

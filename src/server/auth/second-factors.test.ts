@@ -123,6 +123,16 @@ describe('authenticator codes', () => {
     expect(response.status).toBe(400);
   });
 
+  it('hands out the secret and the backup codes with Cache-Control: no-store', async () => {
+    const session = await signUpVerified(t.server, { password: PASSWORD });
+    const enable = await session.request('POST', '/api/auth/two-factor/enable', {
+      password: PASSWORD,
+    });
+    expect(enable.status).toBe(200);
+    expect(((await enable.json()) as { backupCodes: string[] }).backupCodes).toHaveLength(10);
+    expect(enable.headers.get('cache-control')).toBe('no-store');
+  });
+
   it('keeps one set of codes for a person who asks to turn them on several times at once', async () => {
     const session = await signUpVerified(t.server, { password: PASSWORD });
     const { id } = (await session.json<Me>('GET', '/api/me')).body;
