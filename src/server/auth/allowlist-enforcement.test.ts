@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OidcIssuer } from '#server/testing/oidc-issuer.ts';
+import { signInThroughIssuer } from '#server/testing/google-test-server.ts';
 import { testDatabaseEnv } from '#server/testing/test-database.ts';
 import {
   Session,
@@ -41,48 +42,6 @@ async function sessionRows(email: string): Promise<number> {
   return rows.length;
 }
 
-/**
- * 'Log in with Google' as a browser does it, over HTTP: the app sends it to the issuer, whose
- * login and consent forms are posted, and the issuer sends it back to the app's callback.
- * Returns the app's session and the callback's answer.
- */
-async function signInWithGoogle(
-  app: TestServer,
-  email: string,
-): Promise<{ session: Session; callback: Response }> {
-  const session = new Session(app);
-  const start = await session.json<{ url: string }>('POST', '/api/auth/sign-in/social', {
-    provider: 'google',
-    callbackURL: '/',
-    errorCallbackURL: '/sign-in',
-  });
-  expect(start.status).toBe(200);
-  const atIssuer = new Session(issuer);
-  let url = new URL(start.body.url);
-  for (let step = 0; url.origin === issuer.url; step++) {
-    if (step > 10) throw new Error(`no way back from the issuer, at ${url.href}`);
-    let response = await atIssuer.request('GET', url.href);
-    if (response.status === 200) {
-      // Its login form, or its consent screen.
-      const html = await response.text();
-      const prompt = /name="prompt" value="(\w+)"/.exec(html)?.[1];
-      const form = new URLSearchParams({ prompt: prompt ?? '' });
-      if (prompt === 'login') form.set('login', email);
-      if (prompt === 'login') form.set('password', 'anything');
-      response = await atIssuer.request('POST', url.href, form.toString(), {
-        'content-type': 'application/x-www-form-urlencoded',
-      });
-    }
-    const location = response.headers.get('location');
-    if (!location) throw new Error(`the issuer answered ${response.status} at ${url.href}`);
-    await response.body?.cancel();
-    url = new URL(location, url);
-  }
-  expect(url.pathname).toBe('/api/auth/callback/google');
-  const callback = await session.request('GET', url.pathname + url.search);
-  return { session, callback };
-}
-
 beforeAll(async () => {
   // One installation (the data folder, and the PostgreSQL database when that is under test),
   // run by two servers one after the other: the second with narrower lists.
@@ -117,7 +76,7 @@ beforeAll(async () => {
       expect((await session.json('GET', '/api/me')).status).toBe(200);
       earlierCookies.set(email, new Map(session.cookies));
     }
-    const { session, callback } = await signInWithGoogle(before, BY_PROVIDER);
+    const { session, callback } = await signInThroughIssuer(before, issuer, BY_PROVIDER);
     expect(callback.status).toBe(302);
     expect(callback.headers.get('location')).toBe('/');
     expect((await session.json<{ email: string }>('GET', '/api/me')).body.email).toBe(BY_PROVIDER);
@@ -202,7 +161,7 @@ describe('allowlists on returning sign-ins, after the lists were narrowed', () =
   it('refuses the Google sign-in of a returning user the lists no longer allow, with the reason', async () => {
     const sessionsBefore = await sessionRows(BY_PROVIDER);
     expect(sessionsBefore).toBe(1);
-    const { session, callback } = await signInWithGoogle(server, BY_PROVIDER);
+    const { session, callback } = await signInThroughIssuer(server, issuer, BY_PROVIDER);
     expect(callback.status).toBe(302);
     const location = new URL(callback.headers.get('location')!, server.url);
     expect(location.pathname).toBe('/sign-in');

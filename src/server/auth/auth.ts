@@ -237,6 +237,9 @@ export function createAuth({ db, config, secretKey, mailer, log }: AuthOptions) 
         },
       },
     },
+    // A provider's access, refresh and ID tokens are for the server's sign-in only: these
+    // routes would hand them to any script of a signed-in page, and the web app uses none.
+    disabledPaths: ['/get-access-token', '/refresh-token', '/account-info'],
     session: {
       expiresIn: 7 * 24 * 60 * 60,
       updateAge: 24 * 60 * 60,

@@ -2,6 +2,7 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OidcIssuer } from '#server/testing/oidc-issuer.ts';
 import {
+  signInThroughIssuer,
   startGoogleTestServer,
   type GoogleTestServer,
 } from '#server/testing/google-test-server.ts';
@@ -59,6 +60,28 @@ describe('provider sign-in', () => {
     expect(location.searchParams.get('error')).toBeTruthy();
     expect(session.cookies.has('cm.session_token')).toBe(false);
     expect((await session.json('GET', '/api/me')).status).toBe(401);
+  });
+});
+
+describe('the provider’s tokens', () => {
+  it('stay on the server: no route hands them to a page script', async () => {
+    const { session, callback } = await signInThroughIssuer(server, issuer, 'tokens@example.test');
+    expect(callback.status).toBe(302);
+    const accounts = await session.json<{ accountId: string; providerId: string }[]>(
+      'GET',
+      '/api/auth/list-accounts',
+    );
+    const google = accounts.body.find((account) => account.providerId === 'google');
+    expect(google).toBeDefined();
+    for (const route of ['get-access-token', 'refresh-token', 'account-info']) {
+      const answer = await session.request('POST', `/api/auth/${route}`, {
+        providerId: 'google',
+        accountId: google!.accountId,
+      });
+      const body = await answer.text();
+      expect({ route, status: answer.status }).toEqual({ route, status: 404 });
+      expect(body).not.toMatch(/accessToken|idToken|refreshToken/);
+    }
   });
 });
 
