@@ -12,6 +12,7 @@ import {
   type PasswordSshServer,
 } from '#server/testing/ssh-password-server.ts';
 import { checkReachability } from './reachability.ts';
+import type ssh2Module from 'ssh2';
 import { ssh2 } from './ssh2.ts';
 import type { HostKey } from './host-key.ts';
 import { generateKeyPair, type KeyPair } from './ssh-keys.ts';
@@ -256,11 +257,89 @@ describe('a reachability check with a password (an ssh2 server in the test)', ()
     expect(JSON.stringify(result)).not.toContain('battery');
   });
 
+  it('lets its socket go when the server never closes its side', async () => {
+    // In front of the server: a relay that keeps its side towards the check open for good.
+    const held: net.Socket[] = [];
+    const relay = net.createServer({ allowHalfOpen: true }, (socket) => {
+      held.push(socket);
+      socket.on('error', () => undefined);
+      const upstream = net.connect(server.port, server.host);
+      upstream.on('error', () => undefined);
+      socket.pipe(upstream);
+      upstream.pipe(socket, { end: false });
+    });
+    relay.listen(0, '127.0.0.1');
+    await once(relay, 'listening');
+    const relayPort = (relay.address() as AddressInfo).port;
+    // The check's sockets to the relay still open in this process. (Node names no public way
+    // to list them; its resource list counts sockets, but those of earlier tests close
+    // meanwhile.)
+    const checkSockets = () =>
+      (process as unknown as { _getActiveHandles(): unknown[] })
+        ._getActiveHandles()
+        .filter((handle) => handle instanceof net.Socket && handle.remotePort === relayPort).length;
+    try {
+      const result = await checkReachability(
+        {
+          host: '127.0.0.1',
+          port: relayPort,
+          username: 'deploy',
+          credential: { kind: 'password', password: 'correct horse' },
+        },
+        FAST,
+      );
+      expect(result.status).toBe('reachable');
+      expect(held).toHaveLength(1);
+      // The relay's side stays open; the check's own socket goes.
+      await expect.poll(checkSockets, { timeout: 5_000 }).toBe(0);
+      expect(held[0]!.destroyed).toBe(false);
+    } finally {
+      for (const socket of held) socket.destroy();
+      relay.close();
+    }
+  });
+
   it('sends no password to a server whose host key changed', async () => {
     passwordsTried.length = 0;
     const pinned = { algorithm: 'ssh-ed25519', fingerprint: 'SHA256:' + 'A'.repeat(43) };
     const result = await withPassword('correct horse', pinned);
     expect(result).toMatchObject({ status: 'host-key-changed', pinned });
     expect(passwordsTried).toEqual([]);
+  });
+});
+
+describe('a reachability check of a server that shows a key it does not hold', () => {
+  let impostor: ssh2Module.Server;
+  let port: number;
+  let realKey: HostKey;
+
+  beforeAll(async () => {
+    const real = await generateKeyPair('ed25519', 'the real server');
+    const own = await generateKeyPair('ed25519', 'the impostor');
+    const realPublic = ssh2().utils.parseKey(real.publicKey);
+    if (realPublic instanceof Error) throw realPublic;
+    realKey = real.fingerprint;
+    const signer = ssh2().utils.parseKey(own.privateKey);
+    if (signer instanceof Error) throw signer;
+    // It shows the real server's public key, and signs the key exchange with its own.
+    signer.getPublicSSH = () => realPublic.getPublicSSH();
+    impostor = new (ssh2().Server)({ hostKeys: [{ key: signer }] as never }, (connection) => {
+      connection.on('error', () => undefined);
+      connection.on('authentication', (context) => context.reject());
+    });
+    impostor.listen(0, '127.0.0.1');
+    await once(impostor, 'listening');
+    port = (impostor.address() as AddressInfo).port;
+  });
+  afterAll(() => impostor?.close());
+
+  it.each([
+    ['pinned to the key it shows', () => realKey],
+    ['not pinned yet', () => undefined],
+  ])('is not reachable without a credential, %s', async (_, pinned) => {
+    const target = { host: '127.0.0.1', port, username: 'deploy', pinned: pinned() };
+    const result = await checkReachability(target, { ...FAST, attempts: 1 });
+    expect(result.status).toBe('unreachable');
+    expect(result).toMatchObject({ reason: expect.stringContaining('signature') as string });
   });
 });

@@ -2,7 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { ConnectConfig } from 'ssh2';
 import { credentialAuth, unusableCredential, type SshCredential } from './credential-auth.ts';
 import { hostKeyOf, sameHostKey, type HostKey } from './host-key.ts';
-import { ssh2 } from './ssh2.ts';
+import { closeConnection, ssh2 } from './ssh2.ts';
 
 export interface CheckTarget {
   host: string;
@@ -98,7 +98,7 @@ function attemptOnce(
       client.removeAllListeners();
       // A late error from the socket being torn down must not become an unhandled event.
       client.on('error', () => undefined);
-      client.end();
+      closeConnection(client);
       resolve(attempt);
     };
     const stop = () => settle({ kind: 'stopped' });
@@ -115,14 +115,18 @@ function attemptOnce(
           settle({ kind: 'host-key-changed', hostKey: seen, pinned: target.pinned });
           return false;
         }
-        if (!target.credential) {
-          settle({ kind: 'reachable', hostKey: seen, authenticated: false });
-          return false;
-        }
         return true;
       },
       ...auth,
     };
+    // ssh2 asks the verifier before it checks the server's signature of the key exchange: a
+    // server may show a key it does not hold. The handshake ends only once that signature is
+    // checked, so a check without a credential waits for it before calling the key the server's.
+    client.on('handshake', () => {
+      if (!target.credential && seen) {
+        settle({ kind: 'reachable', hostKey: seen, authenticated: false });
+      }
+    });
     client.on('ready', () => {
       if (seen) settle({ kind: 'reachable', hostKey: seen, authenticated: true });
       else settle({ kind: 'failed', reason: 'the server sent no host key', final: true });

@@ -1,7 +1,7 @@
 import type { ClientChannel, ConnectConfig } from 'ssh2';
 import { credentialAuth, unusableCredential, type SshCredential } from './credential-auth.ts';
 import { hostKeyOf, sameHostKey, type HostKey } from './host-key.ts';
-import { ssh2 } from './ssh2.ts';
+import { closeConnection, ssh2 } from './ssh2.ts';
 
 export interface RemoteTarget {
   host: string;
@@ -73,7 +73,7 @@ export function runRemoteCommand(
       client.removeAllListeners();
       // A late error from the socket being torn down must not become an unhandled event.
       client.on('error', () => undefined);
-      client.end();
+      closeConnection(client);
       resolve(result);
     };
   });

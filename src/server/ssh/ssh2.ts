@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type ssh2Module from 'ssh2';
+import type { Client } from 'ssh2';
 
 const require = createRequire(import.meta.url);
 let loaded: typeof ssh2Module | undefined;
@@ -13,4 +14,14 @@ let loaded: typeof ssh2Module | undefined;
 export function ssh2(): typeof ssh2Module {
   loaded ??= require('ssh2') as typeof ssh2Module;
   return loaded;
+}
+
+/**
+ * Closes the connection and its socket at once. ssh2's `end()` only half-closes the socket (and
+ * its `destroy()` does nothing after that): a server that never closes its side, or something
+ * in between that swallows the close, would keep it open for good, one file descriptor per
+ * check of such a host. Nothing is left to say once a check or a run is settled.
+ */
+export function closeConnection(client: Client): void {
+  client.destroy();
 }
