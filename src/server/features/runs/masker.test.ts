@@ -66,6 +66,33 @@ describe('Masker', () => {
     expect(masker.mask(`--token 'it'\\''s-a-secret'`)).toBe(`--token '${M}'`);
   });
 
+  it('masks a secret as tools commonly print it: JSON, URL, printf %q, hex, base64', () => {
+    const secret = 'Pw"with\\quote$ and space&x=1ü';
+    const masker = new Masker([secret]);
+    const printed = [
+      JSON.stringify({ password: secret }),
+      `https://deploy:${encodeURIComponent(secret)}@example.test/`,
+      `a=${encodeURIComponent(secret).replaceAll('%20', '+')}&b=2`,
+      // As bash prints it: printf '%q' "$secret".
+      'Pw\\"with\\\\quote\\$\\ and\\ space\\&x=1ü',
+      Buffer.from(secret).toString('hex'),
+      // In base64 of a longer text, starting at each of the three places a byte can.
+      ...['', 'a', 'ab'].flatMap((before) =>
+        (['base64', 'base64url'] as const).map((encoding) =>
+          Buffer.from(`${before}${secret} tail`).toString(encoding),
+        ),
+      ),
+    ];
+    for (const text of printed) {
+      const masked = masker.mask(text);
+      expect(masked, text).toContain(M);
+      expect(masked, text).not.toContain('quote');
+    }
+    // The base64 middles are cut where the secret's own bytes begin and end.
+    const encoded = Buffer.from(`xx${secret}yy`).toString('base64');
+    expect(masker.mask(encoded).replace(M, '').length).toBeLessThan(encoded.length / 2);
+  });
+
   it('leaves short values and empty secrets alone', () => {
     const masker = new Masker(['ab', '', null, undefined]);
     expect(masker.mask('ab cd ab')).toBe('ab cd ab');

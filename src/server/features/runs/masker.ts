@@ -10,19 +10,47 @@ const MAX_HELD_LINE = 16 * 1024;
 
 /**
  * The pieces of a secret worth looking for: each line of it (a private key is many lines, and
- * output shows them one by one), as it is and trimmed, and as the shell quoting of a command
- * spells it (`'` as `'\''`). A key's armour lines (`-----BEGIN …-----`) are no secret.
+ * output shows them one by one), as it is and trimmed, and as tools commonly print a value: as
+ * the shell quoting of a command spells it (`'` as `'\''`), escaped in JSON, URL-encoded,
+ * backslash-escaped as bash's `printf %q` does, in hex, and in base64 wherever it starts in the
+ * encoded text. A key's armour lines (`-----BEGIN …-----`) are no secret.
  */
 function needlesOf(secret: string): string[] {
   const found = new Set<string>();
   for (const line of secret.split(/\r?\n/)) {
     for (const form of [line, line.trim()]) {
       if (form.length < MIN_SECRET_LENGTH || /^-----[A-Z ]+-----$/.test(form)) continue;
-      found.add(form);
-      if (form.includes("'")) found.add(form.replaceAll("'", `'\\''`));
+      for (const spelled of spellings(form)) {
+        if (spelled.length >= MIN_SECRET_LENGTH) found.add(spelled);
+      }
     }
   }
   return [...found];
+}
+
+/** What bash's `printf %q` puts a backslash before: all but letters, digits and these. */
+const SHELL_PLAIN = /[^A-Za-z0-9@%+=:/.\-_~#\u0080-\uffff]/g;
+
+function spellings(form: string): string[] {
+  const bytes = Buffer.from(form);
+  const out = [
+    form,
+    form.replaceAll("'", `'\\''`),
+    JSON.stringify(form).slice(1, -1),
+    encodeURIComponent(form),
+    encodeURIComponent(form).replaceAll('%20', '+'),
+    form.replace(SHELL_PLAIN, '\\$&'),
+    bytes.toString('hex'),
+  ];
+  // Base64 of a longer text depends on where the secret starts in it: for each of the three
+  // alignments, the middle of the encoding is the same whatever surrounds it.
+  for (let k = 0; k < 3; k++) {
+    const aligned = Buffer.concat([Buffer.alloc(k), bytes]);
+    for (const encoding of ['base64', 'base64url'] as const) {
+      out.push(aligned.toString(encoding).slice(4, -4));
+    }
+  }
+  return out;
 }
 
 /**
