@@ -17,6 +17,11 @@ export type RunState = z.infer<typeof runStateSchema>;
 
 /** A run's log keeps at most this many bytes of output; the log says where it was cut. */
 export const RUN_LOG_CAP_BYTES = 5 * 1024 * 1024;
+/**
+ * And at most this many lines: each is a row, so 5 MB of empty lines would be five million
+ * rows to store, stream and read back.
+ */
+export const RUN_LOG_CAP_LINES = 50_000;
 /** Runs kept per app: older ones are deleted with their logs when a new one starts. */
 export const RUNS_KEPT_PER_APP = 50;
 

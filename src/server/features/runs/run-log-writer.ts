@@ -1,13 +1,16 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { RUN_LOG_CAP_BYTES, type RunLogStream } from '#shared/apps.ts';
+import { RUN_LOG_CAP_BYTES, RUN_LOG_CAP_LINES, type RunLogStream } from '#shared/apps.ts';
 import type { Db } from '#server/db/database.ts';
 import { fromBool } from '#server/db/codec.ts';
 
 /** Rows per insert: well under SQLite's and PostgreSQL's bound-parameter limits. */
 const ROWS_PER_INSERT = 500;
 
-/** What the log says where it stops keeping the output. */
-export const LOG_CUT_LINE = `The log was cut here at ${RUN_LOG_CAP_BYTES / 1024 / 1024} MB: the rest of the output is not stored (the command keeps running).\n`;
+/** What the log says where it stops keeping the output: at its size, or at its lines. */
+const cutLine = (limit: string) =>
+  `The log was cut here at ${limit}: the rest of the output is not stored (the command keeps running).\n`;
+export const LOG_CUT_LINE = cutLine(`${RUN_LOG_CAP_BYTES / 1024 / 1024} MB`);
+export const LOG_CUT_LINES_LINE = cutLine(`${RUN_LOG_CAP_LINES.toLocaleString('en')} lines`);
 
 interface Piece {
   runId: string;
@@ -21,8 +24,8 @@ interface Piece {
  * Writes one run's log, already masked, to `runLog` in order, numbering its pieces from 1.
  * Pieces written while an insert is in flight wait and go in the next one: a fast command costs
  * one insert per round trip, not one per line, and no timer is needed. The command's output is
- * kept up to RUN_LOG_CAP_BYTES; past it one system line says so and the rest is dropped (the
- * tool's own lines are always kept). `onWritten` runs after each insert commits.
+ * kept up to RUN_LOG_CAP_BYTES and RUN_LOG_CAP_LINES pieces; past either one system line says
+ * so and the rest is dropped (the tool's own lines are always kept). `onWritten` runs after each insert commits.
  */
 export class RunLogWriter {
   readonly #db: Db;
@@ -32,6 +35,7 @@ export class RunLogWriter {
   readonly #queue: Piece[] = [];
   #seq: number;
   #outputBytes = 0;
+  #outputPieces = 0;
   #storedBytes = 0;
   #truncated = false;
   #draining: Promise<void> | null = null;
@@ -60,12 +64,19 @@ export class RunLogWriter {
   output(stream: 'out' | 'err', text: string): void {
     if (text === '' || this.#truncated) return;
     const size = Buffer.byteLength(text, 'utf8');
-    if (this.#outputBytes + size > RUN_LOG_CAP_BYTES) {
+    const cut =
+      this.#outputBytes + size > RUN_LOG_CAP_BYTES
+        ? LOG_CUT_LINE
+        : this.#outputPieces >= RUN_LOG_CAP_LINES
+          ? LOG_CUT_LINES_LINE
+          : undefined;
+    if (cut) {
       this.#truncated = true;
-      this.system(LOG_CUT_LINE);
+      this.system(cut);
       return;
     }
     this.#outputBytes += size;
+    this.#outputPieces += 1;
     this.#push(stream, text);
   }
 

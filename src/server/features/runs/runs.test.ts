@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   RUN_LOG_CAP_BYTES,
+  RUN_LOG_CAP_LINES,
   RUNS_KEPT_PER_APP,
   type App,
   type Run,
@@ -515,9 +516,9 @@ describe('a run against a real sshd', () => {
   }, 60_000);
 
   it('keeps 5 MB of a longer output, says where it was cut, and the command runs on', async (context) => {
-    // 6 MB in lines of 100 characters, then a line after them that the log no longer keeps.
+    // 6 MB in lines of 200 characters, then a line after them that the log no longer keeps.
     const app = await newApp(
-      "head -c 6000000 /dev/zero | tr '\\0' x | fold -w 99; echo after-the-flood; exit 4",
+      "head -c 6000000 /dev/zero | tr '\\0' x | fold -w 199; echo after-the-flood; exit 4",
     );
     const began = performance.now();
     const run = await deploy(app);
@@ -541,6 +542,26 @@ describe('a run against a real sshd', () => {
       `[runs] 6 MB of output: 5 MB stored and the cut said, run ended in ${(tookMs / 1000).toFixed(1)} s`,
       'measurement',
     );
+  }, 120_000);
+
+  it('keeps 50,000 lines of a longer output, and says where it was cut', async () => {
+    // A few bytes, and many more lines than a log keeps: one row each.
+    const app = await newApp(`yes '' | head -n ${RUN_LOG_CAP_LINES + 5_000}; echo after-them`);
+    const run = await deploy(app);
+    const ended = await finished(run.body.id);
+    expect(ended).toMatchObject({ state: 'succeeded', logTruncated: true });
+    const rows = await t.server.app.parts.db.kysely
+      .selectFrom('runLog')
+      .select(['stream', 'text'])
+      .where('runId', '=', run.body.id)
+      .orderBy('seq')
+      .execute();
+    expect(rows.filter((row) => row.stream !== 'system')).toHaveLength(RUN_LOG_CAP_LINES);
+    expect(rows.at(-2)).toEqual({
+      stream: 'system',
+      text: 'The log was cut here at 50,000 lines: the rest of the output is not stored (the command keeps running).\n',
+    });
+    expect(rows.map((row) => row.text)).not.toContain('after-them\n');
   }, 120_000);
 
   it('keeps the last 50 runs of an app, with their logs', async () => {

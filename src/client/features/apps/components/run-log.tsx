@@ -3,6 +3,8 @@ import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   RUN_END_EVENT,
+  RUN_LOG_CAP_BYTES,
+  RUN_LOG_CAP_LINES,
   RUN_LOG_EVENT,
   runLogLineSchema,
   runSchema,
@@ -132,7 +134,8 @@ export function RunLog({ runId }: { runId: string }) {
       )}
       {run.data?.logTruncated && (
         <Text size="sm" c="dimmed">
-          The log was cut at 5 MB; the command ran on after that.
+          The log was cut at {RUN_LOG_CAP_BYTES / 1024 / 1024} MB or{' '}
+          {RUN_LOG_CAP_LINES.toLocaleString('en')} lines; the command ran on after that.
         </Text>
       )}
     </Stack>
