@@ -106,6 +106,16 @@ async function serverFor(name: string, server: Record<string, unknown>): Promise
   return list.body.servers[0]!.id;
 }
 
+/** A server at the ssh2 password server, as the client form makes it, with `password` (or none). */
+function atPasswordServer(name: string, password: string | null = PASSWORD) {
+  return serverFor(name, {
+    host: passwordServer.host,
+    port: passwordServer.port,
+    username: 'deploy',
+    ...(password === null ? {} : { password }),
+  });
+}
+
 async function check(id: string) {
   return t.staff.member.json<Server & { error?: string }>('POST', `/api/servers/${id}/check`);
 }
@@ -120,12 +130,7 @@ async function historyOf(server: Server) {
 
 describe('POST /api/servers/:id/check', () => {
   it('logs in with the password credential, pins the host key and records the check', async () => {
-    const id = await serverFor('Password Check', {
-      host: passwordServer.host,
-      port: passwordServer.port,
-      username: 'deploy',
-      password: PASSWORD,
-    });
+    const id = await atPasswordServer('Password Check');
     passwordServer.passwordsTried.length = 0;
     const { status, body } = await check(id);
     expect(status).toBe(200);
@@ -148,12 +153,7 @@ describe('POST /api/servers/:id/check', () => {
   });
 
   it('never replaces a key pinned while it was checking', async () => {
-    const id = await serverFor('Pinned Meanwhile', {
-      host: passwordServer.host,
-      port: passwordServer.port,
-      username: 'deploy',
-      password: PASSWORD,
-    });
+    const id = await atPasswordServer('Pinned Meanwhile');
     let release = () => {};
     passwordServer.answersHeldUntil = new Promise<void>((resolve) => (release = resolve));
     try {
@@ -178,12 +178,7 @@ describe('POST /api/servers/:id/check', () => {
   });
 
   it('says authentication failed for a wrong password, and tries it once', async () => {
-    const id = await serverFor('Wrong Password', {
-      host: passwordServer.host,
-      port: passwordServer.port,
-      username: 'deploy',
-      password: 'not the password',
-    });
+    const id = await atPasswordServer('Wrong Password', 'not the password');
     passwordServer.passwordsTried.length = 0;
     const { body } = await check(id);
     expect(body).toMatchObject({ status: 'unreachable', reason: 'authentication failed' });
@@ -265,11 +260,7 @@ describe('POST /api/servers/:id/check', () => {
   });
 
   it('only reads the host key with a token, which is no SSH login', async () => {
-    const id = await serverFor('Token Check', {
-      host: passwordServer.host,
-      port: passwordServer.port,
-      username: 'deploy',
-    });
+    const id = await atPasswordServer('Token Check', null);
     await attachCredential(id, 'token', 'api-token-not-for-ssh');
     passwordServer.passwordsTried.length = 0;
     const { body } = await check(id);
@@ -282,12 +273,7 @@ describe('POST /api/servers/:id/check', () => {
   });
 
   it('keeps the key offered instead of the pinned one until a check sees the pinned key', async () => {
-    const id = await serverFor('Offered Key', {
-      host: passwordServer.host,
-      port: passwordServer.port,
-      username: 'deploy',
-      password: PASSWORD,
-    });
+    const id = await atPasswordServer('Offered Key');
     const other = { algorithm: 'ssh-ed25519', fingerprint: `SHA256:${'A'.repeat(43)}` };
     await pin(id, other);
     const changed = (await check(id)).body;
