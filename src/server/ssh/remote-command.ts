@@ -156,7 +156,7 @@ export function runRemoteCommand(
       open.close();
       settle({
         status: 'failed',
-        reason: `the command did not end within ${cancelGraceMs / 1000} s of TERM: the connection was closed`,
+        reason: `the command did not end within ${cancelGraceMs / 1000} s of TERM: the connection was closed, and the command may still be running on the server`,
       });
     }, cancelGraceMs);
     graceTimer.unref();

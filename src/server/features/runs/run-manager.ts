@@ -369,7 +369,10 @@ export class RunManager {
     } else if (active.cancelledBy !== null) {
       state = 'cancelled';
       if (result.status === 'failed') reason = result.reason;
-      active.log.system(`Cancelled by ${active.cancelledBy} after ${took}.`);
+      // The log says what the cancel could not do: a command that outlived TERM may run on.
+      active.log.system(
+        `Cancelled by ${active.cancelledBy} after ${took}${reason ? `: ${reason}` : ''}.`,
+      );
     } else if (result.status === 'exited') {
       state = exitCode === 0 ? 'succeeded' : 'failed';
       active.log.system(
