@@ -137,9 +137,16 @@ export function registerRunRoutes(
       const write = async (chunk: string) => {
         if (closed) return;
         if (!res.write(chunk)) {
+          // Whichever comes first; the other's listener goes too, or a long log left one
+          // behind on the response for every wait.
           await new Promise<void>((resolve) => {
-            res.once('drain', resolve);
-            res.once('close', resolve);
+            const go = () => {
+              res.off('drain', go);
+              res.off('close', go);
+              resolve();
+            };
+            res.once('drain', go);
+            res.once('close', go);
           });
         }
       };
