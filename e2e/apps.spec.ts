@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import type { Page } from '@playwright/test';
-import type { Run } from '../src/shared/apps.ts';
+import { RUN_LOG_CAP_LINES, type Run } from '../src/shared/apps.ts';
 import { setAccess } from '../src/server/testing/access.ts';
 import { shellGate } from '../src/server/testing/shell-gate.ts';
 import { appOnSshd, logLines, outputLine, runState, withSshd } from './app-fixtures.ts';
@@ -277,4 +277,27 @@ test('on a phone: a card per app, and a run’s log without sideways scrolling',
   await expect(outputLine(runLog(page), 'done')).toBeVisible();
   await expect(runState(page)).toHaveText(/^Succeeded\s*exit code 0 · /);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+});
+
+test('a run with more lines than a log keeps says where it was cut', async ({ page, staff }) => {
+  const { sshd, app } = await appOnSshd(
+    staff,
+    'RUN6',
+    `yes 'a line' | head -n ${RUN_LOG_CAP_LINES + 10}; echo after-the-cut`,
+  );
+  await withSshd(sshd, async () => {
+    const started = await staff.json<Run>('POST', `/api/apps/${app.id}/runs`);
+    expect(started.status).toBe(201);
+    await expect
+      .poll(async () => (await staff.json<Run>('GET', `/api/runs/${started.body.id}`)).body, {
+        timeout: 60_000,
+      })
+      .toMatchObject({ state: 'succeeded', logTruncated: true });
+  });
+  await page.goto(`/apps/${app.id}`);
+  await expect(runState(page)).toHaveText(/^Succeeded\s*exit code 0 · /, { timeout: 30_000 });
+  await expect(
+    page.getByText('The log was cut at 5 MB or 50,000 lines; the command ran on after that.'),
+  ).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText('after-the-cut', { exact: true })).toHaveCount(0);
 });
