@@ -343,3 +343,42 @@ describe('a reachability check of a server that shows a key it does not hold', (
     expect(result).toMatchObject({ reason: expect.stringContaining('signature') as string });
   });
 });
+
+describe('a reachability check of a server with keys of two types', () => {
+  let server: ssh2Module.Server;
+  let port: number;
+  const keys: Record<'rsa' | 'ed25519', HostKey> = {
+    rsa: { algorithm: '', fingerprint: '' },
+    ed25519: { algorithm: '', fingerprint: '' },
+  };
+
+  beforeAll(async () => {
+    const rsa = await generateKeyPair('rsa', 'host rsa');
+    const ed25519 = await generateKeyPair('ed25519', 'host ed25519');
+    keys.rsa = rsa.fingerprint;
+    keys.ed25519 = ed25519.fingerprint;
+    server = new (ssh2().Server)({ hostKeys: [rsa.privateKey, ed25519.privateKey] }, (c) => {
+      c.on('error', () => undefined);
+      c.on('authentication', (context) => context.reject());
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => server?.close());
+
+  // A server that adds a key of another type is the same server: the pinned type is asked for.
+  it.each(['rsa', 'ed25519'] as const)('is reachable with its %s key pinned', async (type) => {
+    const target = { host: '127.0.0.1', port, username: 'deploy', pinned: keys[type] };
+    const result = await checkReachability(target, { ...FAST, attempts: 1 });
+    expect(result).toMatchObject({ status: 'reachable', hostKey: keys[type] });
+  });
+
+  it('says the key changed, naming the new one, when no key of the pinned type is left', async () => {
+    // An ECDSA key pinned before: the server has none now.
+    const pinned = { algorithm: 'ecdsa-sha2-nistp256', fingerprint: `SHA256:${'E'.repeat(43)}` };
+    const target = { host: '127.0.0.1', port, username: 'deploy', pinned };
+    const result = await checkReachability(target, { ...FAST, attempts: 1 });
+    expect(result).toMatchObject({ status: 'host-key-changed', pinned, hostKey: keys.ed25519 });
+  });
+});

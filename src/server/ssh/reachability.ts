@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ConnectConfig } from 'ssh2';
 import { credentialAuth, unusableCredential, type SshCredential } from './credential-auth.ts';
-import { hostKeyOf, sameHostKey, type HostKey } from './host-key.ts';
+import { hostKeyOf, pinnedKeyAlgorithms, sameHostKey, type HostKey } from './host-key.ts';
 import { closeConnection, ssh2 } from './ssh2.ts';
 
 export interface CheckTarget {
@@ -58,7 +58,12 @@ export async function checkReachability(
   let wait = retryDelayMs;
   for (let attempt = 1; ; attempt += 1) {
     signal?.throwIfAborted();
-    const result = await attemptOnce(target, auth, timeoutMs, signal);
+    let result = await attemptOnce(target, auth, timeoutMs, signal);
+    // The server offers no key of the pinned type: its key changed type. Asked again for any
+    // type, it shows which key it has now, and the check says the key changed, with it.
+    if (result.kind === 'failed' && target.pinned && NO_KEY_OF_PINNED_TYPE.test(result.reason)) {
+      result = await attemptOnce(target, auth, timeoutMs, signal, false);
+    }
     if (result.kind === 'stopped') {
       signal?.throwIfAborted();
       throw new Error('the check was stopped');
@@ -81,11 +86,15 @@ function withoutKind<T extends { kind: string }>({ kind, ...rest }: T): Omit<T, 
   return rest;
 }
 
+/** ssh2's words when no host-key type the check asked for is one the server has. */
+const NO_KEY_OF_PINNED_TYPE = /no matching host key format/;
+
 function attemptOnce(
   target: CheckTarget,
   auth: Partial<ConnectConfig>,
   timeoutMs: number,
   signal: AbortSignal | undefined,
+  pinnedTypeOnly = true,
 ): Promise<Attempt> {
   return new Promise((resolve) => {
     const client = new (ssh2().Client)();
@@ -109,6 +118,9 @@ function attemptOnce(
       readyTimeout: timeoutMs,
       // No agent, no keyboard prompts: only the credential given here.
       tryKeyboard: false,
+      ...(target.pinned && pinnedTypeOnly
+        ? { algorithms: { serverHostKey: pinnedKeyAlgorithms(target.pinned) } }
+        : {}),
       hostVerifier: (blob: Buffer) => {
         seen = hostKeyOf(blob);
         if (target.pinned && !sameHostKey(seen, target.pinned)) {

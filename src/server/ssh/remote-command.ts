@@ -1,6 +1,6 @@
 import type { ClientChannel, ConnectConfig } from 'ssh2';
 import { credentialAuth, unusableCredential, type SshCredential } from './credential-auth.ts';
-import { hostKeyOf, sameHostKey, type HostKey } from './host-key.ts';
+import { hostKeyOf, pinnedKeyAlgorithms, sameHostKey, type HostKey } from './host-key.ts';
 import { closeConnection, ssh2 } from './ssh2.ts';
 
 export interface RemoteTarget {
@@ -88,6 +88,7 @@ export function runRemoteCommand(
     // Keeps a connection that a NAT or firewall dropped from hanging the run for ever.
     keepaliveInterval: 15_000,
     keepaliveCountMax: 4,
+    algorithms: { serverHostKey: pinnedKeyAlgorithms(target.pinned) },
     hostVerifier: (blob: Buffer) => {
       const offered = hostKeyOf(blob);
       if (sameHostKey(offered, target.pinned)) return true;
