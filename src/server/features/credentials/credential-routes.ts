@@ -19,7 +19,7 @@ import { HttpError } from '#server/http/http-error.ts';
 import { noContent, refusals, staleVersionAnswer } from '#server/http/route-schemas.ts';
 import { staleVersion } from '#server/http/write-result.ts';
 import { accessOf, actorOf, requireUser } from '#server/auth/session-guard.ts';
-import { reachableClientIds } from '#server/auth/tag-scope.ts';
+import { isLimited, reachableClientIds } from '#server/auth/tag-scope.ts';
 import {
   canUseCredential,
   credentialInReach,
@@ -89,7 +89,8 @@ export function registerCredentialRoutes(
       const [all, reachable, own] = await Promise.all([
         credentials.list(),
         reachableClientIds(db, access),
-        ownCredentialIds(db, access.userId),
+        // Only a limited person's list depends on what they made.
+        isLimited(access) ? ownCredentialIds(db, access.userId) : new Set<string>(),
       ]);
       const seen = reachable
         ? all.flatMap((credential) => {
