@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shellGate } from '#server/testing/shell-gate.ts';
+import { startPasswordSshServer } from '#server/testing/ssh-password-server.ts';
 import { sshKeygen, startSshd, type Sshd } from '#server/testing/sshd.ts';
 import type { HostKey } from './host-key.ts';
 import { runRemoteCommand, type RemoteTarget } from './remote-command.ts';
@@ -169,6 +170,35 @@ describe('runRemoteCommand (real sshd)', () => {
       expect(output.text('out')).toBe('left it running\n');
     } finally {
       await go.open();
+    }
+  });
+
+  it('fails when a server lets it in and never starts the command', async () => {
+    // A real SSH server (ssh2's) that signs the run in and leaves its session unanswered: left
+    // waiting, the run would hold its app's deploys until someone cancelled it.
+    const server = await startPasswordSshServer({ username: 'deploy', password: 'correct horse' });
+    server.sessionsUnanswered = true;
+    try {
+      let started = false;
+      const run = runRemoteCommand(
+        {
+          host: server.host,
+          port: server.port,
+          username: 'deploy',
+          credential: { kind: 'password', password: 'correct horse' },
+          pinned: server.hostKey,
+        },
+        'echo ran',
+        { onOutput: () => undefined, onStarted: () => (started = true) },
+        { timeoutMs: 500 },
+      );
+      expect(await run.done).toEqual({
+        status: 'failed',
+        reason: 'the server did not start the command within 0.5 s of signing in',
+      });
+      expect(started).toBe(false);
+    } finally {
+      server.close();
     }
   });
 

@@ -18,7 +18,10 @@ export type RemoteResult =
   | { status: 'failed'; reason: string };
 
 export interface RemoteCommandOptions {
-  /** How long the SSH handshake and login may take. */
+  /**
+   * How long the SSH handshake and login may take, and then again how long the server may
+   * take to start the command.
+   */
   timeoutMs?: number;
   /** After a cancel's TERM, how long the command has to end before the channel is closed. */
   cancelGraceMs?: number;
@@ -62,6 +65,7 @@ export function runRemoteCommand(
   let exit: { exitCode: number | null; signal: string | null } | undefined;
   let cancelled = false;
   let graceTimer: NodeJS.Timeout | undefined;
+  let startTimer: NodeJS.Timeout | undefined;
   let settle!: (result: RemoteResult) => void;
   let settled = false;
 
@@ -70,6 +74,7 @@ export function runRemoteCommand(
       if (settled) return;
       settled = true;
       clearTimeout(graceTimer);
+      clearTimeout(startTimer);
       client.removeAllListeners();
       // A late error from the socket being torn down must not become an unhandled event.
       client.on('error', () => undefined);
@@ -105,7 +110,22 @@ export function runRemoteCommand(
       settle({ status: 'failed', reason: 'cancelled before the command started' });
       return;
     }
+    // A server that signs in and never answers the request to run would hold the run (and the
+    // app's next deploys) until someone cancelled it; keepalives do not end it, since the
+    // server still answers those.
+    startTimer = setTimeout(() => {
+      settle({
+        status: 'failed',
+        reason: `the server did not start the command within ${timeoutMs / 1000} s of signing in`,
+      });
+    }, timeoutMs);
+    startTimer.unref();
     client.exec(command, (error, opened) => {
+      clearTimeout(startTimer);
+      if (settled) {
+        opened?.close();
+        return;
+      }
       if (error) {
         settle({ status: 'failed', reason: `the server refused the command: ${error.message}` });
         return;

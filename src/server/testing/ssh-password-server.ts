@@ -25,6 +25,11 @@ export interface PasswordSshServer {
   answerAfterMs: number | undefined;
   /** While set, passwords are answered only once it resolves: a check held mid-login. */
   answersHeldUntil: Promise<void> | undefined;
+  /**
+   * While set, a signed-in client's request for a session (to run a command) is never
+   * answered: a server that lets one in and then hangs. Otherwise it is refused.
+   */
+  sessionsUnanswered: boolean;
   close(): void;
 }
 
@@ -54,6 +59,9 @@ export async function startPasswordSshServer(account: {
     };
     connection.on('error', () => undefined);
     connection.on('close', settle);
+    connection.on('session', (_accept, reject) => {
+      if (!result.sessionsUnanswered) reject();
+    });
     connection.on('authentication', (context) => {
       if (context.method !== 'password') return context.reject(['password']);
       passwordsTried.push(context.password);
@@ -82,6 +90,7 @@ export async function startPasswordSshServer(account: {
     maxLoginsUnderWay: 0,
     answerAfterMs: account.answerAfterMs,
     answersHeldUntil: undefined,
+    sessionsUnanswered: false,
     close: () => server.close(),
   };
   return result;
