@@ -20,6 +20,7 @@ import {
 } from './invited-sign-up.ts';
 import { secondFactorPlugins, secondFactorRateLimits } from './second-factors.ts';
 import { roleForNewUser } from './first-admin.ts';
+import { withoutProviderTokens } from './provider-tokens.ts';
 
 /**
  * The bridge (auth-routes.ts) sets this header from the socket's address, replacing anything a
@@ -194,6 +195,10 @@ export function createAuth({ db, config, secretKey, mailer, log }: AuthOptions) 
       accountLinking: { enabled: true, trustedProviders: [], allowDifferentEmails: false },
     },
     databaseHooks: {
+      account: {
+        create: { before: async (account) => withoutProviderTokens(account) },
+        update: { before: async (account) => withoutProviderTokens(account) },
+      },
       user: {
         create: {
           // The first person of a new installation is its administrator (first-admin.ts); an
@@ -237,8 +242,8 @@ export function createAuth({ db, config, secretKey, mailer, log }: AuthOptions) 
         },
       },
     },
-    // A provider's access, refresh and ID tokens are for the server's sign-in only: these
-    // routes would hand them to any script of a signed-in page, and the web app uses none.
+    // These routes hand a provider's tokens to any script of a signed-in page; none is stored
+    // (provider-tokens.ts) and the web app uses none, so they stay off.
     disabledPaths: ['/get-access-token', '/refresh-token', '/account-info'],
     session: {
       expiresIn: 7 * 24 * 60 * 60,

@@ -85,6 +85,33 @@ describe('the provider’s tokens', () => {
   });
 });
 
+describe('the provider’s tokens, kept', () => {
+  it('are none: neither the first sign-in nor a later one stores a token', async () => {
+    const email = 'kept@example.test';
+    const stored = async () =>
+      server.app.parts.db.kysely
+        .selectFrom('account')
+        .innerJoin('user', 'user.id', 'account.userId')
+        .select([
+          'account.accessToken',
+          'account.refreshToken',
+          'account.idToken',
+          'account.accessTokenExpiresAt',
+        ])
+        .where('user.email', '=', email)
+        .where('account.providerId', '=', 'google')
+        .execute();
+    const nothing = [
+      { accessToken: null, refreshToken: null, idToken: null, accessTokenExpiresAt: null },
+    ];
+    expect((await signInThroughIssuer(server, issuer, email)).callback.status).toBe(302);
+    expect(await stored()).toEqual(nothing);
+    // Signing in again updates the account Better Auth found, with that sign-in's tokens.
+    expect((await signInThroughIssuer(server, issuer, email)).callback.status).toBe(302);
+    expect(await stored()).toEqual(nothing);
+  });
+});
+
 describe('allowlists on email sign-up', () => {
   it('refuses an address outside the lists, with the reason, and stores nothing', async () => {
     const response = await new Session(server).json<{ message: string; code: string }>(
