@@ -3,7 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shellGate } from '#server/testing/shell-gate.ts';
-import { startPasswordSshServer } from '#server/testing/ssh-password-server.ts';
+import {
+  startPasswordSshServer,
+  type PasswordSshServer,
+} from '#server/testing/ssh-password-server.ts';
 import { sshKeygen, startSshd, type Sshd } from '#server/testing/sshd.ts';
 import type { HostKey } from './host-key.ts';
 import { runRemoteCommand, type RemoteTarget } from './remote-command.ts';
@@ -40,6 +43,17 @@ function target(overrides: Partial<RemoteTarget> = {}): RemoteTarget {
     credential: { kind: 'ssh-key', privateKey },
     pinned,
     ...overrides,
+  };
+}
+
+/** Signs in to the ssh2 password server of a test (which tells what it does with a command). */
+function passwordTarget(server: PasswordSshServer): RemoteTarget {
+  return {
+    host: server.host,
+    port: server.port,
+    username: 'deploy',
+    credential: { kind: 'password', password: 'correct horse' },
+    pinned: server.hostKey,
   };
 }
 
@@ -120,7 +134,7 @@ describe('runRemoteCommand (real sshd)', () => {
   });
 
   // OpenSSH signals a session only under privilege separation, which a root login (the test
-  // machine's) goes without: then the grace runs out and the connection is closed.
+  // machine's) goes without: then both graces run out and the connection is closed.
   it('cancel sends TERM, then closes the connection after the grace', async () => {
     const output = collect();
     let cancelAt = 0;
@@ -143,15 +157,47 @@ describe('runRemoteCommand (real sshd)', () => {
       expect(result).toEqual({
         status: 'failed',
         reason:
-          'the command did not end within 0.5 s of TERM: the connection was closed, and the command may still be running on the server',
+          'the command did not end within 0.5 s of TERM, nor of KILL: the connection was closed, and the command may still be running on the server',
       });
     } else {
-      expect(result).toEqual({ status: 'exited', exitCode: null, signal: 'TERM' });
+      expect(result).toEqual({ status: 'exited', exitCode: null, signal: 'SIGTERM' });
     }
     expect(output.text('out')).toBe('started\n');
     // Ended by the signal (or the grace's close), not by the 30 s sleep: a fence against waiting
     // for the command, wide enough for a loaded machine.
     expect(Date.now() - cancelAt).toBeLessThan(15_000);
+  });
+
+  it('cancel sends KILL when the command outlives TERM, and ends with it', async () => {
+    // OpenSSH passes a non-root session's signals to its process group; the ssh2 server stands
+    // in for a command that ignores TERM, which the test machine's root login cannot show.
+    const server = await startPasswordSshServer({ username: 'deploy', password: 'correct horse' });
+    const signals: string[] = [];
+    server.commands = {
+      started: (channel) => channel.write('started\n'),
+      signalled(name, channel) {
+        signals.push(name);
+        if (name !== 'KILL') return;
+        channel.exit('KILL');
+        channel.end();
+      },
+    };
+    try {
+      const run = runRemoteCommand(
+        passwordTarget(server),
+        'trap "" TERM; echo started; sleep 30',
+        {
+          onOutput: (_stream, chunk) => {
+            if (chunk.toString().includes('started')) run.cancel();
+          },
+        },
+        { cancelGraceMs: 300 },
+      );
+      expect(await run.done).toEqual({ status: 'exited', exitCode: null, signal: 'SIGKILL' });
+      expect(signals).toEqual(['TERM', 'KILL']);
+    } finally {
+      server.close();
+    }
   });
 
   it('ends with the exit code when a background process keeps its output open', async () => {
@@ -181,13 +227,7 @@ describe('runRemoteCommand (real sshd)', () => {
     try {
       let started = false;
       const run = runRemoteCommand(
-        {
-          host: server.host,
-          port: server.port,
-          username: 'deploy',
-          credential: { kind: 'password', password: 'correct horse' },
-          pinned: server.hostKey,
-        },
+        passwordTarget(server),
         'echo ran',
         { onOutput: () => undefined, onStarted: () => (started = true) },
         { timeoutMs: 500 },

@@ -23,7 +23,10 @@ export interface RemoteCommandOptions {
    * take to start the command.
    */
   timeoutMs?: number;
-  /** After a cancel's TERM, how long the command has to end before the channel is closed. */
+  /**
+   * After a cancel's TERM, how long the command has to end before it is sent KILL, and after
+   * that before the channel is closed.
+   */
   cancelGraceMs?: number;
 }
 
@@ -38,9 +41,9 @@ export interface RemoteCommand {
   /** Settles once, when the command has ended or the connection failed. */
   readonly done: Promise<RemoteResult>;
   /**
-   * Sends TERM to the command (OpenSSH signals its whole process group), then closes the
-   * channel and the connection after the grace, or at once when it had not started or has
-   * ended already.
+   * Sends TERM to the command (OpenSSH signals its whole process group), KILL after the grace,
+   * and closes the channel and the connection after another, or at once when it had not
+   * started or has ended already.
    */
   cancel(): void;
 }
@@ -140,6 +143,8 @@ export function runRemoteCommand(
           signal: typeof signal === 'string' ? signal : null,
         };
         exit = ended;
+        // A cancel's signal has done its work: no KILL, no closing as if it had not.
+        clearTimeout(graceTimer);
         // A process the command left in the background may hold its output open, and the
         // server closes the channel only once that output ends: the command itself is done.
         setTimeout(() => settle({ status: 'exited', ...ended }), cancelGraceMs).unref();
@@ -165,20 +170,21 @@ export function runRemoteCommand(
       settle({ status: 'exited', ...exit });
       return;
     }
-    try {
-      open.signal('TERM');
-    } catch {
-      // The channel is closing already.
-    }
-    // OpenSSH refuses signals to a root login's session (no privilege separation there), and a
-    // command may ignore TERM: after the grace the channel and the connection are closed, and
-    // the command loses its output (SIGPIPE at its next write).
+    signal(open, 'TERM');
+    // A command may ignore TERM: after the grace it gets KILL, which it cannot. OpenSSH refuses
+    // both to a root login's session (no privilege separation there): after a second grace the
+    // channel and the connection are closed, and the command loses its output (SIGPIPE at its
+    // next write) but may run on.
     graceTimer = setTimeout(() => {
-      open.close();
-      settle({
-        status: 'failed',
-        reason: `the command did not end within ${cancelGraceMs / 1000} s of TERM: the connection was closed, and the command may still be running on the server`,
-      });
+      signal(open, 'KILL');
+      graceTimer = setTimeout(() => {
+        open.close();
+        settle({
+          status: 'failed',
+          reason: `the command did not end within ${cancelGraceMs / 1000} s of TERM, nor of KILL: the connection was closed, and the command may still be running on the server`,
+        });
+      }, cancelGraceMs);
+      graceTimer.unref();
     }, cancelGraceMs);
     graceTimer.unref();
   }
@@ -207,6 +213,14 @@ export function runRemoteCommand(
       else settle({ status: 'failed', reason: 'cancelled before the command started' });
     },
   };
+}
+
+function signal(channel: ClientChannel, name: 'TERM' | 'KILL'): void {
+  try {
+    channel.signal(name);
+  } catch {
+    // The channel is closing already.
+  }
 }
 
 function describeKey(key: HostKey): string {

@@ -1,11 +1,19 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
-import ssh2 from 'ssh2';
+import ssh2, { type ServerChannel } from 'ssh2';
 import type { HostKey } from '#server/ssh/host-key.ts';
 import { generateKeyPair } from '#server/ssh/ssh-keys.ts';
 
 // Named exports of ssh2 (CommonJS) other than Client are not seen by Node's ESM loader.
 const { Server } = ssh2;
+
+/** What the server does with a command a signed-in client asks it to run. */
+export interface CommandBehaviour {
+  /** The command's channel is open: write its output, and end it with `exit()` and `end()`. */
+  started(channel: ServerChannel, command: string): void;
+  /** The client sent the running command a signal (`TERM`, `KILL`…). */
+  signalled(name: string, channel: ServerChannel): void;
+}
 
 export interface PasswordSshServer {
   host: string;
@@ -30,6 +38,8 @@ export interface PasswordSshServer {
    * answered: a server that lets one in and then hangs. Otherwise it is refused.
    */
   sessionsUnanswered: boolean;
+  /** While set, a client's commands are run this way; otherwise they are refused. */
+  commands: CommandBehaviour | undefined;
   close(): void;
 }
 
@@ -59,8 +69,19 @@ export async function startPasswordSshServer(account: {
     };
     connection.on('error', () => undefined);
     connection.on('close', settle);
-    connection.on('session', (_accept, reject) => {
-      if (!result.sessionsUnanswered) reject();
+    connection.on('session', (accept, reject) => {
+      if (result.sessionsUnanswered) return;
+      const commands = result.commands;
+      if (!commands) return reject();
+      const session = accept();
+      let channel: ServerChannel | undefined;
+      session.on('exec', (acceptExec, _rejectExec, info) => {
+        channel = acceptExec();
+        commands.started(channel, info.command);
+      });
+      session.on('signal', (_acceptSignal, _rejectSignal, info) => {
+        if (channel) commands.signalled(info.name, channel);
+      });
     });
     connection.on('authentication', (context) => {
       if (context.method !== 'password') return context.reject(['password']);
@@ -91,6 +112,7 @@ export async function startPasswordSshServer(account: {
     answerAfterMs: account.answerAfterMs,
     answersHeldUntil: undefined,
     sessionsUnanswered: false,
+    commands: undefined,
     close: () => server.close(),
   };
   return result;

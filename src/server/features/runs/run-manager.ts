@@ -37,9 +37,12 @@ import { presentRun } from './run-presenter.ts';
 export interface RunTimings {
   /** How often a running run's row is touched (and cancel requests read); default 10 s. */
   heartbeatMs?: number;
-  /** After a cancel's TERM, how long before the connection is closed; default 2 s. */
+  /**
+   * After a cancel's TERM, how long before KILL, and again before the connection is closed;
+   * default 2 s.
+   */
   cancelGraceMs?: number;
-  /** How long the SSH handshake and login may take; default 10 s. */
+  /** How long the SSH handshake and login may take, and then the command's start; default 10 s. */
   connectTimeoutMs?: number;
 }
 
@@ -369,7 +372,8 @@ export class RunManager {
     } else if (active.cancelledBy !== null) {
       state = 'cancelled';
       if (result.status === 'failed') reason = result.reason;
-      // The log says what the cancel could not do: a command that outlived TERM may run on.
+      // The log says what the cancel could not do: a command that outlived TERM and KILL (a
+      // root session's, whom OpenSSH will not signal) may run on.
       active.log.system(
         `Cancelled by ${active.cancelledBy} after ${took}${reason ? `: ${reason}` : ''}.`,
       );
