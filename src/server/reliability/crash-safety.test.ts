@@ -79,7 +79,12 @@ describe(`crash safety (${testDialect()})`, () => {
       // to another test's server meanwhile. The session follows the address.
       const address = { url: '', mail };
       const start = async () => {
-        const started = await spawnServer({ ...env, PORT: String(await freePort()) });
+        // A start takes 4 to 7 s here beside the other suites and once took more than the
+        // usual 20 s bound: a hang is what this bound is for, and TIMEOUT_MS covers the rest.
+        const started = await spawnServer(
+          { ...env, PORT: String(await freePort()) },
+          { readyTimeoutMs: 60_000 },
+        );
         address.url = started.url;
         return started;
       };
