@@ -1,6 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ConnectConfig } from 'ssh2';
 import { credentialAuth, unusableCredential, type SshCredential } from './credential-auth.ts';
+import { connectionFailure, type SshError } from './failure-reason.ts';
 import { hostKeyOf, pinnedKeyAlgorithms, sameHostKey, type HostKey } from './host-key.ts';
 import { closeConnection, ssh2 } from './ssh2.ts';
 
@@ -143,9 +144,7 @@ function attemptOnce(
       if (seen) settle({ kind: 'reachable', hostKey: seen, authenticated: true });
       else settle({ kind: 'failed', reason: 'the server sent no host key', final: true });
     });
-    client.on('error', (error: Error & { level?: string; code?: string }) =>
-      settle(failure(error, timeoutMs)),
-    );
+    client.on('error', (error: SshError) => settle(failure(error, timeoutMs)));
     client.on('close', () =>
       settle({ kind: 'failed', reason: 'the server closed the connection', final: false }),
     );
@@ -163,30 +162,7 @@ function attemptOnce(
   });
 }
 
-function failure(error: Error & { level?: string; code?: string }, timeoutMs: number): Attempt {
-  if (error.level === 'client-authentication') {
-    return { kind: 'failed', reason: 'authentication failed', final: true };
-  }
-  if (error.level === 'client-timeout' || error.code === 'ETIMEDOUT') {
-    return { kind: 'failed', reason: `timed out after ${formatSeconds(timeoutMs)}`, final: false };
-  }
-  if (error.code === 'ECONNREFUSED') {
-    return { kind: 'failed', reason: 'connection refused', final: false };
-  }
-  if (error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN') {
-    return { kind: 'failed', reason: 'the host name does not resolve', final: false };
-  }
-  if (error.code === 'EHOSTUNREACH' || error.code === 'ENETUNREACH') {
-    return { kind: 'failed', reason: 'no route to the host', final: false };
-  }
-  if (error.code === 'ECONNRESET') {
-    return { kind: 'failed', reason: 'the connection was reset', final: false };
-  }
-  // ssh2's own messages name protocol problems and never carry the credential.
-  return { kind: 'failed', reason: error.message, final: false };
-}
-
-function formatSeconds(ms: number): string {
-  const seconds = ms / 1000;
-  return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`;
+function failure(error: SshError, timeoutMs: number): Attempt {
+  const reason = connectionFailure(error, timeoutMs);
+  return { kind: 'failed', reason, final: error.level === 'client-authentication' };
 }

@@ -1,5 +1,6 @@
 import type { ClientChannel, ConnectConfig } from 'ssh2';
 import { credentialAuth, unusableCredential, type SshCredential } from './credential-auth.ts';
+import { connectionFailure, type SshError } from './failure-reason.ts';
 import { hostKeyOf, pinnedKeyAlgorithms, sameHostKey, type HostKey } from './host-key.ts';
 import { closeConnection, ssh2 } from './ssh2.ts';
 
@@ -156,8 +157,8 @@ export function runRemoteCommand(
       if (cancelled) cancelChannel(opened);
     });
   });
-  client.on('error', (error: Error & { level?: string; code?: string }) =>
-    settle({ status: 'failed', reason: failureReason(error, timeoutMs) }),
+  client.on('error', (error: SshError) =>
+    settle({ status: 'failed', reason: connectionFailure(error, timeoutMs) }),
   );
   client.on('close', () => {
     if (exit) settle({ status: 'exited', ...exit });
@@ -225,22 +226,4 @@ function signal(channel: ClientChannel, name: 'TERM' | 'KILL'): void {
 
 function describeKey(key: HostKey): string {
   return `${key.algorithm} ${key.fingerprint}`;
-}
-
-function failureReason(
-  error: Error & { level?: string; code?: string },
-  timeoutMs: number,
-): string {
-  if (error.level === 'client-authentication') return 'authentication failed';
-  if (error.level === 'client-timeout' || error.code === 'ETIMEDOUT') {
-    return `timed out after ${timeoutMs / 1000} s`;
-  }
-  if (error.code === 'ECONNREFUSED') return 'connection refused';
-  if (error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN') {
-    return 'the host name does not resolve';
-  }
-  if (error.code === 'EHOSTUNREACH' || error.code === 'ENETUNREACH') return 'no route to the host';
-  if (error.code === 'ECONNRESET') return 'the connection was reset';
-  // ssh2's own messages name protocol problems and never carry the credential.
-  return error.message;
 }
