@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import net, { type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { serverWords } from './failure-reason.ts';
 import { checkReachability } from './reachability.ts';
 import { runRemoteCommand } from './remote-command.ts';
 
@@ -93,5 +94,18 @@ describe('a server’s own words in a failure', () => {
       status: 'failed',
       reason: `the server ended the connection, saying “${'a'.repeat(159)}…”`,
     });
+  });
+});
+
+describe('serverWords', () => {
+  it('keeps plain words as they are', () => {
+    expect(serverWords('(SSH) Channel open failure: open failed')).toBe(
+      '(SSH) Channel open failure: open failed',
+    );
+  });
+
+  it('cuts by characters, never inside one', () => {
+    expect(serverWords('é'.repeat(200))).toBe(`${'é'.repeat(159)}…`);
+    expect([...serverWords('🔑'.repeat(200))]).toHaveLength(160);
   });
 });

@@ -36,7 +36,8 @@ export function formatSeconds(ms: number): string {
   return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`;
 }
 
-function serverWords(text: string): string {
+/** Text a server chose, as one line of plain characters, cut short. */
+export function serverWords(text: string): string {
   const plain = replaceHidden(text, () => ' ')
     .replace(/\s+/gu, ' ')
     .trim();

@@ -1,6 +1,6 @@
 import type { ClientChannel, ConnectConfig } from 'ssh2';
 import { credentialAuth, unusableCredential, type SshCredential } from './credential-auth.ts';
-import { connectionFailure, type SshError } from './failure-reason.ts';
+import { connectionFailure, serverWords, type SshError } from './failure-reason.ts';
 import { hostKeyOf, pinnedKeyAlgorithms, sameHostKey, type HostKey } from './host-key.ts';
 import { closeConnection, ssh2 } from './ssh2.ts';
 
@@ -131,7 +131,9 @@ export function runRemoteCommand(
         return;
       }
       if (error) {
-        settle({ status: 'failed', reason: `the server refused the command: ${error.message}` });
+        // ssh2's message carries the server's description of the refusal.
+        const why = serverWords(error.message);
+        settle({ status: 'failed', reason: `the server refused the command: ${why}` });
         return;
       }
       channel = opened;
