@@ -7,7 +7,7 @@ import {
   startPasswordSshServer,
   type PasswordSshServer,
 } from '#server/testing/ssh-password-server.ts';
-import type { CheckSchedule } from './check-schedule.ts';
+import { CHECKS_AT_ONCE, type CheckSchedule } from './check-schedule.ts';
 import { CHECK_SCHEDULE_LOCK } from './schedule-lock.ts';
 
 // Two instances on one PostgreSQL database, as behind a load balancer, both with a schedule:
@@ -135,4 +135,80 @@ describe('the schedule with several instances on PostgreSQL', () => {
     expect(scheduleOf(other).rounds).toBeGreaterThan(rounds);
     expect(await lockHolders(other)).toEqual(['clients-manager-schedule']);
   });
+});
+
+describe('a round whose instance loses the lock', () => {
+  let held: PasswordSshServer;
+  let otherDatabase: Awaited<ReturnType<typeof createTestPostgresDatabase>>;
+  let c: TestServer;
+  let d: TestServer;
+
+  beforeAll(async () => {
+    held = await startPasswordSshServer({ username: 'deploy', password: PASSWORD });
+    otherDatabase = await createTestPostgresDatabase();
+    const env = {
+      DATABASE_URL: otherDatabase.url,
+      SECRET_KEY: 'check-schedule-lost-key-'.repeat(3),
+    };
+    const options = { serverChecks: { timeoutMs: 30_000, retryDelayMs: 10 } };
+    c = await startTestServer(env, { ...options, checkIntervalMs: INTERVAL_MS });
+    d = await startTestServer(env, { ...options, checkIntervalMs: INTERVAL_MS });
+  });
+  afterAll(async () => {
+    if (held) held.answersHeldUntil = undefined;
+    await Promise.all([c?.close(), d?.close()]);
+    held?.close();
+    await otherDatabase?.drop();
+  });
+
+  it('starts no further check once the lock is gone, and leaves them to the next holder', async () => {
+    // Every login waits until the test lets it: the first round stalls with CHECKS_AT_ONCE
+    // checks under way and the rest of its servers queued.
+    let letThrough!: () => void;
+    held.answersHeldUntil = new Promise<void>((resolve) => (letThrough = resolve));
+    const staff = await signUpVerified(c, { name: 'Lars Lost' });
+    const count = CHECKS_AT_ONCE + 4;
+    const imported = await staff.json('POST', '/api/clients/import', {
+      clients: Array.from({ length: count }, (_, n) => ({
+        name: `Held ${n}`,
+        server: { host: held.host, port: held.port, username: 'deploy', password: PASSWORD },
+      })),
+    });
+    expect(imported.status).toBe(200);
+    await vi.waitFor(() => expect(held.loginsUnderWay).toBe(CHECKS_AT_ONCE), {
+      timeout: 15_000,
+      interval: 20,
+    });
+    const leader = scheduleOf(c).leading ? c : d;
+    const next = leader === c ? d : c;
+    const startedByLeader = scheduleOf(leader).checksStarted;
+    expect(startedByLeader).toBe(CHECKS_AT_ONCE);
+
+    // The database ends the lock's session: the leader knows at once (its connection ends),
+    // and the other takes the lock and starts a round of its own on the same servers.
+    await sql`select pg_terminate_backend(pid) from pg_stat_activity
+      where application_name = 'clients-manager-schedule' and datname = current_database()`.execute(
+      c.app.parts.db.kysely,
+    );
+    await vi.waitFor(
+      () => {
+        expect(scheduleOf(leader).leading).toBe(false);
+        expect(scheduleOf(next).checksStarted).toBeGreaterThan(0);
+      },
+      { timeout: 15_000, interval: 20 },
+    );
+
+    // Let every login through: the old leader ends the checks it had under way and starts no
+    // other, while the new holder checks every server.
+    letThrough();
+    held.answersHeldUntil = undefined;
+    await vi.waitFor(
+      () => {
+        expect(scheduleOf(leader).running).toBe(false);
+        expect(scheduleOf(next).checksStarted).toBeGreaterThanOrEqual(count);
+      },
+      { timeout: 30_000, interval: 20 },
+    );
+    expect(scheduleOf(leader).checksStarted).toBe(startedByLeader);
+  }, 90_000);
 });

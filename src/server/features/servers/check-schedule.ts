@@ -29,6 +29,7 @@ export class CheckSchedule {
   #round: Promise<void> | undefined;
   #ticks = 0;
   #rounds = 0;
+  #checksStarted = 0;
 
   constructor(options: {
     db: Db;
@@ -56,6 +57,11 @@ export class CheckSchedule {
 
   get rounds(): number {
     return this.#rounds;
+  }
+
+  /** Checks this instance's rounds have started. */
+  get checksStarted(): number {
+    return this.#checksStarted;
   }
 
   /** True while a round runs (or waits for the lock). */
@@ -111,8 +117,13 @@ export class CheckSchedule {
       .execute();
     const queue = servers.map((server) => server.id);
     const signal = this.#stop.signal;
+    // A round goes on only while this instance holds the lock: one that lost it (its connection
+    // dropped) leaves the servers not yet checked to the instance that takes it next, instead
+    // of checking them beside it.
+    const mayGoOn = () => !signal.aborted && this.leading;
     const worker = async () => {
-      for (let id = queue.shift(); id !== undefined && !signal.aborted; id = queue.shift()) {
+      for (let id = queue.shift(); id !== undefined && mayGoOn(); id = queue.shift()) {
+        this.#checksStarted += 1;
         try {
           await this.#checks.check(id, SCHEDULED_CHECK_ACTOR, { signal, eventOnlyOnChange: true });
         } catch (error) {
