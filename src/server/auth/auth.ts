@@ -280,6 +280,9 @@ export function createAuth({ db, config, secretKey, mailer, log }: AuthOptions) 
           scopes: ['openid', 'email', 'profile'],
           pkce: true,
           requireIdTokenVerification: true,
+          // Signing out ends the app's session only. Better Auth would otherwise answer sign-out
+          // with the issuer's end-session URL for the browser to follow, an ID token in it.
+          disableProviderLogout: true,
         })),
       }),
       ...secondFactorPlugins(db, publicUrl),

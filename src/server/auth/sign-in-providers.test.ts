@@ -112,6 +112,19 @@ describe('the provider’s tokens, kept', () => {
   });
 });
 
+describe('signing out after a provider sign-in', () => {
+  it('ends the app’s session only: the browser is not sent to the provider', async () => {
+    const { session } = await signInThroughIssuer(server, issuer, 'leaving@example.test');
+    const answer = await session.request('POST', '/api/auth/sign-out', {});
+    const body = await answer.text();
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('location')).toBeNull();
+    expect(JSON.parse(body)).toEqual({ success: true });
+    expect(body).not.toContain(issuer.url);
+    expect((await session.json('GET', '/api/me')).status).toBe(401);
+  });
+});
+
 describe('allowlists on email sign-up', () => {
   it('refuses an address outside the lists, with the reason, and stores nothing', async () => {
     const response = await new Session(server).json<{ message: string; code: string }>(
