@@ -27,7 +27,31 @@ export function connectionFailure(error: SshError, timeoutMs: number): string {
   if (typeof error.code === 'number') {
     return `the server ended the connection, saying “${serverWords(error.message)}”`;
   }
-  return error.message;
+  // ssh2's other messages are its own, but some carry a piece the server sent (a signature
+  // type it names, say).
+  return serverWords(error.message);
+}
+
+/** ssh2's words before a server's description of why it refused to open a session. */
+const CHANNEL_OPEN_FAILURE = '(SSH) Channel open failure: ';
+
+/** Why the server refused to run the command: its own description quoted as its. */
+export function refusedCommand(error: Error): string {
+  if (error.message.startsWith(CHANNEL_OPEN_FAILURE)) {
+    const said = serverWords(error.message.slice(CHANNEL_OPEN_FAILURE.length));
+    return `the server refused the command, saying “${said}”`;
+  }
+  return `the server refused the command: ${serverWords(error.message)}`;
+}
+
+/**
+ * The name of the signal a command ended by, as ssh2 gives it (`SIGTERM`, or `SIGUNKNOWN (9)`
+ * for an old server's number), or null for any other text: the server chooses it, and it is
+ * shown in the run's log.
+ */
+export function exitSignalName(signal: unknown): string | null {
+  if (typeof signal !== 'string') return null;
+  return /^SIG[A-Z0-9]{1,16}( \(\d{1,3}\))?$/.test(signal) ? signal : null;
 }
 
 /** `2 s`, `0.5 s`. */
@@ -38,7 +62,9 @@ export function formatSeconds(ms: number): string {
 
 /** Text a server chose, as one line of plain characters, cut short. */
 export function serverWords(text: string): string {
+  // Quotation marks become plain apostrophes, so the words cannot close the quote they are in.
   const plain = replaceHidden(text, () => ' ')
+    .replace(/[“”„‟"]/gu, "'")
     .replace(/\s+/gu, ' ')
     .trim();
   const characters = [...plain];

@@ -191,7 +191,8 @@ describe('runRemoteCommand (real sshd)', () => {
             if (chunk.toString().includes('started')) run.cancel();
           },
         },
-        { cancelGraceMs: 300 },
+        // Long enough for the KILL's exit to come back on a loaded machine.
+        { cancelGraceMs: 1_500 },
       );
       expect(await run.done).toEqual({ status: 'exited', exitCode: null, signal: 'SIGKILL' });
       expect(signals).toEqual(['TERM', 'KILL']);
@@ -230,11 +231,12 @@ describe('runRemoteCommand (real sshd)', () => {
         passwordTarget(server),
         'echo ran',
         { onOutput: () => undefined, onStarted: () => (started = true) },
-        { timeoutMs: 500 },
+        // Also the bound of the login, which a loaded machine can make slow.
+        { timeoutMs: 3_000 },
       );
       expect(await run.done).toEqual({
         status: 'failed',
-        reason: 'the server did not start the command within 0.5 s of signing in',
+        reason: 'the server did not start the command within 3 s of signing in',
       });
       expect(started).toBe(false);
     } finally {

@@ -1,6 +1,12 @@
 import type { ClientChannel, ConnectConfig } from 'ssh2';
 import { credentialAuth, unusableCredential, type SshCredential } from './credential-auth.ts';
-import { connectionFailure, serverWords, type SshError } from './failure-reason.ts';
+import {
+  connectionFailure,
+  exitSignalName,
+  formatSeconds,
+  refusedCommand,
+  type SshError,
+} from './failure-reason.ts';
 import { hostKeyOf, pinnedKeyAlgorithms, sameHostKey, type HostKey } from './host-key.ts';
 import { closeConnection, ssh2 } from './ssh2.ts';
 
@@ -120,7 +126,7 @@ export function runRemoteCommand(
     startTimer = setTimeout(() => {
       settle({
         status: 'failed',
-        reason: `the server did not start the command within ${timeoutMs / 1000} s of signing in`,
+        reason: `the server did not start the command within ${formatSeconds(timeoutMs)} of signing in`,
       });
     }, timeoutMs);
     startTimer.unref();
@@ -131,9 +137,7 @@ export function runRemoteCommand(
         return;
       }
       if (error) {
-        // ssh2's message carries the server's description of the refusal.
-        const why = serverWords(error.message);
-        settle({ status: 'failed', reason: `the server refused the command: ${why}` });
+        settle({ status: 'failed', reason: refusedCommand(error) });
         return;
       }
       channel = opened;
@@ -143,7 +147,7 @@ export function runRemoteCommand(
       opened.on('exit', (code: number | null, signal?: string) => {
         const ended = {
           exitCode: typeof code === 'number' ? code : null,
-          signal: typeof signal === 'string' ? signal : null,
+          signal: exitSignalName(signal),
         };
         exit = ended;
         // A cancel's signal has done its work: no KILL, no closing as if it had not.
@@ -184,7 +188,7 @@ export function runRemoteCommand(
         open.close();
         settle({
           status: 'failed',
-          reason: `the command did not end within ${cancelGraceMs / 1000} s of TERM, nor of KILL: the connection was closed, and the command may still be running on the server`,
+          reason: `the command did not end within ${formatSeconds(cancelGraceMs)} of TERM, nor of KILL: the connection was closed, and the command may still be running on the server`,
         });
       }, cancelGraceMs);
       graceTimer.unref();
