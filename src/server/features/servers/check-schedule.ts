@@ -117,12 +117,14 @@ export class CheckSchedule {
       .execute();
     const queue = servers.map((server) => server.id);
     const signal = this.#stop.signal;
-    // A round goes on only while this instance holds the lock: one that lost it (its connection
-    // dropped) leaves the servers not yet checked to the instance that takes it next, instead
-    // of checking them beside it.
-    const mayGoOn = () => !signal.aborted && this.leading;
+    // A round goes on only while this instance holds the lock. Its connection is asked before
+    // each check (answered, or failed within the connection's query timeout), so a connection
+    // that ended or went silent is noticed: the servers not yet checked are left to the
+    // instance that takes the lock next instead of being checked beside it.
+    const mayGoOn = async () =>
+      !signal.aborted && (this.#lock === undefined || (await this.#lock.acquire()));
     const worker = async () => {
-      for (let id = queue.shift(); id !== undefined && mayGoOn(); id = queue.shift()) {
+      for (let id = queue.shift(); id !== undefined && (await mayGoOn()); id = queue.shift()) {
         this.#checksStarted += 1;
         try {
           await this.#checks.check(id, SCHEDULED_CHECK_ACTOR, { signal, eventOnlyOnChange: true });
