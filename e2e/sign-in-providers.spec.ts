@@ -98,6 +98,11 @@ test('Log in with Google: the provider signs you in and the app shows your name 
   // Signed in: the sign-in screen sends you on.
   await page.goto('/sign-in');
   await expect(page).toHaveURL(`${server.url}/`);
+  // Signing out ends the app's session only: the browser stays here, not at the provider's
+  // end-session page (which Better Auth would send it to, the ID token in the address).
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page).toHaveURL(`${server.url}/sign-in`);
+  await expect(page.getByRole('button', { name: 'Log in with Google' })).toBeVisible();
 });
 
 test('a second OpenID provider gets its own button through the same code path', async ({
