@@ -1,4 +1,7 @@
+import { once } from 'node:events';
+import net, { type AddressInfo } from 'node:net';
 import { sql } from 'kysely';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Client } from '#shared/clients.ts';
 import { createTestPostgresDatabase } from '#server/testing/test-database.ts';
@@ -7,8 +10,10 @@ import {
   startPasswordSshServer,
   type PasswordSshServer,
 } from '#server/testing/ssh-password-server.ts';
-import { CHECKS_AT_ONCE, type CheckSchedule } from './check-schedule.ts';
+import { SecretBox } from '#server/secrets.ts';
+import { CHECKS_AT_ONCE, CheckSchedule } from './check-schedule.ts';
 import { CHECK_SCHEDULE_LOCK } from './schedule-lock.ts';
+import { ServerChecks } from './server-checks.ts';
 
 // Two instances on one PostgreSQL database, as behind a load balancer, both with a schedule:
 // one of them runs it, and the other takes over when that one stops.
@@ -210,5 +215,111 @@ describe('a round whose instance loses the lock', () => {
       { timeout: 30_000, interval: 20 },
     );
     expect(scheduleOf(leader).checksStarted).toBe(startedByLeader);
+  }, 90_000);
+});
+
+/**
+ * A relay in front of PostgreSQL that can go silent: both of its sockets stay open and nothing
+ * passes either way, as when a route or a NAT drops a connection without a word.
+ */
+interface Relay {
+  port: number;
+  silent: boolean;
+  close(): void;
+}
+
+async function startRelay(host: string, port: number): Promise<Relay> {
+  const sockets: net.Socket[] = [];
+  const server = net.createServer((socket) => {
+    const upstream = net.connect(port, host);
+    sockets.push(socket, upstream);
+    for (const end of [socket, upstream]) end.on('error', () => undefined);
+    socket.on('data', (chunk) => void (relay.silent || upstream.write(chunk)));
+    upstream.on('data', (chunk) => void (relay.silent || socket.write(chunk)));
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const relay: Relay = {
+    port: (server.address() as AddressInfo).port,
+    silent: false,
+    close() {
+      for (const socket of sockets) socket.destroy();
+      server.close();
+    },
+  };
+  return relay;
+}
+
+describe('a round whose lock connection goes silent', () => {
+  const SECRET_KEY = 'check-schedule-silent-key-'.repeat(3);
+  let held: PasswordSshServer;
+  let silentDatabase: Awaited<ReturnType<typeof createTestPostgresDatabase>>;
+  let relay: Relay;
+  let e: TestServer;
+  let schedule: CheckSchedule | undefined;
+
+  beforeAll(async () => {
+    held = await startPasswordSshServer({ username: 'deploy', password: PASSWORD });
+    silentDatabase = await createTestPostgresDatabase();
+    const url = new URL(silentDatabase.url);
+    relay = await startRelay(url.hostname, Number(url.port));
+    // No schedule of its own: the one under test runs here, its lock through the relay.
+    e = await startTestServer({ DATABASE_URL: silentDatabase.url, SECRET_KEY });
+  });
+  afterAll(async () => {
+    if (held) held.answersHeldUntil = undefined;
+    relay?.close();
+    await schedule?.close();
+    await e?.close();
+    held?.close();
+    await silentDatabase?.drop();
+  });
+
+  it('starts no further check once a check finds the lock unanswered', async () => {
+    let letThrough!: () => void;
+    held.answersHeldUntil = new Promise<void>((resolve) => (letThrough = resolve));
+    const staff = await signUpVerified(e, { name: 'Sid Silent' });
+    const count = CHECKS_AT_ONCE + 4;
+    const imported = await staff.json('POST', '/api/clients/import', {
+      clients: Array.from({ length: count }, (_, n) => ({
+        name: `Quiet ${n}`,
+        server: { host: held.host, port: held.port, username: 'deploy', password: PASSWORD },
+      })),
+    });
+    expect(imported.status).toBe(200);
+
+    const { db } = e.app.parts;
+    const lockUrl = new URL(silentDatabase.url);
+    lockUrl.host = `127.0.0.1:${relay.port}`;
+    const checks = new ServerChecks(db, new SecretBox(SECRET_KEY), () => undefined, {
+      timeoutMs: 30_000,
+      retryDelayMs: 10,
+    });
+    schedule = new CheckSchedule({
+      db,
+      checks,
+      intervalMs: INTERVAL_MS,
+      log: pino({ level: 'silent' }),
+      lockUrl: lockUrl.toString(),
+    });
+    schedule.start();
+    await vi.waitFor(() => expect(held.loginsUnderWay).toBe(CHECKS_AT_ONCE), {
+      timeout: 15_000,
+      interval: 20,
+    });
+    expect(schedule.checksStarted).toBe(CHECKS_AT_ONCE);
+
+    // The lock's connection goes silent: no error, no end, so the instance still counts itself
+    // the holder; only asking it tells. (PostgreSQL still holds the lock for the silent
+    // session, so no other instance could take it meanwhile.)
+    relay.silent = true;
+    letThrough();
+    held.answersHeldUntil = undefined;
+    await vi.waitFor(() => expect(schedule!.running).toBe(false), {
+      timeout: 30_000,
+      interval: 20,
+    });
+    expect(schedule.leading).toBe(false);
+    expect(schedule.checksStarted).toBe(CHECKS_AT_ONCE);
   }, 90_000);
 });
