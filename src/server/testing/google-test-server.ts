@@ -1,5 +1,11 @@
 import { OidcIssuer } from './oidc-issuer.ts';
-import { Session, freePort, startTestServer, type TestServer } from './test-server.ts';
+import {
+  Session,
+  freePort,
+  isAddressInUse,
+  startTestServer,
+  type TestServer,
+} from './test-server.ts';
 
 export interface GoogleTestServer {
   server: TestServer;
@@ -15,23 +21,36 @@ export interface GoogleTestServer {
 export async function startGoogleTestServer(
   env: Record<string, string> = {},
 ): Promise<GoogleTestServer> {
-  const port = await freePort();
-  const issuer = await new OidcIssuer().start([
-    {
-      clientId: 'google-client',
-      clientSecret: 'google-secret',
-      redirectUri: `http://127.0.0.1:${port}/api/auth/callback/google`,
-    },
-  ]);
-  const server = await startTestServer(
-    {
-      GOOGLE_CLIENT_ID: 'google-client',
-      GOOGLE_CLIENT_SECRET: 'google-secret',
-      GOOGLE_ISSUER: issuer.url,
-      ...env,
-    },
-    { port },
-  );
+  // The issuer is told the app's address before the app listens there: when something takes
+  // the port meanwhile, both start again on another.
+  for (let attempt = 1; ; attempt += 1) {
+    const port = await freePort();
+    const issuer = await new OidcIssuer().start([
+      {
+        clientId: 'google-client',
+        clientSecret: 'google-secret',
+        redirectUri: `http://127.0.0.1:${port}/api/auth/callback/google`,
+      },
+    ]);
+    try {
+      const server = await startTestServer(
+        {
+          GOOGLE_CLIENT_ID: 'google-client',
+          GOOGLE_CLIENT_SECRET: 'google-secret',
+          GOOGLE_ISSUER: issuer.url,
+          ...env,
+        },
+        { port },
+      );
+      return withClose(server, issuer);
+    } catch (error) {
+      await issuer.close();
+      if (attempt >= 3 || !isAddressInUse(error)) throw error;
+    }
+  }
+}
+
+function withClose(server: TestServer, issuer: OidcIssuer): GoogleTestServer {
   return {
     server,
     issuer,

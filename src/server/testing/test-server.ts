@@ -68,27 +68,53 @@ export async function startTestServer(
   if (own) env = { DATABASE_URL: own.url, ...env };
   const mail = await new MailCatcher().start();
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'cm-test-'));
-  // The port is only known after listening, but PUBLIC_URL must be known before: take a free
-  // port first.
-  const port = options.port ?? (await freePort());
-  const config = loadConfig({
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    SMTP_URL: mail.url,
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    ...env,
-  });
-  const app = await buildApp(config, {
-    clientDir: options.clientDir ?? writeWebFiles(dataDir, options.webFiles),
-    ...(options.logStream ? { logStream: options.logStream } : {}),
-    ...(options.serverChecks ? { serverChecks: options.serverChecks } : {}),
-    ...(options.webhooks ? { webhooks: options.webhooks } : {}),
-    ...(options.runs ? { runs: options.runs } : {}),
-    // A test's servers are checked only when it asks: a schedule must not disturb the others.
-    checkIntervalMs: options.checkIntervalMs ?? 0,
-  });
-  await app.listen({ port, host: '127.0.0.1' });
+  const clientDir = options.clientDir ?? writeWebFiles(dataDir, options.webFiles);
+  const start = async (port: number) => {
+    const config = loadConfig({
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      SMTP_URL: mail.url,
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      ...env,
+    });
+    const app = await buildApp(config, {
+      clientDir,
+      ...(options.logStream ? { logStream: options.logStream } : {}),
+      ...(options.serverChecks ? { serverChecks: options.serverChecks } : {}),
+      ...(options.webhooks ? { webhooks: options.webhooks } : {}),
+      ...(options.runs ? { runs: options.runs } : {}),
+      // A test's servers are checked only when it asks: a schedule must not disturb the others.
+      checkIntervalMs: options.checkIntervalMs ?? 0,
+    });
+    try {
+      await app.listen({ port, host: '127.0.0.1' });
+    } catch (error) {
+      await app.close();
+      throw error;
+    }
+    return { config, app };
+  };
+  // The port is only known after listening, but PUBLIC_URL must be known before: a free port
+  // is taken first. Another test's server or outgoing connection may take it meanwhile (the
+  // build takes seconds on a loaded machine): then another one is tried.
+  let port = options.port ?? (await freePort());
+  let started: Awaited<ReturnType<typeof start>>;
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      started = await start(port);
+      break;
+    } catch (error) {
+      if (options.port !== undefined || attempt >= 3 || !isAddressInUse(error)) {
+        await mail.close();
+        await own?.drop();
+        if (options.dataDir === undefined) fs.rmSync(dataDir, { recursive: true, force: true });
+        throw error;
+      }
+      port = await freePort();
+    }
+  }
+  const { config, app } = started;
   return {
     url: `http://127.0.0.1:${port}`,
     app,
@@ -103,6 +129,11 @@ export async function startTestServer(
       if (options.dataDir === undefined) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** True for the error of listening on a port something else has taken. */
+export function isAddressInUse(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === 'EADDRINUSE';
 }
 
 /**
