@@ -142,6 +142,42 @@ describe('the schedule with several instances on PostgreSQL', () => {
   });
 });
 
+/**
+ * Holds every login at `held` until `letThrough` is called, and imports CHECKS_AT_ONCE + 4
+ * clients (`count`) whose servers are there, as `person`: a round then stalls with
+ * CHECKS_AT_ONCE checks under way and the rest of its servers queued.
+ */
+async function serversHeldMidLogin(
+  instance: TestServer,
+  held: PasswordSshServer,
+  person: string,
+): Promise<{ count: number; letThrough: () => void }> {
+  let release!: () => void;
+  held.answersHeldUntil = new Promise<void>((resolve) => (release = resolve));
+  const staff = await signUpVerified(instance, { name: person });
+  const count = CHECKS_AT_ONCE + 4;
+  const imported = await staff.json('POST', '/api/clients/import', {
+    clients: Array.from({ length: count }, (_, n) => ({
+      name: `${person} ${n}`,
+      server: { host: held.host, port: held.port, username: 'deploy', password: PASSWORD },
+    })),
+  });
+  expect(imported.status).toBe(200);
+  const letThrough = () => {
+    release();
+    held.answersHeldUntil = undefined;
+  };
+  return { count, letThrough };
+}
+
+/** Until a round has CHECKS_AT_ONCE logins waiting at `held`. */
+async function untilStalled(held: PasswordSshServer): Promise<void> {
+  await vi.waitFor(() => expect(held.loginsUnderWay).toBe(CHECKS_AT_ONCE), {
+    timeout: 15_000,
+    interval: 20,
+  });
+}
+
 describe('a round whose instance loses the lock', () => {
   let held: PasswordSshServer;
   let otherDatabase: Awaited<ReturnType<typeof createTestPostgresDatabase>>;
@@ -167,23 +203,8 @@ describe('a round whose instance loses the lock', () => {
   });
 
   it('starts no further check once the lock is gone, and leaves them to the next holder', async () => {
-    // Every login waits until the test lets it: the first round stalls with CHECKS_AT_ONCE
-    // checks under way and the rest of its servers queued.
-    let letThrough!: () => void;
-    held.answersHeldUntil = new Promise<void>((resolve) => (letThrough = resolve));
-    const staff = await signUpVerified(c, { name: 'Lars Lost' });
-    const count = CHECKS_AT_ONCE + 4;
-    const imported = await staff.json('POST', '/api/clients/import', {
-      clients: Array.from({ length: count }, (_, n) => ({
-        name: `Held ${n}`,
-        server: { host: held.host, port: held.port, username: 'deploy', password: PASSWORD },
-      })),
-    });
-    expect(imported.status).toBe(200);
-    await vi.waitFor(() => expect(held.loginsUnderWay).toBe(CHECKS_AT_ONCE), {
-      timeout: 15_000,
-      interval: 20,
-    });
+    const { count, letThrough } = await serversHeldMidLogin(c, held, 'Lars Lost');
+    await untilStalled(held);
     const leader = scheduleOf(c).leading ? c : d;
     const next = leader === c ? d : c;
     const startedByLeader = scheduleOf(leader).checksStarted;
@@ -206,7 +227,6 @@ describe('a round whose instance loses the lock', () => {
     // Let every login through: the old leader ends the checks it had under way and starts no
     // other, while the new holder checks every server.
     letThrough();
-    held.answersHeldUntil = undefined;
     await vi.waitFor(
       () => {
         expect(scheduleOf(leader).running).toBe(false);
@@ -276,17 +296,7 @@ describe('a round whose lock connection goes silent', () => {
   });
 
   it('starts no further check once a check finds the lock unanswered', async () => {
-    let letThrough!: () => void;
-    held.answersHeldUntil = new Promise<void>((resolve) => (letThrough = resolve));
-    const staff = await signUpVerified(e, { name: 'Sid Silent' });
-    const count = CHECKS_AT_ONCE + 4;
-    const imported = await staff.json('POST', '/api/clients/import', {
-      clients: Array.from({ length: count }, (_, n) => ({
-        name: `Quiet ${n}`,
-        server: { host: held.host, port: held.port, username: 'deploy', password: PASSWORD },
-      })),
-    });
-    expect(imported.status).toBe(200);
+    const { letThrough } = await serversHeldMidLogin(e, held, 'Sid Silent');
 
     const { db } = e.app.parts;
     const lockUrl = new URL(silentDatabase.url);
@@ -303,10 +313,7 @@ describe('a round whose lock connection goes silent', () => {
       lockUrl: lockUrl.toString(),
     });
     schedule.start();
-    await vi.waitFor(() => expect(held.loginsUnderWay).toBe(CHECKS_AT_ONCE), {
-      timeout: 15_000,
-      interval: 20,
-    });
+    await untilStalled(held);
     expect(schedule.checksStarted).toBe(CHECKS_AT_ONCE);
 
     // The lock's connection goes silent: no error, no end, so the instance still counts itself
@@ -314,7 +321,6 @@ describe('a round whose lock connection goes silent', () => {
     // session, so no other instance could take it meanwhile.)
     relay.silent = true;
     letThrough();
-    held.answersHeldUntil = undefined;
     await vi.waitFor(() => expect(schedule!.running).toBe(false), {
       timeout: 30_000,
       interval: 20,
