@@ -66,6 +66,11 @@ test('a password credential: pasted secret, rename, and a wrong pasted key named
   await dialog.getByLabel('Name', { exact: true }).fill('Shop password');
   await dialog.getByText('Password', { exact: true }).click();
   await expect(dialog.getByRole('radio', { name: 'Password' })).toBeChecked();
+  await dialog.getByLabel('Secret', { exact: true }).fill('abc');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog.getByLabel('Secret', { exact: true })).toHaveAccessibleDescription(
+    /^Must be at least 4 characters, so that run logs can hide it/,
+  );
   await dialog.getByLabel('Secret', { exact: true }).fill('s3cret-value');
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByRole('heading', { name: 'Shop password', level: 1 })).toBeVisible();

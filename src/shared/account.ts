@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { nextCursorSchema } from './pages.ts';
 import { isStorableText } from './clients.ts';
 import { roleSchema } from './people.ts';
+import { MIN_SECRET_LENGTH, SHORT_SECRET_MESSAGE } from './credentials.ts';
 import { HIDDEN_CHARACTER_MESSAGE, hasHiddenCharacters } from './command-safe-text.ts';
 
 /** The signed-in user as the app shows them (the original's User document). */
@@ -28,7 +29,9 @@ export const accessTokenInputSchema = z.object({
     .trim()
     .max(4096, 'Must be at most 4096 characters')
     .refine(isStorableText, 'Must not contain NUL characters or broken Unicode')
-    .refine((v) => !hasHiddenCharacters(v), HIDDEN_CHARACTER_MESSAGE),
+    .refine((v) => !hasHiddenCharacters(v), HIDDEN_CHARACTER_MESSAGE)
+    // Empty removes the token.
+    .refine((v) => v === '' || v.length >= MIN_SECRET_LENGTH, SHORT_SECRET_MESSAGE),
 });
 export type AccessTokenInput = z.infer<typeof accessTokenInputSchema>;
 

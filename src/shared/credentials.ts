@@ -23,7 +23,16 @@ export const credentialNameSchema = storable(200)
 /** A pasted private key: OpenSSH or PEM text. Whether it is one is checked by reading it. */
 const privateKeyTextSchema = storable(20_000).min(1, 'Paste a private key');
 const passphraseSchema = storable(1024);
-const secretSchema = storable(4096).min(1, 'Enter the secret');
+/**
+ * The shortest password or token accepted. Run logs hide a secret wherever it appears
+ * (features/runs/masker.ts); one shorter than this would be hidden inside ordinary words, so it
+ * is never hidden, and a secret that short guards nothing anyway.
+ */
+export const MIN_SECRET_LENGTH = 4;
+export const SHORT_SECRET_MESSAGE = `Must be at least ${MIN_SECRET_LENGTH} characters, so that run logs can hide it`;
+const secretSchema = storable(4096)
+  .min(1, 'Enter the secret')
+  .min(MIN_SECRET_LENGTH, SHORT_SECRET_MESSAGE);
 
 /**
  * A new secret: for an SSH key, either `generate` (made in the server) or a pasted

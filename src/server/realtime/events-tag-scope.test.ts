@@ -44,7 +44,7 @@ describe('access by tag on the live stream', () => {
       await t.staff.editor.json<Credential>('POST', '/api/credentials', {
         name: 'Houston token',
         kind: 'token',
-        secret: 's',
+        secret: 'secret',
       })
     ).body;
     const created = await stream.next();
@@ -161,7 +161,7 @@ describe('access by tag on the live stream', () => {
       t.staff.limited.json<Credential>('POST', '/api/credentials', {
         name,
         kind: 'token',
-        secret: 's',
+        secret: 'secret',
       });
     const theirs = (await made('Limited’s own token')).body;
     const seen = await limited.next();

@@ -113,8 +113,8 @@ beforeAll(async () => {
   // The vault: one of each kind, their ids among the real ones a path may take.
   for (const body of [
     { name: 'Fuzz key', kind: 'ssh-key', generate: 'ed25519' },
-    { name: 'Fuzz password', kind: 'password', secret: 'pw' },
-    { name: 'Fuzz token', kind: 'token', secret: 'tok' },
+    { name: 'Fuzz password', kind: 'password', secret: 'pw-1' },
+    { name: 'Fuzz token', kind: 'token', secret: 'tok-1' },
   ]) {
     expect((await t.staff.member.json('POST', '/api/credentials', body)).status).toBe(201);
   }

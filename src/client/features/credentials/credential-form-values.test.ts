@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { SHORT_SECRET_MESSAGE } from '#shared/credentials.ts';
 import {
   emptySecretValues,
   secretInput,
@@ -28,6 +29,10 @@ describe('credential form values', () => {
       privateKey: 'Paste a private key',
     });
     expect(validateSecret('token', emptySecretValues)).toEqual({ secret: 'Enter the secret' });
+    expect(validateSecret('password', { ...emptySecretValues, secret: 'abc' })).toEqual({
+      secret: SHORT_SECRET_MESSAGE,
+    });
+    expect(validateSecret('password', { ...emptySecretValues, secret: 'abcd' })).toEqual({});
   });
 
   it("puts the API's field errors where the form shows them", () => {

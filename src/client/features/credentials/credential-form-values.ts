@@ -1,4 +1,5 @@
 import type { CredentialKind } from '#shared/servers.ts';
+import { MIN_SECRET_LENGTH, SHORT_SECRET_MESSAGE } from '#shared/credentials.ts';
 
 export const KIND_LABELS: Record<CredentialKind, string> = {
   'ssh-key': 'SSH key',
@@ -80,6 +81,8 @@ export function validateSecret(kind: CredentialKind, values: SecretFormValues) {
     }
   } else if (values.secret === '') {
     errors.secret = 'Enter the secret';
+  } else if (values.secret.length < MIN_SECRET_LENGTH) {
+    errors.secret = SHORT_SECRET_MESSAGE;
   }
   return errors;
 }

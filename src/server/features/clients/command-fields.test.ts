@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiError } from '#shared/api-error.ts';
 import type { Client, ClientCommand } from '#shared/clients.ts';
+import type { Me } from '#shared/account.ts';
+import { SHORT_SECRET_MESSAGE } from '#shared/credentials.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
 
 /**
@@ -52,6 +54,24 @@ describe('fields that reach a command', () => {
     });
     expect(saved.status).toBe(400);
     expect(saved.body.fields?.accessToken).toMatch(/control, bidi or zero-width/);
+  });
+
+  it('refuses an access token too short for run logs to hide, and keeps the one stored', async () => {
+    const member = t.staff.member;
+    expect((await member.json('PUT', '/api/me/access-token', { accessToken: 'tok1' })).status).toBe(
+      200,
+    );
+    const saved = await member.json<ApiError>('PUT', '/api/me/access-token', {
+      accessToken: ' ab ',
+    });
+    expect(saved.status).toBe(400);
+    expect(saved.body.fields).toEqual({ accessToken: SHORT_SECRET_MESSAGE });
+    expect((await member.json<Me>('GET', '/api/me')).body.accessToken.isSet).toBe(true);
+    // Empty still removes it.
+    expect((await member.json('PUT', '/api/me/access-token', { accessToken: '' })).status).toBe(
+      200,
+    );
+    expect((await member.json<Me>('GET', '/api/me')).body.accessToken.isSet).toBe(false);
   });
 });
 

@@ -3,7 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '#shared/clients.ts';
-import type { Credential, CredentialList, CredentialSecret } from '#shared/credentials.ts';
+import {
+  SHORT_SECRET_MESSAGE,
+  type Credential,
+  type CredentialList,
+  type CredentialSecret,
+} from '#shared/credentials.ts';
 import type { ServerList } from '#shared/servers.ts';
 import { newRecordId } from '#server/db/record-id.ts';
 import { describePrivateKey } from '#server/ssh/ssh-keys.ts';
@@ -249,8 +254,13 @@ describe('POST /api/credentials', () => {
       passphrase: '',
     });
     expect(generated.hasPassphrase).toBe(false);
-    const token = await create({ name: 'Form token', kind: 'token', secret: 't', passphrase: '' });
-    expect(await reveal(token.id)).toEqual({ secret: 't', passphrase: null });
+    const token = await create({
+      name: 'Form token',
+      kind: 'token',
+      secret: 'tok1',
+      passphrase: '',
+    });
+    expect(await reveal(token.id)).toEqual({ secret: 'tok1', passphrase: null });
   });
 
   it('refuses a .pub file, garbage and a mixed body, naming the field and quoting nothing', async () => {
@@ -291,9 +301,28 @@ describe('POST /api/credentials', () => {
     const nameless = await refused('POST', '/api/credentials', {
       name: ' ',
       kind: 'token',
-      secret: 'x',
+      secret: 'tok1',
     });
     expect(Object.keys(nameless.fields ?? {})).toEqual(['name']);
+  });
+
+  it('refuses a password or token too short for run logs to hide, naming the field', async () => {
+    for (const kind of ['password', 'token'] as const) {
+      const short = await refused('POST', '/api/credentials', {
+        name: 'Short',
+        kind,
+        secret: 'abc',
+      });
+      expect(short.fields).toEqual({ secret: SHORT_SECRET_MESSAGE });
+      expect(short.error).not.toContain('abc');
+    }
+    const credential = await create({ name: 'Long enough', kind: 'password', secret: 'abcd' });
+    const rotated = await refused('POST', `/api/credentials/${credential.id}/rotate`, {
+      version: 1,
+      secret: 'xyz',
+    });
+    expect(rotated.fields).toEqual({ secret: SHORT_SECRET_MESSAGE });
+    expect(await reveal(credential.id)).toEqual({ secret: 'abcd', passphrase: null });
   });
 
   it('keeps a password and a token sealed, and gives them back on a reveal', async () => {
@@ -369,7 +398,7 @@ describe('GET /api/credentials', () => {
 
 describe('PUT /api/credentials/:id', () => {
   it('renames, and refuses a stale version with 409', async () => {
-    const credential = await create({ name: 'Old name', kind: 'token', secret: 'tok' });
+    const credential = await create({ name: 'Old name', kind: 'token', secret: 'tok1' });
     const renamed = await t.staff.keeper.json<Credential>(
       'PUT',
       `/api/credentials/${credential.id}`,
@@ -448,7 +477,11 @@ describe('POST /api/credentials/:id/rotate', () => {
   });
 
   it('takes the fields of the stored kind only', async () => {
-    const credential = await create({ name: 'Rotating password', kind: 'password', secret: 'one' });
+    const credential = await create({
+      name: 'Rotating password',
+      kind: 'password',
+      secret: 'one1',
+    });
     const asKey = await refused('POST', `/api/credentials/${credential.id}/rotate`, {
       version: 1,
       generate: 'ed25519',
@@ -459,14 +492,14 @@ describe('POST /api/credentials/:id/rotate', () => {
     const rotated = await t.staff.keeper.json<Credential>(
       'POST',
       `/api/credentials/${credential.id}/rotate`,
-      { version: 1, secret: 'two' },
+      { version: 1, secret: 'two2' },
     );
     expect(rotated.body.version).toBe(2);
-    expect(await reveal(credential.id)).toEqual({ secret: 'two', passphrase: null });
+    expect(await reveal(credential.id)).toEqual({ secret: 'two2', passphrase: null });
     await refused(
       'POST',
       '/api/credentials/noSuchCredential1/rotate',
-      { version: 1, secret: 'x' },
+      { version: 1, secret: 'tok1' },
       404,
     );
   });

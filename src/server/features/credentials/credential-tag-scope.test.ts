@@ -68,7 +68,7 @@ describe('access by tag: credentials', () => {
     const routes: [string, string, unknown?][] = [
       ['GET', `/api/credentials/${theirs.id}`],
       ['PUT', `/api/credentials/${theirs.id}`, { name: 'Renamed', version: 1 }],
-      ['POST', `/api/credentials/${theirs.id}/rotate`, { version: 1, secret: 'new' }],
+      ['POST', `/api/credentials/${theirs.id}/rotate`, { version: 1, secret: 'new-secret' }],
       ['POST', `/api/credentials/${theirs.id}/reveal`, {}],
       ['DELETE', `/api/credentials/${theirs.id}`],
     ];

@@ -1,10 +1,9 @@
 import { StringDecoder } from 'node:string_decoder';
+import { MIN_SECRET_LENGTH } from '#shared/credentials.ts';
 
 /** What a secret is replaced with in a run's command and log. */
 export const SECRET_MASK = '••••••';
 
-/** Shorter values are not masked: masking every `ab` of a log would destroy it and hide nothing. */
-const MIN_SECRET_LENGTH = 4;
 /** A line longer than this is passed on in parts, so one endless line cannot grow the buffer. */
 const MAX_HELD_LINE = 16 * 1024;
 

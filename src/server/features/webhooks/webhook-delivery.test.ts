@@ -273,7 +273,7 @@ describe('a delivery', () => {
       label: hostile('server'),
     });
     await made('/api/apps', { clientId: client.id, serverId: server.id, name: hostile('app') });
-    await made('/api/credentials', { name: hostile('credential'), kind: 'token', secret: 'tok' });
+    await made('/api/credentials', { name: hostile('credential'), kind: 'token', secret: 'tok-1' });
     await made('/api/issues', { clientId: client.id, title: hostile('issue') });
     await r.waitFor(5);
 
