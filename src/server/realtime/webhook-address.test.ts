@@ -28,6 +28,18 @@ describe('the webhook address guard', () => {
     '::ffff:7f00:1',
     '::ffff:a9fe:a9fe',
     '64:ff9b::a00:1',
+    '192.0.0.192',
+    '198.18.0.1',
+    '198.19.255.254',
+    'fec0::1',
+    '100::1',
+    '2002:a00:1::',
+    '2002:7f00:1::1',
+    '64:ff9b:1::a00:1',
+    '::10.0.0.1',
+    '::a00:1',
+    '::ffff:0:10.0.0.1',
+    '0:0:0:0:0:ffff:7f00:1',
     'not an address',
   ])('refuses %s', (address) => {
     expect(isPrivateAddress(address)).toBe(true);
@@ -45,6 +57,10 @@ describe('the webhook address guard', () => {
     '2001:db8::1',
     '2606:4700:4700::1111',
     '::ffff:8.8.8.8',
+    '2002:808:808::1',
+    '64:ff9b::808:808',
+    '198.20.0.1',
+    '192.0.1.1',
   ])('lets %s through', (address) => {
     expect(isPrivateAddress(address)).toBe(false);
   });

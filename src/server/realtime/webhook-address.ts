@@ -19,29 +19,56 @@ for (const [network, bits] of [
   ['192.168.0.0', 16],
   ['224.0.0.0', 4], // multicast
   ['240.0.0.0', 4], // reserved, the broadcast address included
+  ['192.0.0.0', 24], // IETF protocol assignments (a cloud's metadata service among them)
+  ['198.18.0.0', 15], // benchmarking, used inside some private networks
 ] as const) {
   blocked.addSubnet(network, bits, 'ipv4');
 }
 for (const [network, bits] of [
   ['::', 128], // unspecified
   ['::1', 128], // loopback
+  ['100::', 64], // discard-only
+  ['64:ff9b:1::', 48], // local-use NAT64: the IPv4 network behind it is a private one
   ['fc00::', 7], // unique local
   ['fe80::', 10], // link-local
+  ['fec0::', 10], // site-local, deprecated and still routed by some
   ['ff00::', 8], // multicast
 ] as const) {
   blocked.addSubnet(network, bits, 'ipv6');
 }
 
-/** The IPv4 address an IPv6 one carries (`::ffff:10.0.0.1`, NAT64 `64:ff9b::a00:1`), if any. */
+/** The eight 16-bit groups of an IPv6 address (`::` expanded, a dotted IPv4 tail read). */
+function ipv6Groups(address: string): number[] {
+  let text = address.toLowerCase();
+  const tail = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (tail) {
+    const [a, b, c, d] = tail.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, tail.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = '', rest] = text.split('::');
+  const part = (side: string) => (side === '' ? [] : side.split(':').map((g) => parseInt(g, 16)));
+  const left = part(head);
+  const right = rest === undefined ? [] : part(rest);
+  return [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right];
+}
+
+const dotted = (high: number, low: number) =>
+  [high >> 8, high & 255, low >> 8, low & 255].join('.');
+
+/**
+ * The IPv4 address an IPv6 one carries, if any: mapped (`::ffff:10.0.0.1`), translated
+ * (`::ffff:0:10.0.0.1`), the deprecated compatible form (`::10.0.0.1`, `::1` included), NAT64's
+ * well-known prefix (`64:ff9b::/96`) and 6to4 (`2002:AABB:CCDD::/48`). Each reaches the IPv4
+ * address on a network that routes it, so it is checked as that address.
+ */
 function embeddedIpv4(address: string): string | undefined {
-  const lower = address.toLowerCase();
-  const dotted = /^(?:::ffff:(?:0:)?|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (dotted) return dotted[1];
-  const hex = /^(?:::ffff:(?:0:)?|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  if (!hex) return undefined;
-  const high = parseInt(hex[1]!, 16);
-  const low = parseInt(hex[2]!, 16);
-  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
+  const g = ipv6Groups(address);
+  const zeros = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
+  if (zeros(0, 5) && (g[5] === 0xffff || g[5] === 0)) return dotted(g[6]!, g[7]!);
+  if (zeros(0, 4) && g[4] === 0xffff && g[5] === 0) return dotted(g[6]!, g[7]!);
+  if (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)) return dotted(g[6]!, g[7]!);
+  if (g[0] === 0x2002) return dotted(g[1]!, g[2]!);
+  return undefined;
 }
 
 /** Whether an IP address is private, loopback, link-local, unspecified or multicast. */
