@@ -31,7 +31,7 @@ export function cloneName(name: string): string {
 export function isStorableText(value: string): boolean {
   return !value.includes('\u0000') && value.isWellFormed();
 }
-const STORABLE_MESSAGE = 'Must not contain NUL characters or broken Unicode';
+export const STORABLE_MESSAGE = 'Must not contain NUL characters or broken Unicode';
 
 /** Any string field: at most `max` characters, storable. */
 export const plainText = (max: number) =>

@@ -9,17 +9,21 @@ import { z } from 'zod';
 import { apiErrorSchema } from '#shared/api-error.ts';
 import { type HttpError, invalidInput } from './http-error.ts';
 import { openapiOptions } from './openapi-document.ts';
+import { storableInput } from './storable-input.ts';
 
 /**
  * Routes declare their params, query, body and responses as the shared zod schemas: Fastify
- * validates requests with them before the handler runs, sends each answer through its declared
+ * validates requests with them before the handler runs (and refuses text no database can store
+ * in any field they accept, storable-input.ts), sends each answer through its declared
  * schema (an answer that does not match is a 500, never a half-described body), and
  * @fastify/swagger collects them into the OpenAPI document. One source for all three.
  *
  * Registered before any route, so the document sees every one.
  */
 export async function registerRouteSchemas(app: FastifyInstance): Promise<void> {
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler<z.ZodType>((route) =>
+    validatorCompiler({ ...route, schema: storableInput(route.schema) }),
+  );
   app.setSerializerCompiler(serializerCompiler);
   await app.register(fastifySwagger, openapiOptions);
 }

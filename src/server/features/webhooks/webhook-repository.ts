@@ -40,7 +40,9 @@ function encodeCursor(row: { createdAt: string; id: string }): string {
 
 function decodeCursor(cursor: string): { createdAt: string; id: string } | undefined {
   const [createdAt, id, ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  // A cursor is one this list made: a record id after a time.
   if (!createdAt || !id || rest.length > 0 || Number.isNaN(Date.parse(createdAt))) return undefined;
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) return undefined;
   return { createdAt: new Date(createdAt).toISOString(), id };
 }
 
