@@ -84,6 +84,10 @@ export const webhookSchema = z.object({
   lastDelivery: deliverySummarySchema.nullable(),
   /** Deliveries that are not delivered yet (waiting or retrying). */
   pending: z.number(),
+  /** The administrator it speaks for: who made it or saved it last; null once deleted. */
+  owner: z.string().nullable(),
+  /** Its owner is no longer an enabled administrator: nothing is sent until one saves it. */
+  paused: z.boolean(),
 });
 export type Webhook = z.infer<typeof webhookSchema>;
 

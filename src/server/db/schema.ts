@@ -271,6 +271,10 @@ export interface WebhookTable {
   cursor: BigInteger;
   createdAt: Timestamp;
   updatedAt: Timestamp;
+  /**
+   * The administrator the endpoint speaks for: its maker, then whoever saved it last. It is sent
+   * to only while they are an enabled administrator (realtime/webhook-owner.ts).
+   */
   createdById: string | null;
 }
 

@@ -16,6 +16,7 @@ import { newRecordId } from '#server/db/record-id.ts';
 import { webhookSecretPlace, type SecretBox } from '#server/secrets.ts';
 import { presentEvent } from './event-log.ts';
 import { attemptDelivery, type AttemptResult } from './webhook-delivery.ts';
+import { ownerSpeaks, selectWithOwner } from './webhook-owner.ts';
 import { payloadOf } from './webhook-payload.ts';
 import { signatureOf } from './webhook-signature.ts';
 
@@ -258,12 +259,12 @@ export class WebhookOutbox {
     await this.#queueNewEvents(id);
     for (;;) {
       if (this.#stop.signal.aborted) return;
-      const endpoint = await this.#db.kysely
-        .selectFrom('webhook')
-        .select(['url', 'format', 'secret', 'enabled'])
-        .where('id', '=', id)
+      const endpoint = await selectWithOwner(this.#db.kysely)
+        .select(['webhook.url', 'webhook.format', 'webhook.secret', 'webhook.enabled'])
+        .where('webhook.id', '=', id)
         .executeTakeFirst();
-      if (!endpoint || !toBool(endpoint.enabled)) return;
+      // A paused endpoint's waiting deliveries wait for an administrator to take it over.
+      if (!endpoint || !toBool(endpoint.enabled) || !ownerSpeaks(endpoint)) return;
       const next = await this.#db.kysely
         .selectFrom('webhookDelivery')
         .selectAll()
@@ -286,12 +287,13 @@ export class WebhookOutbox {
       let caughtUp: boolean;
       try {
         caughtUp = await this.#db.kysely.transaction().execute(async (trx) => {
-          const hook = await trx
-            .selectFrom('webhook')
-            .select(['cursor', 'events', 'enabled'])
-            .where('id', '=', id)
+          const hook = await selectWithOwner(trx)
+            .select(['webhook.cursor', 'webhook.events', 'webhook.enabled'])
+            .where('webhook.id', '=', id)
             .executeTakeFirst();
           if (!hook || !toBool(hook.enabled)) return true;
+          // Paused, it hears of nothing: the cursor passes the events without a delivery.
+          const speaks = ownerSpeaks(hook);
           const cursor = Number(hook.cursor);
           const events = await trx
             .selectFrom('event')
@@ -305,7 +307,7 @@ export class WebhookOutbox {
           const wanted = new Set(toStringList(hook.events));
           const at = new Date().toISOString();
           const rows = events
-            .filter((event) => wanted.has(event.kind))
+            .filter((event) => speaks && wanted.has(event.kind))
             .map((event) => ({
               id: newRecordId(),
               webhookId: id,

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { EVENT_KINDS } from '#shared/events.ts';
-import { EVENT_FAMILIES, eventsByFamily, eventsText, relativeTime } from './webhook-text.ts';
+import {
+  EVENT_FAMILIES,
+  eventsByFamily,
+  eventsText,
+  ownerText,
+  pausedText,
+  relativeTime,
+} from './webhook-text.ts';
 
 describe('event families', () => {
   it('hold every kind the log records, once', () => {
@@ -19,6 +26,16 @@ describe('event families', () => {
     expect(eventsText(['client.created'])).toBe('1 event');
     expect(eventsText(['client.created', 'server.created'])).toBe('2 events');
     expect(eventsText(EVENT_KINDS)).toBe(`All ${EVENT_KINDS.length} events`);
+  });
+});
+
+describe('an endpoint owner', () => {
+  it('is named, or said to be gone', () => {
+    expect(ownerText('ada@example.com')).toBe('Owner: ada@example.com');
+    expect(ownerText(null)).toBe('Owner: a deleted account');
+    expect(pausedText('ada@example.com')).toBe(
+      'ada@example.com is no longer an administrator: save it to take it over.',
+    );
   });
 });
 

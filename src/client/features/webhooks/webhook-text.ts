@@ -112,6 +112,16 @@ export function eventsByFamily(
   })).filter((family) => family.labels.length > 0);
 }
 
+/** Whom an endpoint speaks for (server: realtime/webhook-owner.ts). */
+export function ownerText(owner: string | null): string {
+  return owner === null ? 'Owner: a deleted account' : `Owner: ${owner}`;
+}
+
+/** Why an enabled endpoint sends nothing, and what to do about it. */
+export function pausedText(owner: string | null): string {
+  return `${owner ?? 'Its owner'} is no longer an administrator: save it to take it over.`;
+}
+
 export function pendingText(pending: number): string {
   if (pending === 0) return 'None waiting';
   return pending === 1 ? '1 waiting' : `${pending} waiting`;

@@ -8,12 +8,17 @@ import {
 } from '#shared/webhooks.ts';
 import type { WebhookDeliveryTable, WebhookTable } from '#server/db/schema.ts';
 import { toBool, toIso, toStringList } from '#server/db/codec.ts';
+import { ownerSpeaks } from '#server/realtime/webhook-owner.ts';
 
 const isoOrNull = (value: string | Date | null) => (value === null ? null : toIso(value));
 
-/** An endpoint as administrators see it: never its secret, sealed or not. */
+/** An endpoint as administrators see it, with its owner: never its secret, sealed or not. */
 export function presentWebhook(
-  row: Omit<Selectable<WebhookTable>, 'secret' | 'cursor'>,
+  row: Omit<Selectable<WebhookTable>, 'secret' | 'cursor' | 'createdById'> & {
+    ownerEmail: string | null;
+    ownerRole: string | null;
+    ownerDisabled: number | boolean | null;
+  },
   summary: { lastDelivery: Webhook['lastDelivery']; pending: number },
 ): Webhook {
   return {
@@ -30,6 +35,8 @@ export function presentWebhook(
     updatedAt: toIso(row.updatedAt),
     lastDelivery: summary.lastDelivery,
     pending: summary.pending,
+    owner: row.ownerEmail,
+    paused: !ownerSpeaks(row),
   };
 }
 

@@ -14,6 +14,7 @@ import { fromBool, toBool, toIso, toStringList } from '#server/db/codec.ts';
 import { newRecordId } from '#server/db/record-id.ts';
 import { webhookSecretPlace, type SecretBox } from '#server/secrets.ts';
 import { appendEvent, latestSeq } from '#server/realtime/event-log.ts';
+import { selectWithOwner } from '#server/realtime/webhook-owner.ts';
 import { newWebhookSecret } from '#server/realtime/webhook-signature.ts';
 import { presentDelivery, presentWebhook } from './webhook-presenter.ts';
 
@@ -23,14 +24,13 @@ type Patch = z.output<typeof webhookPatchSchema>;
 
 /** What the outside of a row shows, without its secret and cursor. */
 const VISIBLE = [
-  'id',
-  'url',
-  'events',
-  'format',
-  'enabled',
-  'createdAt',
-  'updatedAt',
-  'createdById',
+  'webhook.id',
+  'webhook.url',
+  'webhook.events',
+  'webhook.format',
+  'webhook.enabled',
+  'webhook.createdAt',
+  'webhook.updatedAt',
 ] as const;
 
 /** A page cursor of the delivery list: the last row's time and id, opaque to the caller. */
@@ -109,21 +109,19 @@ export class WebhookRepository {
   }
 
   async list(): Promise<Webhook[]> {
-    const rows = await this.#db.kysely
-      .selectFrom('webhook')
+    const rows = await selectWithOwner(this.#db.kysely)
       .select(VISIBLE)
-      .orderBy('createdAt')
-      .orderBy('id')
+      .orderBy('webhook.createdAt')
+      .orderBy('webhook.id')
       .execute();
     const summaries = await this.#summaries(rows.map((row) => row.id));
     return rows.map((row) => presentWebhook(row, summaries.get(row.id)!));
   }
 
   async get(id: string): Promise<Webhook | undefined> {
-    const row = await this.#db.kysely
-      .selectFrom('webhook')
+    const row = await selectWithOwner(this.#db.kysely)
       .select(VISIBLE)
-      .where('id', '=', id)
+      .where('webhook.id', '=', id)
       .executeTakeFirst();
     if (!row) return undefined;
     return presentWebhook(row, (await this.#summaries([id])).get(id)!);
@@ -203,6 +201,8 @@ export class WebhookRepository {
             : { secret: this.#box.seal(patch.secret, webhookSecretPlace(id)) }),
           // Switched back on, it hears of events from now on, not of those while it was off.
           ...(reenabled ? { cursor: await latestSeq(trx) } : {}),
+          // Whoever saves it vouches for it from now on (realtime/webhook-owner.ts).
+          createdById: actor.id,
           updatedAt: at,
         })
         .where('id', '=', id)

@@ -11,7 +11,14 @@ import {
 } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import type { Webhook } from '#shared/webhooks.ts';
-import { FORMAT_LABELS, eventsByFamily, eventsText, pendingText } from '../webhook-text.ts';
+import {
+  FORMAT_LABELS,
+  eventsByFamily,
+  eventsText,
+  ownerText,
+  pausedText,
+  pendingText,
+} from '../webhook-text.ts';
 import { LastDelivery } from './delivery-status.tsx';
 import { WebhookActions, type WebhookActionHandlers } from './webhook-actions.tsx';
 
@@ -67,13 +74,26 @@ function Events({ webhook }: { webhook: Webhook }) {
 
 /** Words, not a coloured badge: a paused endpoint is told by reading, not by hue. */
 function Enabled({ webhook }: { webhook: Webhook }) {
-  return webhook.enabled ? (
-    <Text span size="sm">
-      Enabled
-    </Text>
-  ) : (
+  if (webhook.enabled && !webhook.paused) {
+    return (
+      <Text span size="sm">
+        Enabled
+      </Text>
+    );
+  }
+  return (
     <Text span size="sm" fw={700} c="var(--mantine-color-error)">
-      Disabled
+      {webhook.enabled ? 'Paused' : 'Disabled'}
+    </Text>
+  );
+}
+
+/** Why an enabled endpoint sends nothing; nothing for the others. */
+function PausedNote({ webhook }: { webhook: Webhook }) {
+  if (!webhook.enabled || !webhook.paused) return null;
+  return (
+    <Text size="xs" c="dimmed">
+      {pausedText(webhook.owner)}
     </Text>
   );
 }
@@ -86,6 +106,9 @@ function Address({ webhook }: { webhook: Webhook }) {
       </Text>
       <Text size="xs" c="dimmed">
         {FORMAT_LABELS[webhook.format]}
+      </Text>
+      <Text size="xs" c="dimmed" style={wrap}>
+        {ownerText(webhook.owner)}
       </Text>
     </Stack>
   );
@@ -117,7 +140,10 @@ function WebhookTable({ webhooks, ...handlers }: ListProps) {
                 <Events webhook={webhook} />
               </Table.Td>
               <Table.Td>
-                <Enabled webhook={webhook} />
+                <Stack gap={0}>
+                  <Enabled webhook={webhook} />
+                  <PausedNote webhook={webhook} />
+                </Stack>
               </Table.Td>
               <Table.Td>
                 <LastDelivery delivery={webhook.lastDelivery} />
@@ -168,6 +194,7 @@ function WebhookCards({ webhooks, ...handlers }: ListProps) {
               </Text>
               <Events webhook={webhook} />
             </Group>
+            <PausedNote webhook={webhook} />
             <Group gap={6}>
               <Text size="sm" c="dimmed">
                 Last delivery:
