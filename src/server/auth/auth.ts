@@ -8,7 +8,7 @@ import { isStorableText } from '#shared/clients.ts';
 import type { Config } from '#server/config.ts';
 import { deriveKey } from '#server/secrets.ts';
 import type { Db } from '#server/db/database.ts';
-import { fromBool } from '#server/db/codec.ts';
+import { fromBool, toBool } from '#server/db/codec.ts';
 import type { Mailer } from '#server/mail/mailer.ts';
 import { resetPasswordMail, verifyEmailMail } from '#server/mail/templates.ts';
 import { isEmailAllowed, notAllowedMessage, type Allowlist } from './allowlist.ts';
@@ -18,7 +18,11 @@ import {
   invitedUserData,
   recordSignIn,
 } from './invited-sign-up.ts';
-import { secondFactorPlugins, secondFactorRateLimits } from './second-factors.ts';
+import {
+  refusePasswordSignInOfPasskeyHolder,
+  secondFactorPlugins,
+  secondFactorRateLimits,
+} from './second-factors.ts';
 import { roleForNewUser } from './first-admin.ts';
 import { withoutProviderTokens } from './provider-tokens.ts';
 
@@ -215,10 +219,10 @@ export function createAuth({ db, config, secretKey, mailer, log }: AuthOptions) 
       },
       session: {
         create: {
-          async before(session) {
+          async before(session, ctx) {
             const user = await db.kysely
               .selectFrom('user')
-              .select(['email', 'disabled'])
+              .select(['email', 'disabled', 'twoFactorEnabled'])
               .where('id', '=', session.userId)
               .executeTakeFirst();
             if (!user) return false;
@@ -235,6 +239,12 @@ export function createAuth({ db, config, secretKey, mailer, log }: AuthOptions) 
                 message: notAllowedMessage(user.email),
               });
             }
+            await refusePasswordSignInOfPasskeyHolder(
+              db,
+              config.require2fa,
+              { userId: session.userId, twoFactorEnabled: toBool(user.twoFactorEnabled) },
+              ctx?.path,
+            );
           },
           async after(session) {
             await recordSignIn(db, session.userId);

@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { serveThisFile } from '#server/testing/file-server.ts';
 import {
   enrolTotp,
   signInWithPassword,
+  SoftwarePasskey,
   type Enrolled,
 } from '#server/testing/second-factor-steps.ts';
 import {
@@ -13,7 +13,6 @@ import {
   uniqueEmail,
   type TestServer,
 } from '#server/testing/test-server.ts';
-import { fromBool } from '#server/db/codec.ts';
 import { CODES_BEING_SET_UP_CODE } from './one-set-of-codes.ts';
 import type { Me } from '#shared/account.ts';
 
@@ -279,6 +278,23 @@ describe('turning codes off', () => {
   });
 });
 
+describe('passkeys', () => {
+  it('sign a person in, and leave the password working too unless REQUIRE_2FA', async () => {
+    const email = uniqueEmail('passkey');
+    const session = await signUpVerified(t.server, { email, password: PASSWORD });
+    const passkey = new SoftwarePasskey();
+    await passkey.register(
+      t.server.app.parts.db,
+      (await session.json<Me>('GET', '/api/me')).body.id,
+    );
+    const signedIn = await passkey.signIn(t.server);
+    expect(signedIn.status).toBe(200);
+    expect((await signedIn.session.json('GET', '/api/clients')).status).toBe(200);
+    const { session: withPassword } = await signInWithPassword(t.server, email, PASSWORD);
+    expect((await withPassword.json('GET', '/api/clients')).status).toBe(200);
+  });
+});
+
 describe('REQUIRE_2FA=true', () => {
   let strict: TestServer;
   beforeAll(async () => {
@@ -308,26 +324,39 @@ describe('REQUIRE_2FA=true', () => {
 
   it('counts a passkey as a second factor', async () => {
     const session = await signUpVerified(strict, { password: PASSWORD });
-    const { id: userId } = await meOf(session);
-    const { db } = strict.app.parts;
-    await db.kysely
-      .insertInto('passkey')
-      .values({
-        id: randomUUID(),
-        name: 'Laptop',
-        publicKey: 'not checked here',
-        userId,
-        credentialID: randomUUID(),
-        counter: 0,
-        deviceType: 'singleDevice',
-        backedUp: fromBool(false, db.dialect),
-        transports: 'internal',
-        createdAt: new Date().toISOString(),
-        aaguid: null,
-      })
-      .execute();
+    await new SoftwarePasskey().register(strict.app.parts.db, (await meOf(session)).id);
     expect((await meOf(session)).secondFactorRequired).toBe(false);
     expect((await session.json('GET', '/api/clients')).status).toBe(200);
+  });
+
+  it('lets a person whose second factor is a passkey sign in with it, not the password', async () => {
+    const email = uniqueEmail('passkey');
+    const setUp = await signUpVerified(strict, { email, password: PASSWORD });
+    const passkey = new SoftwarePasskey();
+    await passkey.register(strict.app.parts.db, (await meOf(setUp)).id);
+
+    // Whoever has only the password gets no session, and no way to set up a factor of theirs.
+    const thief = new Session(strict);
+    const refused = await thief.json<{ code?: string; message?: string }>(
+      'POST',
+      '/api/auth/sign-in/email',
+      { email, password: PASSWORD },
+    );
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe('PASSKEY_SIGN_IN_REQUIRED');
+    expect(refused.body.message).toMatch(/^Sign in with your passkey: /);
+    expect((await thief.json('GET', '/api/me')).status).toBe(401);
+    const enable = await thief.json('POST', '/api/auth/two-factor/enable', { password: PASSWORD });
+    expect(enable.status).toBe(401);
+
+    const signedIn = await passkey.signIn(strict);
+    expect(signedIn.status).toBe(200);
+    expect((await signedIn.session.json('GET', '/api/clients')).status).toBe(200);
+
+    // With codes on as well, the password sign-in asks for a code, as for anyone with codes.
+    await enrolTotp(signedIn.session, PASSWORD);
+    const { body } = await signInWithPassword(strict, email, PASSWORD);
+    expect(body.twoFactorRedirect).toBe(true);
   });
 
   it('leaves a person who signs in only through a provider to that provider', async () => {

@@ -117,6 +117,48 @@ export function secondFactorGate(db: Db, require2fa: boolean) {
   };
 }
 
+/** A password sign-in of a person who must use their passkey instead. */
+export const PASSKEY_SIGN_IN_REQUIRED_CODE = 'PASSKEY_SIGN_IN_REQUIRED';
+export const PASSKEY_SIGN_IN_REQUIRED_MESSAGE =
+  'Sign in with your passkey: your second factor is a passkey, and this installation does not let a password alone in.';
+
+/**
+ * The sign-in routes at which Better Auth's twoFactor asks a person with codes on for a code
+ * (it checks these three; only email is enabled here).
+ */
+const PASSWORD_SIGN_IN_PATHS: ReadonlySet<string> = new Set([
+  '/sign-in/email',
+  '/sign-in/username',
+  '/sign-in/phone-number',
+]);
+
+/**
+ * REQUIRE_2FA: a person whose second factor is a passkey signs in with it. Better Auth asks for
+ * a code after the password only when codes are on, and a passkey cannot be asked for after a
+ * password, so without this the password alone made a full session, one that could even set
+ * up a new factor. Refused where twoFactor would ask for a code, after the password was
+ * checked (as for a disabled account), so the answer says nothing to whoever lacks it. Called
+ * by the session hook in auth.ts, before the session exists.
+ */
+export async function refusePasswordSignInOfPasskeyHolder(
+  db: Db,
+  require2fa: boolean,
+  session: { userId: string; twoFactorEnabled: boolean },
+  path: string | undefined,
+): Promise<void> {
+  if (!require2fa || session.twoFactorEnabled || !PASSWORD_SIGN_IN_PATHS.has(path ?? '')) return;
+  const passkey = await db.kysely
+    .selectFrom('passkey')
+    .select('passkey.id')
+    .where('passkey.userId', '=', session.userId)
+    .executeTakeFirst();
+  if (!passkey) return;
+  throw new APIError('FORBIDDEN', {
+    code: PASSKEY_SIGN_IN_REQUIRED_CODE,
+    message: PASSKEY_SIGN_IN_REQUIRED_MESSAGE,
+  });
+}
+
 async function mustSetUpSecondFactor(
   db: Db,
   require2fa: boolean,

@@ -1,5 +1,8 @@
+import { createHash, generateKeyPairSync, randomBytes, randomUUID, sign } from 'node:crypto';
 import { setTimeout as wait } from 'node:timers/promises';
 import * as OTPAuth from 'otpauth';
+import { fromBool } from '#server/db/codec.ts';
+import type { Db } from '#server/db/database.ts';
 import { Session, type ServerAddress } from './test-server.ts';
 
 /**
@@ -80,4 +83,90 @@ export async function signInWithPassword(
   );
   if (response.status !== 200) throw new Error(`sign-in: ${response.status}`);
   return { session, body: response.body };
+}
+
+/**
+ * A passkey held in software, as a device would hold it: an ES256 key whose public half is
+ * stored as Better Auth stores a registered passkey's, and which answers a sign-in's challenge
+ * as an authenticator does (WebAuthn §6.1, §7.2), so a passkey sign-in runs without a browser.
+ */
+export class SoftwarePasskey {
+  readonly credentialId = randomBytes(16).toString('base64url');
+  readonly #keys = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+
+  /** Stores the public key as the person's passkey. */
+  async register(db: Db, userId: string): Promise<void> {
+    await db.kysely
+      .insertInto('passkey')
+      .values({
+        id: randomUUID(),
+        name: 'Software passkey',
+        publicKey: this.#cosePublicKey().toString('base64'),
+        userId,
+        credentialID: this.credentialId,
+        counter: 0,
+        deviceType: 'singleDevice',
+        backedUp: fromBool(false, db.dialect),
+        transports: 'internal',
+        createdAt: new Date().toISOString(),
+        aaguid: null,
+      })
+      .execute();
+  }
+
+  /** Signs in with the passkey in a fresh cookie jar, as the sign-in screen's passkey button. */
+  async signIn(server: ServerAddress): Promise<{ session: Session; status: number }> {
+    const session = new Session(server);
+    const options = await session.json<{ challenge: string }>(
+      'GET',
+      '/api/auth/passkey/generate-authenticate-options',
+    );
+    if (options.status !== 200) throw new Error(`authenticate options: ${options.status}`);
+    const clientData = Buffer.from(
+      JSON.stringify({
+        type: 'webauthn.get',
+        challenge: options.body.challenge,
+        origin: new URL(server.url).origin,
+        crossOrigin: false,
+      }),
+    );
+    // The relying party's hash, then flags (user present, user verified), then a counter of 0.
+    const authenticatorData = Buffer.concat([
+      createHash('sha256').update(new URL(server.url).hostname).digest(),
+      Buffer.from([0x05, 0, 0, 0, 0]),
+    ]);
+    const signature = sign(
+      'sha256',
+      Buffer.concat([authenticatorData, createHash('sha256').update(clientData).digest()]),
+      this.#keys.privateKey,
+    );
+    const verify = await session.request('POST', '/api/auth/passkey/verify-authentication', {
+      response: {
+        id: this.credentialId,
+        rawId: this.credentialId,
+        type: 'public-key',
+        response: {
+          clientDataJSON: clientData.toString('base64url'),
+          authenticatorData: authenticatorData.toString('base64url'),
+          signature: signature.toString('base64url'),
+        },
+        clientExtensionResults: {},
+      },
+    });
+    return { session, status: verify.status };
+  }
+
+  /** The public key as a COSE_Key (RFC 9053: EC2, ES256, P-256), CBOR-encoded by hand. */
+  #cosePublicKey(): Buffer {
+    const jwk = this.#keys.publicKey.export({ format: 'jwk' });
+    const coordinate = (value: string | undefined) =>
+      Buffer.concat([Buffer.from([0x58, 32]), Buffer.from(value!, 'base64url')]);
+    return Buffer.concat([
+      // A map of five: kty 2 (EC2), alg -7 (ES256), crv 1 (P-256), then x and y.
+      Buffer.from([0xa5, 0x01, 0x02, 0x03, 0x26, 0x20, 0x01, 0x21]),
+      coordinate(jwk.x),
+      Buffer.from([0x22]),
+      coordinate(jwk.y),
+    ]);
+  }
 }
