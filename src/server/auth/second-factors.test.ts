@@ -14,6 +14,7 @@ import {
   type TestServer,
 } from '#server/testing/test-server.ts';
 import { CODES_BEING_SET_UP_CODE } from './one-set-of-codes.ts';
+import { fromBool } from '#server/db/codec.ts';
 import type { Me } from '#shared/account.ts';
 
 const PASSWORD = 'correct horse battery';
@@ -225,41 +226,74 @@ describe('authenticator codes', () => {
   });
 });
 
-/** A sign-in that chose 'trust this device': the trust cookie it left. */
-async function trustedDevice(email: string, app: Enrolled['app']): Promise<string> {
+/** A browser that signed in choosing 'trust this device'; it keeps its cookies as one does. */
+async function trustedDevice(email: string, app: Enrolled['app']): Promise<Session> {
   const { session } = await signInWithPassword(t.server, email, PASSWORD);
   expect((await verify(session, 'totp', await app.nextCode(), true)).status).toBe(200);
-  return session.cookies.get('cm.trust_device')!;
+  expect(session.cookies.get('cm.trust_device')).toBeTruthy();
+  return session;
 }
 
-/** Whether a sign-in from a browser holding this trust cookie is asked for a code. */
-async function askedForCode(email: string, trustCookie: string): Promise<boolean> {
-  const device = new Session(t.server);
-  device.cookies.set('cm.trust_device', trustCookie);
+/**
+ * Whether a password sign-in in this browser is asked for a code. A sign-in that uses the trust
+ * replaces its cookie and record, which the browser keeps for the next.
+ */
+async function askedForCode(email: string, device: Session): Promise<boolean> {
   const { body } = await signInWithPassword(t.server, email, PASSWORD, device);
   return body.twoFactorRedirect === true;
+}
+
+/** How many browsers the server still trusts for this person. */
+async function trustRecords(userId: string): Promise<number> {
+  const rows = await t.server.app.parts.db.kysely
+    .selectFrom('verification')
+    .select('id')
+    .where('identifier', 'like', 'trust-device-%')
+    .where('value', '=', userId)
+    .execute();
+  return rows.length;
 }
 
 describe('trusted devices', () => {
   it('are all forgotten when the person turns codes off, not only the browser doing it', async () => {
     const { email, app, session } = await enrolledPerson();
-    const trust = await trustedDevice(email, app);
-    expect(await askedForCode(email, trust)).toBe(false);
+    const device = await trustedDevice(email, app);
+    expect(await askedForCode(email, device)).toBe(false);
+    const { id } = (await session.json<Me>('GET', '/api/me')).body;
     expect(
       (await session.json('POST', '/api/auth/two-factor/disable', { password: PASSWORD })).status,
     ).toBe(200);
+    expect(await trustRecords(id)).toBe(0);
     await enrolTotp(session, PASSWORD);
-    expect(await askedForCode(email, trust)).toBe(true);
+    expect(await askedForCode(email, device)).toBe(true);
+  });
+
+  it('are all forgotten when the person turns codes on, trust left from before included', async () => {
+    const { email, app, session } = await enrolledPerson();
+    const device = await trustedDevice(email, app);
+    expect(await askedForCode(email, device)).toBe(false);
+    const { id } = (await session.json<Me>('GET', '/api/me')).body;
+    // Codes turned off the way that left other browsers' trust behind.
+    const { kysely } = t.server.app.parts.db;
+    await kysely.deleteFrom('twoFactor').where('userId', '=', id).execute();
+    await kysely
+      .updateTable('user')
+      .set({ twoFactorEnabled: fromBool(false, t.server.app.parts.db.dialect) })
+      .where('id', '=', id)
+      .execute();
+    await enrolTotp(session, PASSWORD);
+    expect(await askedForCode(email, device)).toBe(true);
   });
 
   it('are all forgotten when an administrator resets the person’s second factor', async () => {
     const { email, app, session } = await enrolledPerson();
-    const trust = await trustedDevice(email, app);
+    const device = await trustedDevice(email, app);
+    expect(await askedForCode(email, device)).toBe(false);
     const { id } = (await session.json<Me>('GET', '/api/me')).body;
     const reset = await t.staff.admin.json('POST', `/api/people/${id}/reset-second-factor`, {});
     expect(reset.status).toBe(200);
     await enrolTotp(session, PASSWORD);
-    expect(await askedForCode(email, trust)).toBe(true);
+    expect(await askedForCode(email, device)).toBe(true);
   });
 });
 
