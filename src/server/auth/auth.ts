@@ -156,9 +156,22 @@ export function createAuth({ db, config, secretKey, mailer, log }: AuthOptions) 
             });
           }
         }
+        // Better Auth's update-user takes any JSON for these: an array or a boolean failed the
+        // SQLite insert (500) and was stored as garbage by PostgreSQL. An image of null removes
+        // the picture, as Better Auth documents.
+        const body = (ctx.body ?? {}) as { name?: unknown; image?: unknown };
+        for (const field of ['name', 'image'] as const) {
+          const value = body[field];
+          if (value === undefined || typeof value === 'string') continue;
+          if (field === 'image' && value === null) continue;
+          throw new APIError('BAD_REQUEST', {
+            code: 'INVALID_TEXT',
+            message: `${field}: Must be text`,
+          });
+        }
         // A display name is shown on every screen and in every session list: capped like a
         // client's name.
-        const name: unknown = (ctx.body as { name?: unknown } | undefined)?.name;
+        const { name } = body;
         if (typeof name === 'string' && name.length > MAX_NAME_LENGTH) {
           throw new APIError('BAD_REQUEST', {
             code: 'INVALID_NAME',

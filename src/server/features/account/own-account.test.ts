@@ -20,6 +20,43 @@ describe('one’s own display name', () => {
     expect(refused.body.message).toBe('name: Must be at most 200 characters');
     expect((await session.json<Me>('GET', '/api/me')).body.displayName).toBe('Ada L.');
   });
+
+  it('is refused, with the field named, unless it is text: nothing is stored', async () => {
+    const session = t.staff.owner;
+    expect((await session.json('POST', '/api/auth/update-user', { name: 'Ada' })).status).toBe(200);
+    for (const body of [
+      { name: ['a', 'b'] },
+      { name: true },
+      { name: 5 },
+      { name: {} },
+      { name: null },
+      { image: ['x'] },
+      { image: { url: 'x' } },
+      { image: 5 },
+    ]) {
+      const refused = await session.json<{ code: string; message: string }>(
+        'POST',
+        '/api/auth/update-user',
+        body,
+      );
+      expect({ body, ...refused.body, status: refused.status }).toEqual({
+        body,
+        status: 400,
+        code: 'INVALID_TEXT',
+        message: `${Object.keys(body)[0]}: Must be text`,
+      });
+    }
+    const me = (await session.json<Me>('GET', '/api/me')).body;
+    expect(me.displayName).toBe('Ada');
+    const { image } = await t.server.app.parts.db.kysely
+      .selectFrom('user')
+      .select('image')
+      .where('id', '=', me.id)
+      .executeTakeFirstOrThrow();
+    expect(image).toBeNull();
+    // Removing the picture stays possible.
+    expect((await session.json('POST', '/api/auth/update-user', { image: null })).status).toBe(200);
+  });
 });
 
 describe('one’s own password', () => {
