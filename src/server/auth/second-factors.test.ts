@@ -329,6 +329,34 @@ describe('passkeys', () => {
   });
 });
 
+describe('adding a passkey', () => {
+  it('refuses a malformed answer from the device as a bad request: 400, nothing stored', async () => {
+    const session = await signUpVerified(t.server, { password: PASSWORD });
+    const { id } = (await session.json<Me>('GET', '/api/me')).body;
+    const device = { id: 'a', rawId: 'a', type: 'public-key', response: {} };
+    for (const response of ['x', {}, device]) {
+      const options = await session.json('GET', '/api/auth/passkey/generate-register-options');
+      expect(options.status).toBe(200);
+      const refused = await session.json<{ code?: string }>(
+        'POST',
+        '/api/auth/passkey/verify-registration',
+        { response },
+      );
+      expect({ response, status: refused.status, code: refused.body.code }).toEqual({
+        response,
+        status: 400,
+        code: 'FAILED_TO_VERIFY_REGISTRATION',
+      });
+    }
+    const stored = await t.server.app.parts.db.kysely
+      .selectFrom('passkey')
+      .select('id')
+      .where('userId', '=', id)
+      .execute();
+    expect(stored).toEqual([]);
+  });
+});
+
 describe('REQUIRE_2FA=true', () => {
   let strict: TestServer;
   beforeAll(async () => {

@@ -50,6 +50,7 @@ export function secondFactorPlugins(db: Db, publicUrl: string) {
     oneUseCodes(db),
     oneSetOfCodes(),
     neutralCodeErrors(),
+    passkeyRegistrationRefusal(),
     forgetTrustOnFactorChange(db.kysely),
   ] as const;
 }
@@ -68,6 +69,38 @@ function neutralCodeErrors() {
                 code: WRONG_SECOND_FACTOR_CODE,
                 message: WRONG_SECOND_FACTOR_MESSAGE,
               });
+            }
+          }),
+        },
+      ],
+    },
+  } satisfies BetterAuthPlugin;
+}
+
+/**
+ * Better Auth's passkey registration answers anything its WebAuthn check throws as a 500
+ * FAILED_TO_VERIFY_REGISTRATION, a body such as `{"response":"x"}` included: the request is at
+ * fault, so it is a 400 with the same code and message. Better Auth logs what was thrown
+ * ("Failed to verify registration"), so a fault of the server's there still shows in the log.
+ * An error thrown by an after-hook is sent with the status of the route's own error, so the
+ * hook answers with a whole response instead.
+ */
+function passkeyRegistrationRefusal() {
+  return {
+    id: 'clients-manager-passkey-registration-refusal',
+    hooks: {
+      after: [
+        {
+          matcher: (context) => context.path === '/passkey/verify-registration',
+          handler: createAuthMiddleware(async (ctx) => {
+            const returned: unknown = ctx.context.returned;
+            if (
+              isAPIError(returned) &&
+              returned.statusCode === 500 &&
+              returned.body?.code === 'FAILED_TO_VERIFY_REGISTRATION'
+            ) {
+              const { code, message } = returned.body;
+              return Response.json({ code, message }, { status: 400 });
             }
           }),
         },
