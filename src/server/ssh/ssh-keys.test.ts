@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sshKeygen } from '#server/testing/sshd.ts';
+import { sshKeygen, withKdfRounds } from '#server/testing/sshd.ts';
+import { kdfRounds, KeyOpenTimedOut, MAX_KDF_ROUNDS, openLockedKey } from './locked-key.ts';
 import { describeLockedKey, describePrivateKey, generateKeyPair, KeyRefused } from './ssh-keys.ts';
 
 const run = promisify(execFile);
@@ -68,6 +69,36 @@ describe('SSH keys', () => {
     });
     // The same answer as reading it on this thread, as an import does.
     expect(describePrivateKey(text, 'right words')).toEqual(key);
+  });
+
+  it('refuses a key whose passphrase takes more bcrypt rounds than the limit, at once', async () => {
+    const file = path.join(dir, 'rounds');
+    await sshKeygen(file, { passphrase: 'right words', kdfRounds: 32 });
+    const text = await readFile(file, 'utf8');
+    expect(kdfRounds(text)).toBe(32);
+    // The field is the file's own: edited, the key claims any count, and ssh2 would run them all.
+    const endless = withKdfRounds(text, 0xffffffff);
+    expect(kdfRounds(endless)).toBe(0xffffffff);
+    const refusal = new KeyRefused(
+      `This key's passphrase takes more than ${MAX_KDF_ROUNDS} bcrypt rounds to open: protect it again with fewer (ssh-keygen -p -a 100)`,
+    );
+    await expect(describeLockedKey(endless, 'right words')).rejects.toThrow(refusal);
+    await expect(describeLockedKey(withKdfRounds(text, MAX_KDF_ROUNDS + 1), 'x')).rejects.toThrow(
+      refusal,
+    );
+    // Not an OpenSSH key, or none that reads: ssh2 derives nothing for them.
+    expect(kdfRounds('hello')).toBeNull();
+    expect(kdfRounds(await readFile(`${file}.pub`, 'utf8'))).toBeNull();
+  });
+
+  it('ends a worker that takes longer than its time, and answers once it has stopped', async () => {
+    const file = path.join(dir, 'slow');
+    await sshKeygen(file, { passphrase: 'right words', kdfRounds: 32 });
+    const text = await readFile(file, 'utf8');
+    await expect(openLockedKey(text, 'right words', 50)).rejects.toThrow(KeyOpenTimedOut);
+    await expect(describeLockedKey(text, 'right words')).resolves.toMatchObject({
+      privateKey: text,
+    });
   });
 
   it('reads an RSA key in PEM', async () => {

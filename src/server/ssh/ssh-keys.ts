@@ -1,5 +1,11 @@
 import { hostKeyOf, type HostKey } from './host-key.ts';
-import { NotAPrivateKey, openLockedKey } from './locked-key.ts';
+import {
+  KeyOpenTimedOut,
+  MAX_KDF_ROUNDS,
+  NotAPrivateKey,
+  openLockedKey,
+  TooManyKdfRounds,
+} from './locked-key.ts';
 import { ssh2 } from './ssh2.ts';
 
 export type GeneratedKeyType = 'ed25519' | 'rsa';
@@ -64,9 +70,15 @@ export async function describeLockedKey(text: string, passphrase: string): Promi
     return keyPair(text, opened.type, opened.publicSSH, opened.comment);
   } catch (error) {
     if (error instanceof NotAPrivateKey) throw new KeyRefused(NOT_PRIVATE);
+    if (error instanceof TooManyKdfRounds) throw new KeyRefused(TOO_MANY_ROUNDS);
+    if (error instanceof KeyOpenTimedOut) throw new KeyRefused(TOO_SLOW);
     throw new KeyRefused(refusal((error as Error).message, passphrase));
   }
 }
+
+// Both name the passphrase, so a form shows them on the passphrase field, next to what fixes it.
+const TOO_MANY_ROUNDS = `This key's passphrase takes more than ${MAX_KDF_ROUNDS} bcrypt rounds to open: protect it again with fewer (ssh-keygen -p -a 100)`;
+const TOO_SLOW = 'Opening this key with its passphrase took too long';
 
 const NOT_PRIVATE = 'This is not a private key: paste the private key, not the .pub file';
 

@@ -52,6 +52,25 @@ export async function sshKeygen(file: string, options: KeyFileOptions = {}): Pro
 }
 
 /**
+ * An OpenSSH-format private key with the bcrypt rounds in its kdfoptions set to `rounds`, as
+ * anyone can edit them: nothing the passphrase checks covers that field. The key still opens
+ * with its passphrase only at the new count, which for a huge one is never.
+ */
+export function withKdfRounds(key: string, rounds: number): string {
+  const body = key.replace(/-----[^-]+-----/g, '').replace(/\s+/g, '');
+  const data = Buffer.from(body, 'base64');
+  let at = 'openssh-key-v1\0'.length;
+  for (const _field of ['cipher', 'kdf']) at += 4 + data.readUInt32BE(at);
+  const saltLength = data.readUInt32BE(at + 4);
+  data.writeUInt32BE(rounds, at + 4 + 4 + saltLength);
+  const lines = data
+    .toString('base64')
+    .match(/.{1,70}/g)!
+    .join('\n');
+  return `-----BEGIN OPENSSH PRIVATE KEY-----\n${lines}\n-----END OPENSSH PRIVATE KEY-----\n`;
+}
+
+/**
  * Debian's OpenSSH server on 127.0.0.1, with its own config, host key, `authorized_keys` and pid
  * file in a temp folder. Only the listed public keys get in; passwords are off (a password test
  * uses an ssh2 server in the test instead, as OpenSSH checks passwords against the system's).

@@ -13,7 +13,7 @@ import type { ServerList } from '#shared/servers.ts';
 import { newRecordId } from '#server/db/record-id.ts';
 import { describePrivateKey } from '#server/ssh/ssh-keys.ts';
 import { blockingMs, longestStall } from '#server/testing/event-loop-stall.ts';
-import { sshKeygen } from '#server/testing/sshd.ts';
+import { sshKeygen, withKdfRounds } from '#server/testing/sshd.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
 import { STALE_VERSION_CODE } from '#shared/api-error.ts';
 
@@ -233,6 +233,29 @@ describe('POST /api/credentials', () => {
       fingerprint: describePrivateKey(keys.lockedOpenssh, PASSPHRASE).fingerprint.fingerprint,
     });
     expect(stallMs).toBeLessThan(openingMs / 2);
+  });
+
+  it('refuses, at once, a key edited to take billions of bcrypt rounds, on create and rotate', async () => {
+    // Opened as it claims, it would keep a core busy for days: refused before any is run.
+    const endless = withKdfRounds(keys.lockedOpenssh, 0xffffffff);
+    const body = { privateKey: endless, passphrase: PASSPHRASE };
+    const made = await refused('POST', '/api/credentials', {
+      name: 'Endless',
+      kind: 'ssh-key',
+      ...body,
+    });
+    expect(Object.keys(made.fields!)).toEqual(['passphrase']);
+    expect(made.fields!.passphrase).toMatch(/more than 1000 bcrypt rounds/);
+    const credential = await create({
+      name: 'Endless later',
+      kind: 'ssh-key',
+      generate: 'ed25519',
+    });
+    const rotated = await refused('POST', `/api/credentials/${credential.id}/rotate`, {
+      version: 1,
+      ...body,
+    });
+    expect(rotated.fields).toEqual(made.fields);
   });
 
   it('drops a passphrase given for a key that has none', async () => {

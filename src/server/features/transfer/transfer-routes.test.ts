@@ -1,3 +1,6 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Client } from '#shared/clients.ts';
 import type { ClientExport, ImportRefused, ImportReport } from '#shared/client-transfer.ts';
@@ -5,6 +8,7 @@ import type { ClientHistory } from '#shared/events.ts';
 import { Session, uniqueEmail } from '#server/testing/test-server.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
 import { openEventStream } from '#server/testing/sse-reader.ts';
+import { sshKeygen, withKdfRounds } from '#server/testing/sshd.ts';
 
 /** People are named by email in history and on records: it is what they cannot change. */
 const ALICE = uniqueEmail('alice');
@@ -168,6 +172,34 @@ describe('import', () => {
     expect(((await huge.json()) as { error: string }).error).toBe(
       'Request body is too large: the limit is 20 MB',
     );
+  });
+
+  it('refuses, at once, a key in the file edited to take billions of bcrypt rounds', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'cm-import-key-'));
+    let key: string;
+    try {
+      await sshKeygen(path.join(dir, 'key'), { passphrase: 'right words', kdfRounds: 1 });
+      key = await readFile(path.join(dir, 'key'), 'utf8');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    const file = {
+      format: 'clients-manager-export',
+      version: 2,
+      credentials: [
+        {
+          id: 'endless-key',
+          name: 'Endless',
+          kind: 'ssh-key',
+          secret: withKdfRounds(key, 0xffffffff),
+          passphrase: 'right words',
+        },
+      ],
+      clients: [],
+    };
+    const answer = await importFile<{ error: string }>(file, '?dryRun=1');
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toMatch(/^credentials\.0\.secret: .*more than 1000 bcrypt rounds/);
   });
 
   it('refuses a request from another site', async () => {
