@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Client, ClientList, ClientSummaryList } from '#shared/clients.ts';
+import type { Credential, CredentialSecret } from '#shared/credentials.ts';
+import type { Server, ServerList } from '#shared/servers.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
 
 // Access by tag on the client routes: `limited` sees only clients tagged 'eu' (or 'shared'),
 // `editor` sees every client. A client outside the limit answers as one that does not exist.
 const t = serveThisFile({
   staff: {
+    admin: { name: 'Admin' },
     editor: { name: 'Editor', role: 'editor' },
     limited: { name: 'Limited', role: 'editor', tags: ['eu', 'shared'] },
   },
@@ -155,5 +158,95 @@ describe('access by tag: clients', () => {
       add: ['x'],
     });
     expect(ok.status).toBe(200);
+  });
+
+  it('gives a server its own password when the form or an import sets one on a shared credential', async () => {
+    const admin = t.staff.admin;
+    const shared = await admin.json<Credential>('POST', '/api/credentials', {
+      name: 'Shared root',
+      kind: 'password',
+      secret: 'shared-secret',
+    });
+    expect(shared.status).toBe(201);
+    const primary = async (client: Client) =>
+      (await admin.json<ServerList>('GET', `/api/servers?clientId=${client.id}`)).body.servers[0]!;
+    const attach = async (server: Server, credentialId: string) => {
+      const { label, host, port, username, uiDir, version } = server;
+      const fields = { label, host, port, username, uiDir, private: server.private };
+      const put = await admin.json('PUT', `/api/servers/${server.id}`, {
+        ...fields,
+        credentialId,
+        version,
+      });
+      expect(put.status).toBe(200);
+    };
+    const reveal = async (id: string) => {
+      const answer = await admin.json<CredentialSecret>(
+        'POST',
+        `/api/credentials/${id}/reveal`,
+        {},
+      );
+      expect(answer.status).toBe(200);
+      return answer.body.secret;
+    };
+    const mine = await admin.json<Client>('POST', '/api/clients', {
+      name: 'Scope Shared Mine',
+      tags: ['eu'],
+      server: { host: 'mine.example.test' },
+    });
+    // Out of the limited person's sight: they cannot know their save would reach it.
+    const hidden = await admin.json<Client>('POST', '/api/clients', {
+      name: 'Scope Shared Hidden',
+      tags: ['us'],
+      server: { host: 'hidden.example.test' },
+    });
+    await attach(await primary(mine.body), shared.body.id);
+    await attach(await primary(hidden.body), shared.body.id);
+
+    const opened = await t.staff.limited.json<Client>('GET', `/api/clients/${mine.body.id}`);
+    const saved = await t.staff.limited.json('PUT', `/api/clients/${mine.body.id}`, {
+      name: 'Scope Shared Mine',
+      tags: ['eu'],
+      server: { host: 'mine.example.test', password: 'form-password' },
+      version: opened.body.version,
+    });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    const afterForm = await primary(mine.body);
+    expect(afterForm.credential?.kind).toBe('password');
+    expect(afterForm.credential?.id).not.toBe(shared.body.id);
+    expect(await reveal(afterForm.credential!.id)).toBe('form-password');
+    expect(await reveal(shared.body.id)).toBe('shared-secret');
+    expect((await primary(hidden.body)).credential?.id).toBe(shared.body.id);
+
+    // A version 1 import writes the same fields, the same way.
+    await attach(afterForm, shared.body.id);
+    const imported = await t.staff.limited.json('POST', '/api/clients/import', [
+      {
+        id: mine.body.id,
+        name: 'Scope Shared Mine',
+        tags: ['eu'],
+        server: { host: 'mine.example.test', password: 'import-password' },
+      },
+    ]);
+    expect(imported.status, JSON.stringify(imported.body)).toBe(200);
+    const afterImport = await primary(mine.body);
+    expect(afterImport.credential?.id).not.toBe(shared.body.id);
+    expect(afterImport.credential?.id).not.toBe(afterForm.credential!.id);
+    expect(await reveal(afterImport.credential!.id)).toBe('import-password');
+    expect(await reveal(shared.body.id)).toBe('shared-secret');
+    const stored = await admin.json<Credential>('GET', `/api/credentials/${shared.body.id}`);
+    expect(stored.body.version).toBe(shared.body.version);
+
+    // Used by this server alone, its password credential is resealed in place.
+    const again = await t.staff.limited.json<Client>('GET', `/api/clients/${mine.body.id}`);
+    const resaved = await t.staff.limited.json('PUT', `/api/clients/${mine.body.id}`, {
+      name: 'Scope Shared Mine',
+      tags: ['eu'],
+      server: { host: 'mine.example.test', password: 'own-password' },
+      version: again.body.version,
+    });
+    expect(resaved.status).toBe(200);
+    expect((await primary(mine.body)).credential?.id).toBe(afterImport.credential!.id);
+    expect(await reveal(afterImport.credential!.id)).toBe('own-password');
   });
 });

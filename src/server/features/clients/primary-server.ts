@@ -70,8 +70,8 @@ export function newPrimaryServer(
 /**
  * Stores the form's 'Server details' over the client's primary server (making one if it has
  * none). The password: omitted keeps it, empty removes it (and its credential, when no other
- * server uses it), a new one replaces the secret of the server's password credential or, when
- * it has none, becomes a new one. A new host or port unpins the host key: it belongs to the
+ * server uses it), a new one replaces the secret of the server's password credential when no
+ * other server uses that, or else becomes a new credential of this server's own. A new host or port unpins the host key: it belongs to the
  * machine that answered there.
  */
 export async function updatePrimaryServer(
@@ -129,10 +129,12 @@ export async function updatePrimaryServer(
   if (password === '' && hasPasswordCredential) {
     dropped = credentialId;
     credentialId = null;
-  } else if (password && hasPasswordCredential) {
+  } else if (password && hasPasswordCredential && !(await usedElsewhere(trx, current))) {
     const credential = { id: credentialId!, version: current.credentialVersion! };
     await resealCredential(trx, box, credential, password, actor, at);
   } else if (password) {
+    // A password credential other servers share stays theirs: the form names one server, and
+    // its editor may not even see the others (tags). This server gets one of its own instead.
     const credential = newPasswordCredential(box, clientPasswordName(client), password, actor, at);
     await trx.insertInto('credential').values(credential).execute();
     credentialId = credential.id;
@@ -151,6 +153,21 @@ export async function updatePrimaryServer(
     .where('id', '=', current.id)
     .execute();
   if (dropped !== null) await deleteIfUnused(trx, dropped);
+}
+
+/** Whether a server other than `server` uses its credential. */
+async function usedElsewhere(
+  trx: Transaction<Database>,
+  server: { id: string; credentialId: string | null },
+): Promise<boolean> {
+  if (server.credentialId === null) return false;
+  const other = await trx
+    .selectFrom('server')
+    .select('id')
+    .where('credentialId', '=', server.credentialId)
+    .where('id', '!=', server.id)
+    .executeTakeFirst();
+  return other !== undefined;
 }
 
 /** Removes a credential no server uses any more (a password the form removed). */
