@@ -298,16 +298,28 @@ export class AppRepository {
       if (fields.length === 0) return { status: 'done', id };
       const refusal = await this.#refusal(trx, before.clientId, values, id);
       if (refusal) return refusal;
-      await trx
+      // The read above took no lock: a save on another connection may have won since. On
+      // PostgreSQL this update waits for that one's row lock and then matches no row.
+      const updated = await trx
         .updateTable('app')
         .set({
           ...this.#columns(values),
           updatedAt: at,
           updatedBy: actor.id,
-          version: before.version + 1,
+          version: readVersion + 1,
         })
         .where('id', '=', id)
-        .execute();
+        .where('version', '=', readVersion)
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) === 0) {
+        const winner = await trx
+          .selectFrom('app')
+          .innerJoin('user', 'user.id', 'app.updatedBy')
+          .select('user.email')
+          .where('app.id', '=', id)
+          .executeTakeFirst();
+        return { status: 'conflict', by: winner?.email ?? null };
+      }
       record({
         kind: 'app.updated',
         clientId: before.clientId,

@@ -107,6 +107,44 @@ describe('apps', () => {
       expect(event).toMatchObject({ clientId: client.id, serverId: server.id });
   });
 
+  it('takes one of several saves made at once from the same version, refusing the rest', async () => {
+    const { client, server } = await clientWithServer();
+    const made = await t.staff.member.json<App>('POST', '/api/apps', {
+      clientId: client.id,
+      serverId: server.id,
+      name: 'raced',
+    });
+    expect(made.status).toBe(201);
+    // On PostgreSQL each save has its own connection: all read the version before any writes.
+    for (let version = 1; version <= 3; version += 1) {
+      const answers = await Promise.all(
+        [1, 2, 3, 4].map((n) =>
+          t.staff.member.json<Answer>('PUT', `/api/apps/${made.body.id}`, {
+            name: 'raced',
+            serverId: server.id,
+            directory: `/srv/round${version}/save${n}`,
+            version,
+          }),
+        ),
+      );
+      const statuses = answers.map((answer) => answer.status).sort();
+      expect(statuses).toEqual([200, 409, 409, 409]);
+      for (const answer of answers.filter((a) => a.status === 409)) {
+        expect(answer.body.code).toBe(STALE_VERSION_CODE);
+      }
+      const saved = answers.find((answer) => answer.status === 200)!.body;
+      expect(saved.version).toBe(version + 1);
+      const read = await t.staff.member.json<App>('GET', `/api/apps/${made.body.id}`);
+      expect(read.body).toMatchObject({ version: version + 1, directory: saved.directory });
+    }
+    const history = await t.staff.member.json<ClientHistory>(
+      'GET',
+      `/api/clients/${client.id}/history`,
+    );
+    const updates = history.body.events.filter((e) => e.kind === 'app.updated');
+    expect(updates).toHaveLength(3);
+  });
+
   it("refuses a server of another client, naming serverId, and a name the client's app has", async () => {
     const { client, server } = await clientWithServer();
     const other = await clientWithServer();
