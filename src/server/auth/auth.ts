@@ -25,6 +25,7 @@ import {
 } from './second-factors.ts';
 import { roleForNewUser } from './first-admin.ts';
 import { withoutProviderTokens } from './provider-tokens.ts';
+import { signUpWillCreateUser } from './sign-up-check.ts';
 
 /**
  * The bridge (auth-routes.ts) sets this header from the socket's address, replacing anything a
@@ -200,7 +201,8 @@ export function createAuth({ db, config, secretKey, mailer, log }: AuthOptions) 
         if (
           pending &&
           !pending.user.emailVerified &&
-          pending.accounts.every((account) => account.providerId === 'credential')
+          pending.accounts.every((account) => account.providerId === 'credential') &&
+          (await signUpWillCreateUser(ctx))
         ) {
           await ctx.context.internalAdapter.deleteUser(pending.user.id);
         }

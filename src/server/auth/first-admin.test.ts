@@ -61,6 +61,50 @@ describe('the role of a new person', () => {
     expect((await rolesInDatabase(server)).sort()).toEqual(['admin', 'editor']);
   });
 
+  it('keeps a pending first admin through a sign-up of their address that is refused', async () => {
+    server = await startTestServer();
+    const email = uniqueEmail('owner');
+    const owner = await new Session(server).request('POST', '/api/auth/sign-up/email', {
+      email,
+      password: 'owner password 1',
+      name: 'Owner',
+    });
+    expect(owner.status).toBe(200);
+    const ownersRow = async () =>
+      server!.app.parts.db.kysely
+        .selectFrom('user')
+        .select(['id', 'role'])
+        .where('email', '=', email)
+        .executeTakeFirst();
+    const pending = await ownersRow();
+    expect(pending?.role).toBe('admin');
+
+    // Each is refused by Better Auth after the before-hooks: a short password, a field nobody
+    // may set, a cross-site form navigation.
+    const refused: [Record<string, unknown>, Record<string, string>][] = [
+      [{ password: 'x' }, {}],
+      [{ password: 'stranger password', tags: 'all' }, {}],
+      [{ password: 'stranger password', listView: 'no such view' }, {}],
+      [
+        { password: 'stranger password' },
+        { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', origin: '' },
+      ],
+    ];
+    for (const [body, headers] of refused) {
+      const response = await new Session(server).request(
+        'POST',
+        '/api/auth/sign-up/email',
+        { email, name: 'Stranger', ...body },
+        headers,
+      );
+      expect(response.status, JSON.stringify(body)).toBeGreaterThanOrEqual(400);
+      expect(await ownersRow()).toEqual(pending);
+    }
+
+    // The stranger's own sign-up is not the first admin.
+    expect(await roleOf(await signUpVerified(server, { name: 'Stranger' }))).toBe('editor');
+  });
+
   it('leaves at least one admin when the first two sign up at the same moment', async () => {
     server = await startTestServer();
     const s = server;
