@@ -135,3 +135,11 @@ export type AuditPage = z.infer<typeof auditPageSchema>;
 export function lastAdminMessage(email: string): string {
   return `${email} is the last administrator: make someone else an administrator first`;
 }
+
+/**
+ * Why an unverified account's role and tags stay as they are: whoever signed the address up
+ * chose its password, and verifying it later would hand them the access given now.
+ */
+export function unverifiedAccountMessage(email: string): string {
+  return `${email} has not verified their address, so anyone may have made this account: invite them instead, and their invitation replaces it`;
+}

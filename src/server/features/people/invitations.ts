@@ -3,7 +3,7 @@ import type { Actor } from '#shared/events.ts';
 import { roleSchema, type Role } from '#shared/people.ts';
 import { INVITATION_DAYS, type Invitation } from '#shared/people-admin.ts';
 import type { Db } from '#server/db/database.ts';
-import { toIso, toStringList } from '#server/db/codec.ts';
+import { fromBool, toIso, toStringList } from '#server/db/codec.ts';
 import { appendEvent } from '#server/realtime/event-log.ts';
 import type { Mailer } from '#server/mail/mailer.ts';
 import { invitationMail } from '#server/mail/templates.ts';
@@ -60,6 +60,10 @@ export class Invitations {
    * Stores the invitation and mails its link. An address that has an account already is
    * refused (409): its owner signs in, and an administrator changes their role instead. A new
    * invitation to an address replaces one still pending, whose link then stops working.
+   *
+   * An account nobody has verified, with a password as its only sign-in, is no member: anyone
+   * may have signed the address up and chosen its password. It does not block the invitation,
+   * and the sign-up with the invitation's link starts that account over (auth.ts).
    */
   async create(
     input: { email: string; role: Role; tags: readonly string[] | null },
@@ -70,6 +74,18 @@ export class Invitations {
       .selectFrom('user')
       .select('id')
       .where('email', '=', input.email)
+      .where((eb) =>
+        eb.or([
+          eb('emailVerified', '=', fromBool(true, dialect)),
+          eb.exists(
+            eb
+              .selectFrom('account')
+              .select('account.id')
+              .whereRef('account.userId', '=', 'user.id')
+              .where('account.providerId', '!=', 'credential'),
+          ),
+        ]),
+      )
       .executeTakeFirst();
     if (member) return { status: 'exists' };
     const token = randomBytes(32).toString('base64url');

@@ -2,7 +2,12 @@ import { forgetTrustedDevices } from '#server/auth/trusted-devices.ts';
 import type { Transaction } from 'kysely';
 import type { Actor } from '#shared/events.ts';
 import { roleSchema, type Role } from '#shared/people.ts';
-import { lastAdminMessage, type Person, type PersonPatch } from '#shared/people-admin.ts';
+import {
+  lastAdminMessage,
+  unverifiedAccountMessage,
+  type Person,
+  type PersonPatch,
+} from '#shared/people-admin.ts';
 import type { Db } from '#server/db/database.ts';
 import type { Database } from '#server/db/schema.ts';
 import { fromBool, toBool, toIso } from '#server/db/codec.ts';
@@ -90,6 +95,22 @@ export class PeopleRepository {
       const wasDisabled = toBool(person.disabled);
       const role = patch.role ?? wasRole;
       const disabled = patch.disabled ?? wasDisabled;
+      const tags =
+        patch.tags === undefined
+          ? person.tags
+          : patch.tags === null
+            ? null
+            : JSON.stringify(patch.tags);
+      // Access given to an unverified account goes to whoever chose its password once the
+      // address's owner follows the verification link they were sent.
+      if (!toBool(person.emailVerified) && (role !== wasRole || tags !== person.tags)) {
+        return {
+          status: 'refused',
+          code: 409,
+          message: unverifiedAccountMessage(person.email),
+          field: role !== wasRole ? 'role' : 'tags',
+        };
+      }
       const leavesAdmins = wasRole === 'admin' && !wasDisabled && (role !== 'admin' || disabled);
       if (leavesAdmins && (await this.#otherEnabledAdmins(trx, id)) === 0) {
         return {
@@ -106,12 +127,9 @@ export class PeopleRepository {
         // The new role is no secret, and the trail is read for exactly that.
         event('person.role_changed', ['role', `role:${role}`]);
       }
-      if (patch.tags !== undefined) {
-        const tags = patch.tags === null ? null : JSON.stringify(patch.tags);
-        if (tags !== person.tags) {
-          await trx.updateTable('user').set({ tags, updatedAt: at }).where('id', '=', id).execute();
-          event('person.tags_changed', ['tags']);
-        }
+      if (tags !== person.tags) {
+        await trx.updateTable('user').set({ tags, updatedAt: at }).where('id', '=', id).execute();
+        event('person.tags_changed', ['tags']);
       }
       if (disabled !== wasDisabled) {
         await trx
@@ -190,7 +208,7 @@ export class PeopleRepository {
   async #lockPerson(trx: Trx, id: string) {
     let query = trx
       .selectFrom('user')
-      .select(['id', 'email', 'role', 'tags', 'disabled'])
+      .select(['id', 'email', 'role', 'tags', 'disabled', 'emailVerified'])
       .where('id', '=', id);
     if (this.#db.dialect === 'postgres') query = query.forUpdate();
     return query.executeTakeFirst();

@@ -316,6 +316,45 @@ describe('invitations', () => {
     expect((await session.json<Me>('GET', '/api/me')).body.role).toBe('editor');
   });
 
+  it('invites an address someone else signed up unverified; that account gets no access', async () => {
+    const email = uniqueEmail('pending');
+    const outsider = await new Session(t.server).request('POST', '/api/auth/sign-up/email', {
+      email,
+      password: 'outsider chose this',
+      name: 'Pending',
+    });
+    expect(outsider.status).toBe(200);
+    const listed = await t.staff.admin.json<PeopleList>('GET', '/api/people');
+    const pending = listed.body.people.find((p) => p.email === email)!;
+    expect(pending).toMatchObject({ emailVerified: false, role: 'editor' });
+
+    // Access given now would be the outsider's once the owner follows their verification link.
+    for (const patch of [{ role: 'admin' }, { tags: ['eu'] }]) {
+      const refused = await t.staff.admin.json<{ error: string }>(
+        'PATCH',
+        `/api/people/${pending.id}`,
+        patch,
+      );
+      expect(refused.status, JSON.stringify(patch)).toBe(409);
+      expect(refused.body.error).toMatch(/has not verified .* invite them instead/);
+    }
+    expect(await personOf(pending.id)).toMatchObject({ role: 'editor', tags: null });
+
+    // The invitation is sent, and its sign-up starts the account over with the owner's password.
+    const { token } = await invite(email, 'admin', null);
+    expect((await signUp(new Session(t.server), email, token, 'owner chose this')).status).toBe(
+      200,
+    );
+    const outsiderSignIn = await new Session(t.server).request('POST', '/api/auth/sign-in/email', {
+      email,
+      password: 'outsider chose this',
+    });
+    expect(outsiderSignIn.status).toBe(401);
+    const owner = new Session(t.server);
+    await owner.request('POST', '/api/auth/sign-in/email', { email, password: 'owner chose this' });
+    expect((await owner.json<Me>('GET', '/api/me')).body).toMatchObject({ email, role: 'admin' });
+  });
+
   it('revokes a pending invitation, and refuses an address that has an account', async () => {
     const email = uniqueEmail('invited');
     const { invitation, token } = await invite(email);

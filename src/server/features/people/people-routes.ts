@@ -32,8 +32,10 @@ import { listPage } from '#server/http/pages.ts';
 
 const params = z.object({ id: peopleIdSchema });
 const tags = ['people'];
-/** A refusal of the people routes' own: the last administrator, or oneself. */
-const conflict = apiErrorSchema.describe('Refused: it would leave no administrator.');
+/** A refusal of the people routes' own: the last administrator, or an unverified account. */
+const conflict = apiErrorSchema.describe(
+  'Refused: it would leave no administrator, or it gives access to an unverified account.',
+);
 
 function notFound(): HttpError {
   return new HttpError(404, 'No person with that id: their account may have been deleted');
