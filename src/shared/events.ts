@@ -45,7 +45,8 @@ export const PERSON_EVENT_KINDS = [
   'person.enabled',
   'person.signed_out',
   'person.second_factor_reset',
-  // A person's own API tokens (the actor is the owner); a token's use of a secret.
+  // A person's own API tokens (the actor is the owner, or the administrator who signed them
+  // out everywhere); a token's use of a secret.
   'person.token_created',
   'person.token_revoked',
   'person.token_secret_used',

@@ -18,6 +18,7 @@ import {
   invitedUserData,
   recordSignIn,
 } from './invited-sign-up.ts';
+import { forgetPendingSecondFactorSignIns } from './pending-second-factor.ts';
 import {
   refusePasswordSignInOfPasskeyHolder,
   secondFactorPlugins,
@@ -94,6 +95,11 @@ export function createAuth({ db, config, secretKey, mailer, log }: AuthOptions) 
       minPasswordLength: 8,
       maxPasswordLength: 128,
       revokeSessionsOnPasswordReset: true,
+      // A sign-in stopped at the code step with the old password must not finish after it.
+      // The person's API tokens stay: each is revoked on its own in Settings.
+      async onPasswordReset({ user }) {
+        await forgetPendingSecondFactorSignIns(db.kysely, user.id);
+      },
       // Not awaited: the answer must take as long for an unknown address (no mail) as for a
       // known one, or its timing tells who has an account.
       sendResetPassword({ user, url }) {

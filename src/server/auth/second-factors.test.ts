@@ -13,6 +13,7 @@ import {
   uniqueEmail,
   type TestServer,
 } from '#server/testing/test-server.ts';
+import { linkIn } from '#server/testing/mail-catcher.ts';
 import { CODES_BEING_SET_UP_CODE } from './one-set-of-codes.ts';
 import { fromBool } from '#server/db/codec.ts';
 import type { Me } from '#shared/account.ts';
@@ -294,6 +295,34 @@ describe('trusted devices', () => {
     expect(reset.status).toBe(200);
     await enrolTotp(session, PASSWORD);
     expect(await askedForCode(email, device)).toBe(true);
+  });
+});
+
+describe('a sign-in waiting for its code', () => {
+  it('is forgotten when the person resets their password', async () => {
+    const { email, app } = await enrolledPerson();
+    // Someone with the old password stops at the code step.
+    const { session: waiting, body } = await signInWithPassword(t.server, email, PASSWORD);
+    expect(body.twoFactorRedirect).toBe(true);
+
+    const anon = new Session(t.server);
+    const before = t.server.mail.mails.length;
+    const ask = await anon.request('POST', '/api/auth/request-password-reset', {
+      email,
+      redirectTo: '/reset-password',
+    });
+    expect(ask.status).toBe(200);
+    const mail = await t.server.mail.waitFor(email, 'Reset your Clients Manager password', before);
+    const landing = await anon.request('GET', linkIn(mail));
+    const token = new URL(landing.headers.get('location')!, t.server.url).searchParams.get('token');
+    const reset = await anon.request('POST', '/api/auth/reset-password', {
+      newPassword: 'a brand new password',
+      token,
+    });
+    expect(reset.status).toBe(200);
+
+    expect((await verify(waiting, 'totp', await app.nextCode())).status).toBe(401);
+    expect((await waiting.json('GET', '/api/me')).status).toBe(401);
   });
 });
 

@@ -1,4 +1,7 @@
 import { forgetTrustedDevices } from '#server/auth/trusted-devices.ts';
+import { forgetPendingSecondFactorSignIns } from '#server/auth/pending-second-factor.ts';
+import { scopeField } from '#server/features/tokens/token-repository.ts';
+import { tokenScopeSchema } from '#shared/tokens.ts';
 import type { Transaction } from 'kysely';
 import type { Actor } from '#shared/events.ts';
 import { roleSchema, type Role } from '#shared/people.ts';
@@ -144,12 +147,34 @@ export class PeopleRepository {
     });
   }
 
-  /** Ends every session of the person: signed out on every device at once. */
+  /**
+   * Ends every session of the person: signed out on every device at once. Their API tokens are
+   * revoked with them (a stolen session could have made one that never expires), each with the
+   * `person.token_revoked` event its owner's revoke writes, and a sign-in waiting for its second
+   * factor is forgotten.
+   */
   signOutEverywhere(id: string, actor: Actor): Promise<PersonWriteResult> {
     return this.#run(async (trx, at, record) => {
       if (!(await this.#lockPerson(trx, id))) return { status: 'not_found' };
       await trx.deleteFrom('session').where('userId', '=', id).execute();
+      await forgetPendingSecondFactorSignIns(trx, id);
       record({ kind: 'person.signed_out', clientId: null, personId: id, actor, fields: [], at });
+      const tokens = await trx
+        .deleteFrom('apiToken')
+        .where('userId', '=', id)
+        .returning('scope')
+        .execute();
+      for (const token of tokens) {
+        const scope = scopeField(tokenScopeSchema.catch('read').parse(token.scope));
+        record({
+          kind: 'person.token_revoked',
+          clientId: null,
+          personId: id,
+          actor,
+          fields: ['name', scope],
+          at,
+        });
+      }
       return { status: 'done' };
     });
   }

@@ -6,6 +6,8 @@ import { serveThisFile } from '#server/testing/file-server.ts';
 import { setAccess } from '#server/testing/access.ts';
 import { linkIn } from '#server/testing/mail-catcher.ts';
 import { fromBool } from '#server/db/codec.ts';
+import { enrolTotp, signInWithPassword } from '#server/testing/second-factor-steps.ts';
+import type { CreatedToken } from '#shared/tokens.ts';
 
 const t = serveThisFile({
   // Many sign-ups from one address in a minute: more than the default limit lets through.
@@ -166,6 +168,39 @@ describe('changing a person', () => {
     expect((await phone.json('GET', '/api/me')).status).toBe(401);
     const [event] = (await auditOf(`?person=${id}&kind=person.signed_out`)).events;
     expect(event).toMatchObject({ kind: 'person.signed_out', personId: id, fields: [] });
+  });
+
+  it('signing out everywhere revokes their API tokens and a sign-in waiting for its code', async () => {
+    const password = 'tokens and codes';
+    const { id, email, session } = await newPerson({ password });
+    const made = await session.json<CreatedToken>('POST', '/api/me/tokens', {
+      name: 'made with a stolen session',
+      scope: 'write',
+      expiresInDays: null,
+    });
+    expect(made.status).toBe(201);
+    const withToken = () =>
+      fetch(new URL('/api/clients', t.server.url), {
+        headers: { authorization: `Bearer ${made.body.secret}` },
+      });
+    expect((await withToken()).status).toBe(200);
+    const { app } = await enrolTotp(session, password);
+    const { session: waiting, body } = await signInWithPassword(t.server, email, password);
+    expect(body.twoFactorRedirect).toBe(true);
+
+    const answer = await t.staff.admin.json<Person>('POST', `/api/people/${id}/sign-out`, {});
+    expect(answer.status).toBe(200);
+
+    expect((await withToken()).status).toBe(401);
+    const code = await waiting.request('POST', '/api/auth/two-factor/verify-totp', {
+      code: await app.nextCode(),
+    });
+    expect(code.status).toBe(401);
+    expect((await waiting.json('GET', '/api/me')).status).toBe(401);
+    const [revoked] = (await auditOf(`?person=${id}&kind=person.token_revoked`)).events;
+    expect(revoked).toMatchObject({ personId: id, fields: ['name', 'scope:write'] });
+    const admin = await t.staff.admin.json<Me>('GET', '/api/me');
+    expect(revoked?.actor.id).toBe(admin.body.id);
   });
 
   it('resets the second factor: authenticator, backup codes and passkeys go', async () => {

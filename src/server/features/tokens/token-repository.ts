@@ -136,6 +136,6 @@ export class ApiTokens {
 }
 
 /** The scope as an event names it, like a role: `scope:read+secrets`. */
-function scopeField(scope: TokenScope): string {
+export function scopeField(scope: TokenScope): string {
   return `scope:${scope}`;
 }

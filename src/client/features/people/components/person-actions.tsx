@@ -68,10 +68,13 @@ export function PersonActions({
   const signOutEverywhere = () =>
     confirm({
       title: `Sign ${who} out everywhere?`,
-      text: 'Every device they are signed in on is signed out now. They can sign in again.',
+      text: 'Every device they are signed in on is signed out now, and their API tokens are revoked. They can sign in again.',
       label: 'Sign out everywhere',
       onConfirm: () =>
-        void run(() => signOut.mutateAsync(person.id), `${who} is signed out everywhere`),
+        void run(
+          () => signOut.mutateAsync(person.id),
+          `${who} is signed out everywhere, and their API tokens are revoked`,
+        ),
     });
   const resetSecondFactor = () =>
     confirm({
