@@ -1,5 +1,8 @@
+import type { Transaction } from 'kysely';
 import type { Role } from '#shared/people.ts';
 import type { Db } from '#server/db/database.ts';
+import type { Database } from '#server/db/schema.ts';
+import { fromBool, toBool } from '#server/db/codec.ts';
 import { appendEvent, type NewEvent } from '#server/realtime/event-log.ts';
 
 /** The change would leave the installation without an administrator. */
@@ -12,10 +15,13 @@ export type RoleChange =
   | { changed: false; from: Role }
   | { changed: 'no-such-person' };
 
+export type DisabledChange = { changed: boolean; sessionsEnded: number } | 'no-such-person';
+
 /**
  * Gives a person a role, with a `person.role_changed` event in the same transaction (field
  * names only: `role`). Refuses, with LastAdminError, to take the role away from the last
- * administrator: nobody could manage people and settings any more.
+ * enabled administrator: nobody could manage people and settings any more (a disabled one
+ * cannot sign in, so does not count, as on the People screen).
  *
  * On PostgreSQL the administrators' rows are locked first, so two demotions at once (of two
  * different admins) run one after the other and the second sees the first's result; SQLite
@@ -26,22 +32,11 @@ export async function changeRole(
   change: { personId: string; role: Role; actor: NewEvent['actor'] },
 ): Promise<RoleChange> {
   return db.kysely.transaction().execute(async (trx): Promise<RoleChange> => {
-    let admins = trx.selectFrom('user').select('id').where('role', '=', 'admin');
-    if (db.dialect === 'postgres') admins = admins.forUpdate();
-    const adminIds = (await admins.execute()).map((row) => row.id);
-    const person = await trx
-      .selectFrom('user')
-      .select(['id', 'email', 'role'])
-      .where('id', '=', change.personId)
-      .executeTakeFirst();
+    const person = await lockedPerson(db, trx, change.personId);
     if (!person) return { changed: 'no-such-person' };
     const from = person.role as Role;
     if (from === change.role) return { changed: false, from };
-    if (from === 'admin' && adminIds.length <= 1) {
-      throw new LastAdminError(
-        `${person.email} is the last administrator: make someone else an admin first, so someone can still manage people.`,
-      );
-    }
+    if (from === 'admin') await refuseLastAdmin(db, trx, person);
     await trx.updateTable('user').set({ role: change.role }).where('id', '=', person.id).execute();
     const seq = await appendEvent(trx, db.dialect, {
       kind: 'person.role_changed',
@@ -53,4 +48,83 @@ export async function changeRole(
     });
     return { changed: true, from, seq };
   });
+}
+
+/**
+ * Disables a person, ending every session they have, or enables them again, with the
+ * `person.disabled` or `person.enabled` event the People screen writes. Refuses, with
+ * LastAdminError, to disable the last enabled administrator.
+ */
+export async function setDisabled(
+  db: Db,
+  change: { personId: string; disabled: boolean; actor: NewEvent['actor'] },
+): Promise<DisabledChange> {
+  return db.kysely.transaction().execute(async (trx): Promise<DisabledChange> => {
+    const person = await lockedPerson(db, trx, change.personId);
+    if (!person) return 'no-such-person';
+    const was = toBool(person.disabled);
+    if (change.disabled && person.role === 'admin') await refuseLastAdmin(db, trx, person);
+    const at = new Date().toISOString();
+    if (was !== change.disabled) {
+      await trx
+        .updateTable('user')
+        .set({ disabled: fromBool(change.disabled, db.dialect), updatedAt: at })
+        .where('id', '=', person.id)
+        .execute();
+      await appendEvent(trx, db.dialect, {
+        kind: change.disabled ? 'person.disabled' : 'person.enabled',
+        clientId: null,
+        personId: person.id,
+        actor: change.actor,
+        fields: ['disabled'],
+        at,
+      });
+    }
+    if (!change.disabled) return { changed: was, sessionsEnded: 0 };
+    const ended = await trx
+      .deleteFrom('session')
+      .where('userId', '=', person.id)
+      .executeTakeFirst();
+    return { changed: !was, sessionsEnded: Number(ended.numDeletedRows) };
+  });
+}
+
+/** The person's row, after locking every administrator's row on PostgreSQL. */
+async function lockedPerson(db: Db, trx: Transaction<Database>, id: string) {
+  if (db.dialect === 'postgres') {
+    await trx
+      .selectFrom('user')
+      .select('id')
+      .where('role', '=', 'admin' satisfies Role)
+      .orderBy('id')
+      .forUpdate()
+      .execute();
+  }
+  return trx
+    .selectFrom('user')
+    .select(['id', 'email', 'role', 'disabled'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** Throws LastAdminError when an enabled administrator is the only one. */
+async function refuseLastAdmin(
+  db: Db,
+  trx: Transaction<Database>,
+  person: { id: string; email: string; disabled: number | boolean },
+): Promise<void> {
+  if (toBool(person.disabled)) return;
+  const others = await trx
+    .selectFrom('user')
+    .select('id')
+    .where('role', '=', 'admin' satisfies Role)
+    .where('disabled', '=', fromBool(false, db.dialect))
+    .where('id', '!=', person.id)
+    .limit(1)
+    .executeTakeFirst();
+  if (others === undefined) {
+    throw new LastAdminError(
+      `${person.email} is the last administrator: make someone else an admin first, so someone can still manage people.`,
+    );
+  }
 }

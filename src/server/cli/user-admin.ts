@@ -7,7 +7,7 @@ import { resolveSecretKey } from '#server/secrets.ts';
 import { createAuth, type Auth } from '#server/auth/auth.ts';
 import { toBool, toIso } from '#server/db/codec.ts';
 import type { Mailer } from '#server/mail/mailer.ts';
-import { changeRole, LastAdminError } from '#server/auth/role-change.ts';
+import { changeRole, LastAdminError, setDisabled } from '#server/auth/role-change.ts';
 import { roleSchema, type Role } from '#shared/people.ts';
 
 export class UserAdminError extends Error {
@@ -138,31 +138,30 @@ export class UserAdmin {
     }
   }
 
-  /** Disables the user and ends every session they have, at once. Returns the sessions ended. */
-  async disable(email: string): Promise<number> {
-    const user = await this.#find(email);
-    if (!user) throw new UserAdminError(`No user with the email ${email}.`);
-    return this.#db.kysely.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('user')
-        .set({ disabled: this.#db.dialect === 'postgres' ? true : 1 })
-        .where('id', '=', user.id)
-        .execute();
-      const ended = await trx
-        .deleteFrom('session')
-        .where('userId', '=', user.id)
-        .executeTakeFirst();
-      return Number(ended.numDeletedRows);
-    });
+  /**
+   * Disables the user and ends every session they have, at once, recorded in the audit trail
+   * as done from the command line. Refuses to disable the last enabled administrator. Returns
+   * the sessions ended.
+   */
+  async disable(email: string, actor: { id: null; name: string }): Promise<number> {
+    const result = await this.#setDisabled(email, true, actor);
+    return result.sessionsEnded;
   }
 
-  async enable(email: string): Promise<void> {
+  async enable(email: string, actor: { id: null; name: string }): Promise<void> {
+    await this.#setDisabled(email, false, actor);
+  }
+
+  async #setDisabled(email: string, disabled: boolean, actor: { id: null; name: string }) {
     const user = await this.#find(email);
     if (!user) throw new UserAdminError(`No user with the email ${email}.`);
-    await this.#db.kysely
-      .updateTable('user')
-      .set({ disabled: this.#db.dialect === 'postgres' ? false : 0 })
-      .where('id', '=', user.id)
-      .execute();
+    try {
+      const result = await setDisabled(this.#db, { personId: user.id, disabled, actor });
+      if (result === 'no-such-person') throw new UserAdminError(`No user with the email ${email}.`);
+      return result;
+    } catch (error) {
+      if (error instanceof LastAdminError) throw new UserAdminError(error.message);
+      throw error;
+    }
   }
 }

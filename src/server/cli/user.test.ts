@@ -219,6 +219,46 @@ describe('npm run user -- role', { timeout: 60_000 }, () => {
     expect(await roleEvents('only-admin@example.test')).toHaveLength(1);
   });
 
+  it('counts only enabled admins: the last enabled one is neither demoted nor disabled', async () => {
+    await run(['create', '--email', 'sole-admin@example.test'], 'sole admin password');
+    await run(['create', '--email', 'off-admin@example.test'], 'off admin password');
+    expect((await run(['role', '--email', 'sole-admin@example.test', 'admin'])).code).toBe(0);
+    expect((await run(['role', '--email', 'off-admin@example.test', 'admin'])).code).toBe(0);
+    expect((await run(['disable', '--email', 'off-admin@example.test'])).code).toBe(0);
+    const others = await server.app.parts.db.kysely
+      .selectFrom('user')
+      .select('email')
+      .where('role', '=', 'admin')
+      .where('email', 'not in', ['sole-admin@example.test', 'off-admin@example.test'])
+      .execute();
+    for (const { email } of others) {
+      expect((await run(['role', '--email', email, 'editor'])).code, email).toBe(0);
+    }
+
+    // One enabled admin and one disabled: the enabled one is the last who can manage people.
+    const last =
+      'sole-admin@example.test is the last administrator: make someone else an admin first, so someone can still manage people.';
+    const demoted = await run(['role', '--email', 'sole-admin@example.test', 'viewer']);
+    expect(demoted).toMatchObject({ code: 1, out: '' });
+    expect(demoted.err.trim()).toBe(last);
+    const disabled = await run(['disable', '--email', 'sole-admin@example.test']);
+    expect(disabled).toMatchObject({ code: 1, out: '' });
+    expect(disabled.err.trim()).toBe(last);
+    expect((await run(['list'])).out).toMatch(
+      /^sole-admin@example\.test\t-\tadmin\tverified, active\t/m,
+    );
+
+    // The disable that was done is in the audit trail, as the People screen's is.
+    const events = await roleEvents('off-admin@example.test');
+    expect(events.map((e) => e.kind)).toEqual(['person.role_changed', 'person.disabled']);
+    expect(events[1]).toMatchObject({
+      actorId: null,
+      actorName: expect.stringMatching(/\(command line\)$/) as string,
+      fields: ['disabled'],
+    });
+    expect(await roleEvents('sole-admin@example.test')).toHaveLength(1);
+  });
+
   it('refuses an unknown role or person', async () => {
     const badRole = await run(['role', '--email', 'someone@example.test', 'owner']);
     expect(badRole).toMatchObject({ code: 1, out: '' });

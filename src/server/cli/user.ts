@@ -83,13 +83,13 @@ async function main(): Promise<number> {
       }
       case 'disable': {
         const email = needEmail();
-        const ended = await admin.disable(email);
+        const ended = await admin.disable(email, commandLineActor());
         console.log(`Disabled ${email}; ended ${ended} session(s).`);
         return 0;
       }
       case 'enable': {
         const email = needEmail();
-        await admin.enable(email);
+        await admin.enable(email, commandLineActor());
         console.log(`Enabled ${email}.`);
         return 0;
       }
