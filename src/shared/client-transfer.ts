@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BULK_MAX_IDS } from './client-bulk.ts';
 import { clientSchema } from './clients.ts';
 import { credentialKindSchema } from './servers.ts';
 
@@ -19,6 +20,13 @@ export const EXPORT_EVENT_FIELD = 'export';
 
 /** Largest import file the server takes (the import route's own body limit). */
 export const IMPORT_MAX_BYTES = 20 * 1024 * 1024;
+
+/**
+ * Most client documents the import route takes in one file: as many as a bulk request may name.
+ * An import is one transaction holding the database's writer, and 20 MB of `{}` would be
+ * millions of clients. The command (`npm run clients -- import`) has no limit.
+ */
+export const IMPORT_MAX_DOCUMENTS = BULK_MAX_IDS;
 
 /** A pinned host key, as OpenSSH names and prints it. */
 export const exportedHostKeySchema = z.object({ algorithm: z.string(), fingerprint: z.string() });

@@ -240,13 +240,28 @@ export function mapDocument(
   return { ...named, reason: [...reasons.values()].join('; ') };
 }
 
+/** 12345 as "12,345" (toLocaleString would load ICU's locale data for one message). */
+function grouped(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
 /**
  * The whole file mapped: documents ready to write, and those that cannot be, each with its
- * index and reason. An id used by two documents makes the later one invalid.
+ * index and reason. An id used by two documents makes the later one invalid. A file of more
+ * than `maxDocuments` documents is refused before any is looked at.
  */
-export async function mapImportFile(data: unknown): Promise<MappedImport> {
+export async function mapImportFile(
+  data: unknown,
+  limits: { maxDocuments?: number } = {},
+): Promise<MappedImport> {
   const file = readImportFile(data);
   const { documents } = file;
+  const { maxDocuments } = limits;
+  if (maxDocuments !== undefined && documents.length > maxDocuments) {
+    throw new ImportFileError(
+      `clients: The file holds ${grouped(documents.length)} client documents; an import takes at most ${grouped(maxDocuments)}. Split the file, or import it with npm run clients -- import.`,
+    );
+  }
   const credentials = file.credentials && (await mapFileCredentials(file.credentials.listed));
   const candidates: ImportCandidate[] = [];
   const invalid: ImportProblem[] = [];

@@ -3,7 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Client } from '#shared/clients.ts';
-import type { ClientExport, ImportRefused, ImportReport } from '#shared/client-transfer.ts';
+import {
+  IMPORT_MAX_DOCUMENTS,
+  type ClientExport,
+  type ImportRefused,
+  type ImportReport,
+} from '#shared/client-transfer.ts';
 import type { ClientHistory } from '#shared/events.ts';
 import { Session, uniqueEmail } from '#server/testing/test-server.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
@@ -200,6 +205,24 @@ describe('import', () => {
     const answer = await importFile<{ error: string }>(file, '?dryRun=1');
     expect(answer.status).toBe(400);
     expect(answer.body.error).toMatch(/^credentials\.0\.secret: .*more than 1000 bcrypt rounds/);
+  });
+
+  it('answers 400 naming the count for more documents than one import takes, before mapping', async () => {
+    const clientsBefore = await count('client');
+    const over = await importFile<{ error: string }>(
+      Array.from({ length: IMPORT_MAX_DOCUMENTS + 1 }, () => ({})),
+      '?dryRun=1',
+    );
+    expect(over.status).toBe(400);
+    expect(over.body.error).toBe(
+      'clients: The file holds 10,001 client documents; an import takes at most 10,000. Split the file, or import it with npm run clients -- import.',
+    );
+    const most = await importFile(
+      Array.from({ length: IMPORT_MAX_DOCUMENTS }, () => ({})),
+      '?dryRun=1',
+    );
+    expect(most.body).toMatchObject({ applied: false, total: IMPORT_MAX_DOCUMENTS });
+    expect(await count('client')).toBe(clientsBefore);
   });
 
   it('refuses a request from another site', async () => {

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { exportSelectionSchema } from '#shared/client-bulk.ts';
 import {
   IMPORT_MAX_BYTES,
+  IMPORT_MAX_DOCUMENTS,
   clientExportSchema,
   exportQuerySchema,
   importQuerySchema,
@@ -140,7 +141,7 @@ export function registerTransferRoutes(
       bodyLimit: IMPORT_MAX_BYTES,
       schema: {
         summary: 'Import an export file, or a Firestore export of the original tool',
-        description: `The body is the file itself, up to ${IMPORT_MAX_BYTES / (1024 * 1024)} MB. \`?dryRun=1\` only reports; \`?skipInvalid=1\` imports the valid documents when some are not.`,
+        description: `The body is the file itself, up to ${IMPORT_MAX_BYTES / (1024 * 1024)} MB and ${IMPORT_MAX_DOCUMENTS} client documents. \`?dryRun=1\` only reports; \`?skipInvalid=1\` imports the valid documents when some are not.`,
         tags,
         querystring: importQuerySchema,
         // Read by the import itself, which names each document it cannot take.
@@ -157,7 +158,7 @@ export function registerTransferRoutes(
       const actor = actorOf(user);
       try {
         // Mapped once: it opens the file's keys with a passphrase, each a worker's work.
-        const mapped = await mapImportFile(request.body);
+        const mapped = await mapImportFile(request.body, { maxDocuments: IMPORT_MAX_DOCUMENTS });
         await checkImportReach(db.kysely, accessOf(user), mapped);
         const outcome = await importMapped(clients, mapped, {
           dryRun: request.query.dryRun,
