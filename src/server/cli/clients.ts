@@ -5,7 +5,10 @@ import { configFromEnvOrExit } from '#server/config-from-env.ts';
 import { openDatabase } from '#server/db/database.ts';
 import { migrateToLatest } from '#server/db/migrate.ts';
 import { SecretBox, resolveSecretKey } from '#server/secrets.ts';
-import { ClientRepository } from '#server/features/clients/client-repository.ts';
+import {
+  ClientRepository,
+  ImportedMeanwhileError,
+} from '#server/features/clients/client-repository.ts';
 import { exportClients } from '#server/features/transfer/client-export.ts';
 import { importClients } from '#server/features/transfer/client-import.ts';
 import { ImportFileError } from '#server/features/transfer/import-mapping.ts';
@@ -146,4 +149,4 @@ async function main(): Promise<number> {
   }
 }
 
-await runCommand(main, { refusals: [ImportFileError] });
+await runCommand(main, { refusals: [ImportFileError, ImportedMeanwhileError] });

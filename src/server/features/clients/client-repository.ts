@@ -40,8 +40,21 @@ import {
   type TagChange,
 } from './client-bulk-writes.ts';
 import { chunks } from '#server/db/chunks.ts';
+import { isUniqueViolation } from '#server/db/unique-violation.ts';
 
 type CurrentClient = Client & { primaryServerId: string | null };
+
+/**
+ * Another import (or a create) wrote a client or credential under an id this import creates,
+ * after this one looked the ids up: nothing of this import was written, and run again it
+ * updates what the other wrote.
+ */
+export class ImportedMeanwhileError extends Error {
+  override name = 'ImportedMeanwhileError';
+  constructor() {
+    super('Some of these clients were imported meanwhile: run the import again.');
+  }
+}
 
 export type UpdateResult =
   | { status: 'updated'; client: Client }
@@ -451,7 +464,15 @@ export class ClientRepository {
       }
       const planned = plan(stored, vault);
       if (options.write) {
-        await this.#writeImport(trx, planned, { stored, primaries, deleted }, options);
+        try {
+          await this.#writeImport(trx, planned, { stored, primaries, deleted }, options);
+        } catch (error) {
+          // On PostgreSQL the lookup above cannot lock a row that does not exist yet: two
+          // imports of one new id both plan to create it, and the later insert waits for the
+          // other to commit and then hits the primary key. A retry would update it instead.
+          if (isUniqueViolation(error)) throw new ImportedMeanwhileError();
+          throw error;
+        }
       }
       return planned;
     });

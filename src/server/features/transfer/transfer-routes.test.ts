@@ -1,6 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { Client } from '#shared/clients.ts';
 import {
@@ -14,6 +15,8 @@ import { Session, uniqueEmail } from '#server/testing/test-server.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
 import { openEventStream } from '#server/testing/sse-reader.ts';
 import { sshKeygen, withKdfRounds } from '#server/testing/sshd.ts';
+import { testDialect } from '#server/testing/test-database.ts';
+import { EVENT_APPEND_LOCK } from '#server/realtime/event-log.ts';
 
 /** People are named by email in history and on records: it is what they cannot change. */
 const ALICE = uniqueEmail('alice');
@@ -224,6 +227,48 @@ describe('import', () => {
     expect(most.body).toMatchObject({ applied: false, total: IMPORT_MAX_DOCUMENTS });
     expect(await count('client')).toBe(clientsBefore);
   });
+
+  // PostgreSQL only: SQLite has one writer at a time, so the later import sees the client.
+  it.runIf(testDialect() === 'postgres')(
+    'answers 409, never 500, to an import of a new id another import creates meanwhile',
+    async () => {
+      const db = t.server.app.parts.db.kysely;
+      /** Locks of this database some transaction waits for. */
+      const waiting = (locktype: 'advisory' | 'transactionid') => async () => {
+        const { rows } = await sql<{ n: string }>`
+          select count(*) as n from pg_locks
+          where locktype = ${locktype} and not granted and pid in
+            (select pid from pg_stat_activity where datname = current_database())`.execute(db);
+        return Number(rows[0]!.n);
+      };
+      // Holding the event lock stops the first import at its last step, its client row
+      // inserted; the second, which found no such client either, then waits on that row's key.
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let locked!: () => void;
+      const isLocked = new Promise<void>((resolve) => (locked = resolve));
+      const holder = db.transaction().execute(async (trx) => {
+        await sql`select pg_advisory_xact_lock(${sql.lit(EVENT_APPEND_LOCK)})`.execute(trx);
+        locked();
+        await released;
+      });
+      await isLocked;
+      const file = [{ id: 'raced-import-1', name: 'Raced' }];
+      const first = importFile(file);
+      await expect.poll(waiting('advisory')).toBe(1);
+      const second = importFile(file);
+      await expect.poll(waiting('transactionid')).toBe(1);
+      release();
+      await holder;
+      const answers = await Promise.all([first, second]);
+      expect(answers.map((answer) => answer.status)).toEqual([200, 409]);
+      expect(answers[1]!.body).toEqual({
+        error: 'Some of these clients were imported meanwhile: run the import again.',
+      });
+      const again = await importFile(file);
+      expect(again.body).toMatchObject({ created: 0, unchanged: 1 });
+    },
+  );
 
   it('refuses a request from another site', async () => {
     const response = await t.staff.alice.request('POST', '/api/clients/import', [], {

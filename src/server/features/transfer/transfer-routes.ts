@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { exportSelectionSchema } from '#shared/client-bulk.ts';
+import { apiErrorSchema } from '#shared/api-error.ts';
 import {
   IMPORT_MAX_BYTES,
   IMPORT_MAX_DOCUMENTS,
@@ -24,7 +25,10 @@ import { requireSecretPermission } from '#server/auth/secret-access.ts';
 import { canSeeTags } from '#shared/people.ts';
 import type { Client } from '#shared/clients.ts';
 import { checkImportReach } from './import-reach.ts';
-import type { ClientRepository } from '#server/features/clients/client-repository.ts';
+import {
+  ImportedMeanwhileError,
+  type ClientRepository,
+} from '#server/features/clients/client-repository.ts';
 import { nameIds } from '#server/features/clients/client-bulk-routes.ts';
 import { ClientsNotFoundError, exportClients } from './client-export.ts';
 import { importMapped } from './client-import.ts';
@@ -149,6 +153,9 @@ export function registerTransferRoutes(
         response: {
           200: importReportSchema,
           ...refusals,
+          409: apiErrorSchema.describe(
+            'Another import wrote some of these clients meanwhile: nothing was imported.',
+          ),
           422: importRefusedSchema.describe('Documents are invalid: nothing was imported.'),
         },
       },
@@ -171,6 +178,7 @@ export function registerTransferRoutes(
         return outcome.report satisfies ImportReport;
       } catch (error) {
         if (error instanceof ImportFileError) throw new HttpError(400, error.message);
+        if (error instanceof ImportedMeanwhileError) throw new HttpError(409, error.message);
         throw error;
       }
     },
