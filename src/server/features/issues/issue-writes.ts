@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { z } from 'zod';
 import type { Actor } from '#shared/events.ts';
 import type { issueCreateSchema, issueUpdateSchema } from '#shared/issues.ts';
@@ -6,6 +6,7 @@ import type { Db } from '#server/db/database.ts';
 import type { Database } from '#server/db/schema.ts';
 import { fromBool } from '#server/db/codec.ts';
 import { newRecordId } from '#server/db/record-id.ts';
+import { isUniqueViolation } from '#server/db/unique-violation.ts';
 import { appendEvents, type NewEvent } from '#server/realtime/event-log.ts';
 import { refused, type WriteResult } from '#server/http/write-result.ts';
 import { parseAccessTags } from '#server/auth/session-guard.ts';
@@ -260,40 +261,58 @@ export class IssueWrites {
    * can be open only once: while the system has opened a newer issue for the same problem,
    * reopening the old one is refused (409), as two open issues would say the same thing.
    */
-  reopen(id: string, actor: Actor): Promise<WriteResult> {
-    return this.#run(actor, async (trx, at, record) => {
-      const issue = await this.#current(trx, id);
-      if (!issue) return { status: 'not_found' };
-      if (issue.state === 'open') return { status: 'done', id };
-      if (issue.problemKey !== null) {
-        const other = await trx
-          .selectFrom('issue')
-          .select('id')
-          .where('problemKey', '=', issue.problemKey)
-          .where('state', '=', 'open')
-          .executeTakeFirst();
-        if (other) {
-          return refused(
-            409,
-            `A newer issue about this problem is open (${other.id}): follow that one instead`,
-          );
+  async reopen(id: string, actor: Actor): Promise<WriteResult> {
+    let problemKey: string | null = null;
+    try {
+      return await this.#run(actor, async (trx, at, record) => {
+        const issue = await this.#current(trx, id);
+        if (!issue) return { status: 'not_found' };
+        if (issue.state === 'open') return { status: 'done', id };
+        problemKey = issue.problemKey;
+        if (problemKey !== null) {
+          const refusal = await this.#openAlready(trx, problemKey);
+          if (refusal) return refusal;
         }
-      }
-      await trx
-        .updateTable('issue')
-        .set((eb) => ({
-          state: 'open',
-          resolvedAt: null,
-          resolvedById: null,
-          resolvedByName: null,
-          updatedAt: at,
-          version: eb('version', '+', 1),
-        }))
-        .where('id', '=', id)
-        .execute();
-      record({ kind: 'issue.reopened', ...subjectOf(issue), fields: ['state'] });
-      return { status: 'done', id };
-    });
+        await trx
+          .updateTable('issue')
+          .set((eb) => ({
+            state: 'open',
+            resolvedAt: null,
+            resolvedById: null,
+            resolvedByName: null,
+            updatedAt: at,
+            version: eb('version', '+', 1),
+          }))
+          .where('id', '=', id)
+          .execute();
+        record({ kind: 'issue.reopened', ...subjectOf(issue), fields: ['state'] });
+        return { status: 'done', id };
+      });
+    } catch (error) {
+      // Another issue about the same problem was opened after the check above and committed
+      // first (on PostgreSQL, where the check does not wait for it): the unique index on open
+      // problems refused this one. The transaction is over, so the open one is read anew.
+      if (problemKey === null || !isUniqueViolation(error)) throw error;
+      return (
+        (await this.#openAlready(this.#db.kysely, problemKey)) ??
+        refused(409, 'Another issue about this problem was opened meanwhile: reload it')
+      );
+    }
+  }
+
+  /** The 409 for reopening an issue while another about its problem is open, if one is. */
+  async #openAlready(db: Kysely<Database>, problemKey: string): Promise<WriteResult | undefined> {
+    const other = await db
+      .selectFrom('issue')
+      .select('id')
+      .where('problemKey', '=', problemKey)
+      .where('state', '=', 'open')
+      .executeTakeFirst();
+    if (!other) return undefined;
+    return refused(
+      409,
+      `A newer issue about this problem is open (${other.id}): follow that one instead`,
+    );
   }
 
   /**

@@ -16,7 +16,7 @@ import { serveThisFile } from '#server/testing/file-server.ts';
 import { openEventStream } from '#server/testing/sse-reader.ts';
 import { sshKeygen, withKdfRounds } from '#server/testing/sshd.ts';
 import { testDialect } from '#server/testing/test-database.ts';
-import { EVENT_APPEND_LOCK } from '#server/realtime/event-log.ts';
+import { holdEventLock, lockWaiters } from '#server/testing/event-lock.ts';
 
 /** People are named by email in history and on records: it is what they cannot change. */
 const ALICE = uniqueEmail('alice');
@@ -233,33 +233,15 @@ describe('import', () => {
     'answers 409, never 500, to an import of a new id another import creates meanwhile',
     async () => {
       const db = t.server.app.parts.db.kysely;
-      /** Locks of this database some transaction waits for. */
-      const waiting = (locktype: 'advisory' | 'transactionid') => async () => {
-        const { rows } = await sql<{ n: string }>`
-          select count(*) as n from pg_locks
-          where locktype = ${locktype} and not granted and pid in
-            (select pid from pg_stat_activity where datname = current_database())`.execute(db);
-        return Number(rows[0]!.n);
-      };
-      // Holding the event lock stops the first import at its last step, its client row
-      // inserted; the second, which found no such client either, then waits on that row's key.
-      let release!: () => void;
-      const released = new Promise<void>((resolve) => (release = resolve));
-      let locked!: () => void;
-      const isLocked = new Promise<void>((resolve) => (locked = resolve));
-      const holder = db.transaction().execute(async (trx) => {
-        await sql`select pg_advisory_xact_lock(${sql.lit(EVENT_APPEND_LOCK)})`.execute(trx);
-        locked();
-        await released;
-      });
-      await isLocked;
+      // The first import stops at its last step, its client row inserted; the second, which
+      // found no such client either, then waits on that row's key.
+      const lock = await holdEventLock(db);
       const file = [{ id: 'raced-import-1', name: 'Raced' }];
       const first = importFile(file);
-      await expect.poll(waiting('advisory')).toBe(1);
+      await expect.poll(lockWaiters(db, 'advisory')).toBe(1);
       const second = importFile(file);
-      await expect.poll(waiting('transactionid')).toBe(1);
-      release();
-      await holder;
+      await expect.poll(lockWaiters(db, 'transactionid')).toBe(1);
+      await lock.release();
       const answers = await Promise.all([first, second]);
       expect(answers.map((answer) => answer.status)).toEqual([200, 409]);
       expect(answers[1]!.body).toEqual({
