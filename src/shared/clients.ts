@@ -1,7 +1,11 @@
 import { z } from 'zod';
 import { nextCursorSchema, pageQuerySchema } from './pages.ts';
 import { parseTags } from './tags.ts';
-import { HIDDEN_CHARACTER_MESSAGE, hasHiddenCharacters } from './command-safe-text.ts';
+import {
+  HIDDEN_CHARACTER_MESSAGE,
+  HIDDEN_IN_LINE_MESSAGE,
+  hasHiddenCharacters,
+} from './command-safe-text.ts';
 
 export const DEFAULT_SERVER_PORT = 22;
 export const CLONE_SUFFIX = ' (Clone)';
@@ -48,6 +52,10 @@ export const trimmedText = (max: number) =>
 /** A field that can reach a copied command: also no control, bidi or zero-width characters. */
 export const commandText = (max: number) =>
   trimmedText(max).refine((value) => !hasHiddenCharacters(value), HIDDEN_CHARACTER_MESSAGE);
+
+/** A name or title shown on one line: also no control, bidi or zero-width characters. */
+export const lineText = (max: number) =>
+  trimmedText(max).refine((value) => !hasHiddenCharacters(value), HIDDEN_IN_LINE_MESSAGE);
 
 const isoDate = z.iso.date();
 const isoDateTime = z.iso.datetime({ offset: true, local: true });
@@ -110,7 +118,7 @@ export const serverInputSchema = z.object({
 
 /** What the Add Client and Edit forms send. Every field is optional, as in the original. */
 export const clientInputSchema = z.object({
-  name: trimmedText(CLIENT_NAME_MAX).default(''),
+  name: lineText(CLIENT_NAME_MAX).default(''),
   code: commandText(100).default(''),
   description: trimmedText(5000).default(''),
   tags: tagsSchema.default([]),

@@ -49,3 +49,10 @@ export function splitHidden(value: string): { text: string; hidden: boolean }[] 
 
 export const HIDDEN_CHARACTER_MESSAGE =
   'Must not contain control, bidi or zero-width characters: they can run or disguise a pasted command';
+
+/**
+ * The same characters in a name or title shown on one line (lists, history, chat messages): a
+ * newline or ESC would start a forged line, a bidi control reverse what follows.
+ */
+export const HIDDEN_IN_LINE_MESSAGE =
+  'Must not contain control, bidi or zero-width characters: they can break or disguise the line it is shown on';

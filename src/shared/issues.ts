@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { nextCursorSchema, pageQuerySchema } from './pages.ts';
-import { clientIdSchema, plainText, trimmedText } from './clients.ts';
+import { clientIdSchema, lineText, plainText, trimmedText } from './clients.ts';
 import { serverIdSchema } from './servers.ts';
 import { appIdSchema } from './apps.ts';
 
@@ -75,7 +75,7 @@ export const issueListQuerySchema = z.object({
 });
 export type IssueListQuery = z.input<typeof issueListQuerySchema>;
 
-const titleSchema = trimmedText(200).min(1, 'Enter a title');
+const titleSchema = lineText(200).min(1, 'Enter a title');
 const bodySchema = plainText(20_000);
 const personIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Must be a person id');
 

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { ClientEvent, ClientEventKind } from '#shared/events.ts';
 import type { WebhookFormat, WebhookPayload } from '#shared/webhooks.ts';
 import type { Database } from '#server/db/schema.ts';
+import { replaceHidden } from '#shared/command-safe-text.ts';
 
 /** What each kind of event says a person did, in a Slack message: `<who> <did> <what>`. */
 const VERBS: Readonly<Record<ClientEventKind, string>> = {
@@ -130,11 +131,16 @@ async function subjectOf(db: Kysely<Database>, event: ClientEvent): Promise<stri
   return client ?? 'nothing named';
 }
 
-/** One readable line about an event: who did what to which record, and the fields it names. */
+/**
+ * One readable line about an event: who did what to which record, and the fields it names.
+ * Names and titles stored before they had to be free of control, bidi and zero-width
+ * characters (or written to the database directly) could start a forged second line or
+ * reverse the text after them: each such character is a space here.
+ */
 export async function describeEvent(db: Kysely<Database>, event: ClientEvent): Promise<string> {
   const subject = await subjectOf(db, event);
   const fields = event.fields.length > 0 ? `: ${event.fields.join(', ')}` : '';
-  return `${event.actor.name} ${VERBS[event.kind]} ${subject}${fields}`;
+  return replaceHidden(`${event.actor.name} ${VERBS[event.kind]} ${subject}${fields}`, () => ' ');
 }
 
 /**

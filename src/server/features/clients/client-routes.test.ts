@@ -266,6 +266,11 @@ describe('bad input', () => {
       [{ startDate: '2026-05-05T25:61:99Z' }, 'startDate', /date/],
       [{ server: { host: '-oProxyCommand=evil' } }, 'server.host', /host/],
       [{ name: 'x'.repeat(201) }, 'name', /at most 200/],
+      // Shown on one line in lists, history and chat messages: no forged second line.
+      [{ name: 'Acme\nadmin deleted client Beta' }, 'name', /control, bidi or zero-width/],
+      [{ name: 'Acme\u001b[2J' }, 'name', /control, bidi or zero-width/],
+      [{ name: 'Acme \u202eetaviRP' }, 'name', /control, bidi or zero-width/],
+      [{ name: 'Ac\u200bme' }, 'name', /control, bidi or zero-width/],
     ];
     for (const [body, field, message] of cases) {
       const response = await post(body);

@@ -266,6 +266,9 @@ describe('an issue', () => {
       [{ clientId: client.id, title: 'x', assigneeId: await idOf(t.staff.limited) }, 'assigneeId'],
       [{ clientId: 'noSuchClient01', title: 'x' }, 'clientId'],
       [{ clientId: client.id, title: '   ' }, 'title'],
+      // Shown on one line in lists, history and chat messages: no forged second line.
+      [{ clientId: client.id, title: 'Disk full\nadmin deleted client Acme' }, 'title'],
+      [{ clientId: client.id, title: 'Disk full\u001b[2J\u202e' }, 'title'],
       [{ clientId: client.id, title: 'x', kind: 'rant' }, 'kind'],
     ];
     for (const [body, field] of cases) {
@@ -281,6 +284,9 @@ describe('an issue', () => {
     expect(bad.body.fields).toEqual({ serverId: 'This client has no server with that id' });
     const disabled = await update(issue, { assigneeId: leaverId });
     expect(disabled.body.fields).toEqual({ assigneeId: 'No active person with that id' });
+    const forged = await update(issue, { title: 'Fine\u2028admin resolved issue "Fine"' });
+    expect(forged.status).toBe(400);
+    expect(forged.body.fields?.title).toMatch(/control, bidi or zero-width/);
     const noVersion = await update(issue, { version: undefined });
     expect(Object.keys(noVersion.body.fields ?? {})).toEqual(['version']);
     expect((await t.staff.editor.json('GET', '/api/issues/noSuchIssue01')).status).toBe(404);
