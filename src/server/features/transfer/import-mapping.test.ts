@@ -126,7 +126,9 @@ describe('mapDocument', () => {
 
   it('gives a new id (undefined) for ids that cannot be client ids or name a route', () => {
     expect(mapDocument({ name: 'A' }, 'has/slash')).toMatchObject({ id: undefined });
-    expect(mapDocument({ name: 'A' }, 'export')).toMatchObject({ id: undefined });
+    for (const word of ['export', 'import', 'bulk']) {
+      expect(mapDocument({ name: 'A' }, word), word).toMatchObject({ id: undefined });
+    }
   });
 
   it('keeps an absent password absent, so an update keeps the stored one', () => {

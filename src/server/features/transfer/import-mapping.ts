@@ -171,8 +171,12 @@ function documentId(doc: Plain, key: string | undefined): string | undefined {
   return typeof raw === 'string' || typeof raw === 'number' ? String(raw) : undefined;
 }
 
-/** Ids that are also route names (`GET /api/clients/export`): such a client gets a new id. */
-const RESERVED_IDS = new Set(['export', 'import']);
+/**
+ * Ids that are also words of routes under /api/clients/ (`GET /api/clients/export`,
+ * `POST /api/clients/bulk/restore`): such a client could not be reached or restored by its
+ * id, so it gets a new one.
+ */
+const RESERVED_IDS = new Set(['export', 'import', 'bulk']);
 
 type Mapped =
   | { id: string | undefined; values: ClientValues; servers?: ImportedServer[] }

@@ -167,6 +167,17 @@ describe('import', () => {
     );
   });
 
+  it('gives a document whose id is a route word under /api/clients/ a new id, so it can be restored', async () => {
+    const report = await importFile([{ id: 'bulk', name: 'Bulky' }]);
+    expect(report.body).toMatchObject({ created: 1 });
+    const listed = await t.staff.alice.json<{ clients: Client[] }>('GET', '/api/clients?q=Bulky');
+    const [client] = listed.body.clients;
+    expect(client?.id).not.toBe('bulk');
+    expect((await t.staff.alice.json('DELETE', `/api/clients/${client!.id}`)).status).toBe(204);
+    const restored = await t.staff.alice.json('POST', `/api/clients/${client!.id}/restore`);
+    expect(restored.status).toBe(200);
+  });
+
   it('answers 400 for a file in no known shape and 413 naming the limit for a huge one', async () => {
     const wrong = await importFile<{ error: string }>({ name: 'just one client' });
     expect(wrong.status).toBe(400);
