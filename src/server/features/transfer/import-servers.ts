@@ -131,13 +131,15 @@ export function mapServers(
     const parsed = importedServerSchema.safeParse(raw);
     if (!parsed.success) return { reason: firstIssue(field, parsed.error) };
     const server = parsed.data;
-    const first = labels.get(server.label);
+    // Ignoring case, as the server routes compare labels: `web` and `WEB` name one server.
+    const key = server.label.toLocaleLowerCase('en');
+    const first = labels.get(key);
     if (first !== undefined) {
       return {
         reason: `${field}.label: The same label as server ${first}; labels are unique within a client`,
       };
     }
-    labels.set(server.label, n);
+    labels.set(key, n);
     if (server.credentialId !== null && !credentials.has(server.credentialId)) {
       return { reason: `${field}.credentialId: The file's "credentials" have no such id` };
     }

@@ -672,7 +672,16 @@ describe('bad input', () => {
             { ...second!.servers[1]!, label: second!.servers[0]!.label },
           ],
         },
-        { ...first!, id: 'good-3' },
+        {
+          // The server routes refuse a label differing only in case, so the import does too.
+          ...second!,
+          id: 'bad-3',
+          servers: [
+            second!.servers[0]!,
+            { ...second!.servers[1]!, label: second!.servers[0]!.label.toUpperCase() },
+          ],
+        },
+        { ...first!, id: 'good-4' },
       ],
     };
     const target = await openSide();
@@ -689,6 +698,11 @@ describe('bad input', () => {
         {
           index: 2,
           id: 'bad-2',
+          reason: 'servers.1.label: The same label as server 0; labels are unique within a client',
+        },
+        {
+          index: 3,
+          id: 'bad-3',
           reason: 'servers.1.label: The same label as server 0; labels are unique within a client',
         },
       ]);
