@@ -59,6 +59,16 @@ describe('readImportDocuments finds the documents in every accepted shape', () =
       { format: EXPORT_FORMAT, version: 3, clients: [] },
       /version 3; this server reads versions 1 and 2/,
     ],
+    [
+      'a version given as text',
+      { format: EXPORT_FORMAT, version: '2', clients: [] },
+      /^version: Must be a number, such as 2 \(not "2"\)$/,
+    ],
+    [
+      'an export without a version',
+      { format: EXPORT_FORMAT, clients: [] },
+      /^version: Must be a number, such as 2 \(not undefined\)$/,
+    ],
   ])('refuses %s as a whole, saying what it accepts', (_what, data, message) => {
     expect(() => readImportDocuments(data)).toThrow(ImportFileError);
     expect(() => readImportDocuments(data)).toThrow(message);

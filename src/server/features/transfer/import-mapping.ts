@@ -1,5 +1,10 @@
 import { clientIdSchema, clientInputSchema, type ClientValues } from '#shared/clients.ts';
-import { EXPORT_FORMAT, IMPORTABLE_VERSIONS, type ImportProblem } from '#shared/client-transfer.ts';
+import {
+  EXPORT_FORMAT,
+  EXPORT_VERSION,
+  IMPORTABLE_VERSIONS,
+  type ImportProblem,
+} from '#shared/client-transfer.ts';
 import {
   mapFileCredentials,
   mapServers,
@@ -68,7 +73,14 @@ const SHAPES_HINT =
  */
 export function readImportFile(data: unknown): ImportDocuments {
   if (isPlain(data) && data.format === EXPORT_FORMAT) {
-    if (typeof data.version !== 'number' || !IMPORTABLE_VERSIONS.includes(data.version)) {
+    if (typeof data.version !== 'number') {
+      // "This export is of version 2; this server reads versions 1 and 2" would puzzle.
+      const given = data.version === undefined ? 'undefined' : JSON.stringify(data.version);
+      throw new ImportFileError(
+        `version: Must be a number, such as ${EXPORT_VERSION} (not ${given})`,
+      );
+    }
+    if (!IMPORTABLE_VERSIONS.includes(data.version)) {
       throw new ImportFileError(
         `This export is of version ${String(data.version)}; this server reads versions ${IMPORTABLE_VERSIONS.join(' and ')}.`,
       );
