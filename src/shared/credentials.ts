@@ -20,8 +20,12 @@ export const credentialNameSchema = storable(200)
   .min(1, 'Enter a name')
   .refine((value) => !hasHiddenCharacters(value), HIDDEN_CHARACTER_MESSAGE);
 
+/** The longest private key (OpenSSH or PEM text) and the longest password or token stored. */
+export const PRIVATE_KEY_MAX = 20_000;
+export const SECRET_MAX = 4096;
+
 /** A pasted private key: OpenSSH or PEM text. Whether it is one is checked by reading it. */
-const privateKeyTextSchema = storable(20_000).min(1, 'Paste a private key');
+const privateKeyTextSchema = storable(PRIVATE_KEY_MAX).min(1, 'Paste a private key');
 const passphraseSchema = storable(1024);
 /**
  * The shortest password or token accepted. Run logs hide a secret wherever it appears
@@ -30,7 +34,7 @@ const passphraseSchema = storable(1024);
  */
 export const MIN_SECRET_LENGTH = 4;
 export const SHORT_SECRET_MESSAGE = `Must be at least ${MIN_SECRET_LENGTH} characters, so that run logs can hide it`;
-const secretSchema = storable(4096)
+const secretSchema = storable(SECRET_MAX)
   .min(1, 'Enter the secret')
   .min(MIN_SECRET_LENGTH, SHORT_SECRET_MESSAGE);
 

@@ -190,4 +190,24 @@ describe('mapImportFile', () => {
       },
     ]);
   });
+
+  it('takes a password or token as long as the vault does, and a private key longer', async () => {
+    const file = (kind: string, secret: string) => ({
+      format: EXPORT_FORMAT,
+      version: 2,
+      clients: [],
+      credentials: [{ id: 'cred1', name: 'n', kind, secret }],
+    });
+    for (const kind of ['token', 'password']) {
+      const most = await mapImportFile(file(kind, 'x'.repeat(4096)));
+      expect(most.credentials.get('cred1')?.material?.secret, kind).toHaveLength(4096);
+      await expect(mapImportFile(file(kind, 'x'.repeat(4097))), kind).rejects.toThrow(
+        new ImportFileError('credentials.0.secret: Must be at most 4096 characters'),
+      );
+    }
+    // Read as a key (and refused as none) rather than refused for its length.
+    await expect(mapImportFile(file('ssh-key', 'x'.repeat(4097)))).rejects.toThrow(
+      /^credentials\.0\.secret: This is not a private key/,
+    );
+  });
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isStorableText } from '#shared/clients.ts';
-import { credentialNameSchema } from '#shared/credentials.ts';
+import { PRIVATE_KEY_MAX, SECRET_MAX, credentialNameSchema } from '#shared/credentials.ts';
 import { credentialIdSchema, credentialKindSchema, serverFieldsSchema } from '#shared/servers.ts';
 import type { CredentialKind } from '#shared/servers.ts';
 import { describeLockedKey, describePrivateKey, KeyRefused } from '#server/ssh/ssh-keys.ts';
@@ -31,13 +31,25 @@ const storable = (max: number) =>
     .max(max, `Must be at most ${max} characters`)
     .refine(isStorableText, 'Must not contain NUL characters or broken Unicode');
 
-const fileCredentialSchema = z.object({
-  id: credentialIdSchema,
-  name: credentialNameSchema,
-  kind: credentialKindSchema,
-  secret: storable(20_000).min(1, 'Must not be empty').optional(),
-  passphrase: storable(1024).nullable().optional(),
-});
+const fileCredentialSchema = z
+  .object({
+    id: credentialIdSchema,
+    name: credentialNameSchema,
+    kind: credentialKindSchema,
+    secret: storable(PRIVATE_KEY_MAX).min(1, 'Must not be empty').optional(),
+    passphrase: storable(1024).nullable().optional(),
+  })
+  // A password or token as long as the vault takes one: a longer one could be imported but
+  // never rotated to or typed in again.
+  .superRefine((credential, context) => {
+    if (credential.kind !== 'ssh-key' && (credential.secret?.length ?? 0) > SECRET_MAX) {
+      context.addIssue({
+        code: 'custom',
+        path: ['secret'],
+        message: `Must be at most ${SECRET_MAX} characters`,
+      });
+    }
+  });
 
 /** The first issue of a failed parse, as `path: message` under `prefix`. */
 function firstIssue(prefix: string, error: z.ZodError): string {
