@@ -10,6 +10,7 @@ import { chunks } from '#server/db/chunks.ts';
 import { isUniqueViolation } from '#server/db/unique-violation.ts';
 import { newRecordId, newRecordStamps } from '#server/db/record-id.ts';
 import { appendEvents, type NewEvent } from '#server/realtime/event-log.ts';
+import { resolveProblems, runProblemKey } from '#server/features/issues/problem-issues.ts';
 import { presentRun } from '../runs/run-presenter.ts';
 import { presentApp, type AppRow } from './app-presenter.ts';
 import { refused, type WriteResult } from '#server/http/write-result.ts';
@@ -360,6 +361,9 @@ export class AppRepository {
         .execute();
       await trx.deleteFrom('run').where('appId', '=', id).execute();
       await trx.deleteFrom('app').where('id', '=', id).execute();
+      // No later run of this app will resolve its failed-run issue: it is resolved now, by the
+      // system as when a run succeeds. Last, after the row writes, as it takes the event lock.
+      await resolveProblems(trx, this.#db.dialect, [runProblemKey(id)], at);
       record({
         kind: 'app.deleted',
         clientId: app.clientId,

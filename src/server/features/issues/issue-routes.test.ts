@@ -11,7 +11,7 @@ import { newRecordId } from '#server/db/record-id.ts';
 import { STALE_VERSION_CODE } from '#shared/api-error.ts';
 import { testDialect } from '#server/testing/test-database.ts';
 import { holdEventLock, lockWaiters } from '#server/testing/event-lock.ts';
-import { openProblem, serverProblemKey } from './problem-issues.ts';
+import { openProblem, runProblemKey, serverProblemKey } from './problem-issues.ts';
 
 /**
  * The issue routes as staff use them: open, edit, resolve, reopen and comment, the list's
@@ -585,6 +585,44 @@ describe('issue events on the live stream', () => {
 });
 
 describe('when what an issue names goes', () => {
+  it('resolves, as the system, the problem issues of a server or app that is removed', async () => {
+    const client = await newClient('Going Away');
+    const server = await newServer(client.id, 'doomed');
+    const appId = await newApp(client.id, 'doomed-app');
+    const { db } = t.server.app.parts;
+    const problem = async (key: string, about: { serverId: string } | { appId: string }) =>
+      (await db.kysely.transaction().execute((trx) =>
+        openProblem(trx, db.dialect, {
+          key,
+          clientId: client.id,
+          ...about,
+          title: 'Down',
+          text: 'This issue is resolved by itself when a check reaches the server again.',
+          at: new Date().toISOString(),
+        }),
+      ))!;
+    const problems = [
+      await problem(serverProblemKey(server.id, 'server_unreachable'), { serverId: server.id }),
+      await problem(serverProblemKey(server.id, 'host_key_changed'), { serverId: server.id }),
+      await problem(runProblemKey(appId), { appId }),
+    ];
+    expect((await t.staff.editor.request('DELETE', `/api/servers/${server.id}`)).status).toBe(204);
+    expect((await t.staff.editor.request('DELETE', `/api/apps/${appId}`)).status).toBe(204);
+    for (const id of problems) {
+      const issue = (await t.staff.editor.json<Issue>('GET', `/api/issues/${id}`)).body;
+      expect(issue, id).toMatchObject({
+        state: 'resolved',
+        resolvedBy: { name: 'system' },
+        server: null,
+        app: null,
+      });
+    }
+    const resolved = (await issueEvents(client.id)).filter((e) => e.kind === 'issue.resolved');
+    expect(resolved.map((e) => [e.issueId, e.actor.name]).sort()).toEqual(
+      problems.map((id) => [id, 'system']).sort(),
+    );
+  });
+
   it('keeps the issue without its server or app, and removes it with its client', async () => {
     const client = await newClient('Going Ltd');
     const server = await newServer(client.id, 'doomed');

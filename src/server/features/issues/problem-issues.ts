@@ -19,6 +19,13 @@ export function serverProblemKey(
 ): string {
   return `server:${serverId}:${problem}`;
 }
+/** Every problem key a server can have open. */
+export function serverProblemKeys(serverId: string): string[] {
+  return [
+    serverProblemKey(serverId, 'server_unreachable'),
+    serverProblemKey(serverId, 'host_key_changed'),
+  ];
+}
 export function runProblemKey(appId: string): string {
   return `app:${appId}:run_failed`;
 }

@@ -7,6 +7,7 @@ import type { Database } from '#server/db/schema.ts';
 import { fromBool, toBool } from '#server/db/codec.ts';
 import { newRecordId, newRecordStamps } from '#server/db/record-id.ts';
 import { appendEvents, type NewEvent } from '#server/realtime/event-log.ts';
+import { resolveProblems, serverProblemKeys } from '#server/features/issues/problem-issues.ts';
 import { changedServerFields, createdServerFields } from './server-fields.ts';
 import { movedServerColumns } from './server-rows.ts';
 import { refused, type WriteResult } from '#server/http/write-result.ts';
@@ -254,6 +255,10 @@ export class ServerWrites {
           .execute();
         await this.#touchClient(trx, clientId, actor, at);
       }
+      // No check will reach this server again to resolve its problem issues: they are resolved
+      // now, by the system as when a check clears them. Last, after the row writes, as it
+      // takes the event lock (see appendEvent).
+      await resolveProblems(trx, this.#db.dialect, serverProblemKeys(id), at);
       record({ kind: 'server.deleted', clientId, serverId: id, actor, at, fields: [] });
       return { status: 'done', id };
     });
