@@ -1,7 +1,6 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { Client } from '#shared/clients.ts';
 import {
