@@ -9,8 +9,6 @@ import { openEventStream, type SseReader } from '#server/testing/sse-reader.ts';
 import { fromBool } from '#server/db/codec.ts';
 import { newRecordId } from '#server/db/record-id.ts';
 import { STALE_VERSION_CODE } from '#shared/api-error.ts';
-import { testDialect } from '#server/testing/test-database.ts';
-import { holdEventLock, lockWaiters } from '#server/testing/event-lock.ts';
 import { openProblem, runProblemKey, serverProblemKey } from './problem-issues.ts';
 
 /**
@@ -337,48 +335,6 @@ describe('an issue', () => {
     expect(outOfReach.status).toBe(400);
     expect(Object.keys(outOfReach.body.fields ?? {})).toEqual(['clientId']);
   });
-});
-
-describe('reopening a problem issue', () => {
-  // PostgreSQL only: SQLite has one writer at a time, so the later reopen sees the first.
-  it.runIf(testDialect() === 'postgres')(
-    'answers the 409 of an open newer issue, never 500, when two are reopened at once',
-    async () => {
-      const client = await newClient('Raced Reopen');
-      const { db } = t.server.app.parts;
-      const key = serverProblemKey(newRecordId(), 'server_unreachable');
-      const resolvedIssues: string[] = [];
-      for (const n of [1, 2]) {
-        const id = await db.kysely.transaction().execute((trx) =>
-          openProblem(trx, db.dialect, {
-            key,
-            clientId: client.id,
-            title: `Down ${n}`,
-            text: '',
-            at: new Date().toISOString(),
-          }),
-        );
-        expect((await t.staff.editor.json('POST', `/api/issues/${id}/resolve`)).status).toBe(200);
-        resolvedIssues.push(id!);
-      }
-      // The first reopen stops at its last step, its row open; the second, which found no open
-      // issue for the problem either, then waits on the unique index of open problems.
-      const lock = await holdEventLock(db.kysely);
-      const first = t.staff.editor.json('POST', `/api/issues/${resolvedIssues[0]}/reopen`);
-      await expect.poll(lockWaiters(db.kysely, 'advisory')).toBe(1);
-      const second = t.staff.admin.json<{ error: string }>(
-        'POST',
-        `/api/issues/${resolvedIssues[1]}/reopen`,
-      );
-      await expect.poll(lockWaiters(db.kysely, 'transactionid')).toBe(1);
-      await lock.release();
-      const answers = await Promise.all([first, second]);
-      expect(answers.map((answer) => answer.status)).toEqual([200, 409]);
-      expect(answers[1].body).toEqual({
-        error: `A newer issue about this problem is open (${resolvedIssues[0]}): follow that one instead`,
-      });
-    },
-  );
 });
 
 describe('the issue list', () => {

@@ -14,8 +14,6 @@ import { Session, uniqueEmail } from '#server/testing/test-server.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
 import { openEventStream } from '#server/testing/sse-reader.ts';
 import { sshKeygen, withKdfRounds } from '#server/testing/sshd.ts';
-import { testDialect } from '#server/testing/test-database.ts';
-import { holdEventLock, lockWaiters } from '#server/testing/event-lock.ts';
 
 /** People are named by email in history and on records: it is what they cannot change. */
 const ALICE = uniqueEmail('alice');
@@ -237,30 +235,6 @@ describe('import', () => {
     expect(most.body).toMatchObject({ applied: false, total: IMPORT_MAX_DOCUMENTS });
     expect(await count('client')).toBe(clientsBefore);
   });
-
-  // PostgreSQL only: SQLite has one writer at a time, so the later import sees the client.
-  it.runIf(testDialect() === 'postgres')(
-    'answers 409, never 500, to an import of a new id another import creates meanwhile',
-    async () => {
-      const db = t.server.app.parts.db.kysely;
-      // The first import stops at its last step, its client row inserted; the second, which
-      // found no such client either, then waits on that row's key.
-      const lock = await holdEventLock(db);
-      const file = [{ id: 'raced-import-1', name: 'Raced' }];
-      const first = importFile(file);
-      await expect.poll(lockWaiters(db, 'advisory')).toBe(1);
-      const second = importFile(file);
-      await expect.poll(lockWaiters(db, 'transactionid')).toBe(1);
-      await lock.release();
-      const answers = await Promise.all([first, second]);
-      expect(answers.map((answer) => answer.status)).toEqual([200, 409]);
-      expect(answers[1]!.body).toEqual({
-        error: 'Some of these clients were imported meanwhile: run the import again.',
-      });
-      const again = await importFile(file);
-      expect(again.body).toMatchObject({ created: 0, unchanged: 1 });
-    },
-  );
 
   it('refuses a request from another site', async () => {
     const response = await t.staff.alice.request('POST', '/api/clients/import', [], {
