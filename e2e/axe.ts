@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
+import { transitionsDone } from './transitions.ts';
 
 /** What every scan checks: WCAG 2.1 A and AA. */
 const WCAG_21_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
@@ -11,23 +12,6 @@ const WCAG_21_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 export async function switchScheme(page: Page, colorScheme: 'light' | 'dark'): Promise<void> {
   await page.emulateMedia({ colorScheme });
   await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', colorScheme);
-}
-
-/**
- * Waits for the page's finite CSS transitions and animations to end, so axe reads the colours
- * a person sees and not a frame halfway: a scheme change fades some colours (Mantine's
- * SegmentedControl labels, even under reduced motion). `getAnimations()` brings styles up to
- * date first, so a transition the last change starts is in its list.
- */
-async function transitionsDone(page: Page): Promise<void> {
-  await page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity)
-        .map((animation) => animation.finished.catch(() => undefined)),
-    ),
-  );
 }
 
 /**

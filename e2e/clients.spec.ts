@@ -1,4 +1,5 @@
 import { test, expect, seedClient } from './fixtures.ts';
+import { transitionsDone } from './transitions.ts';
 import type { Page } from '@playwright/test';
 import type { ClientList } from '../src/shared/clients.ts';
 
@@ -152,7 +153,10 @@ test('duplicate and delete ask first, keep the search, then clear the selection'
   await expect(
     deleteDialog.getByText('Are you sure you want to delete this client?'),
   ).toBeVisible();
+  // Once it has settled: a click during its opening can land beside the button it will be.
+  await transitionsDone(page);
   await deleteDialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(deleteDialog).toBeHidden();
   await expect(panel(page).getByRole('heading', { name: `${name} (INI)` })).toBeVisible();
 
   await panel(page).getByRole('button', { name: 'Client actions' }).click();
