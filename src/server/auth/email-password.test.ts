@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { Session, signUpVerified, uniqueEmail } from '#server/testing/test-server.ts';
+import {
+  followPasswordResetMail,
+  Session,
+  signUpVerified,
+  uniqueEmail,
+} from '#server/testing/test-server.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
-import { linkIn } from '#server/testing/mail-catcher.ts';
 
 const t = serveThisFile();
 
@@ -49,14 +53,7 @@ describe('email + password accounts', () => {
     const email = uniqueEmail('forgetful');
     await signUpVerified(t.server, { email, password: 'old password 1' });
     const anon = new Session(t.server);
-    const before = t.server.mail.mails.length;
-    const ask = await anon.request('POST', '/api/auth/request-password-reset', {
-      email,
-      redirectTo: '/reset-password',
-    });
-    expect(ask.status).toBe(200);
-    const mail = await t.server.mail.waitFor(email, 'Reset your Clients Manager password', before);
-    const landing = await anon.request('GET', linkIn(mail));
+    const landing = await followPasswordResetMail(t.server, anon, email);
     expect(landing.status).toBe(302);
     const location = new URL(landing.headers.get('location')!, t.server.url);
     expect(location.pathname).toBe('/reset-password');

@@ -7,13 +7,13 @@ import {
   type Enrolled,
 } from '#server/testing/second-factor-steps.ts';
 import {
+  followPasswordResetMail,
   Session,
   signUpVerified,
   startTestServer,
   uniqueEmail,
   type TestServer,
 } from '#server/testing/test-server.ts';
-import { linkIn } from '#server/testing/mail-catcher.ts';
 import { CODES_BEING_SET_UP_CODE } from './one-set-of-codes.ts';
 import { fromBool } from '#server/db/codec.ts';
 import type { Me } from '#shared/account.ts';
@@ -306,14 +306,7 @@ describe('a sign-in waiting for its code', () => {
     expect(body.twoFactorRedirect).toBe(true);
 
     const anon = new Session(t.server);
-    const before = t.server.mail.mails.length;
-    const ask = await anon.request('POST', '/api/auth/request-password-reset', {
-      email,
-      redirectTo: '/reset-password',
-    });
-    expect(ask.status).toBe(200);
-    const mail = await t.server.mail.waitFor(email, 'Reset your Clients Manager password', before);
-    const landing = await anon.request('GET', linkIn(mail));
+    const landing = await followPasswordResetMail(t.server, anon, email);
     const token = new URL(landing.headers.get('location')!, t.server.url).searchParams.get('token');
     const reset = await anon.request('POST', '/api/auth/reset-password', {
       newPassword: 'a brand new password',

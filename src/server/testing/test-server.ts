@@ -246,3 +246,22 @@ export async function signUpVerified(
     throw new Error(`verification failed: ${verify.status} ${await verify.text()}`);
   return session;
 }
+
+/**
+ * Asks for a password reset as someone who forgot it would, in `session`, and follows the
+ * mailed link: the answer to following it (a redirect to the reset page with its token).
+ */
+export async function followPasswordResetMail(
+  server: ServerAddress,
+  session: Session,
+  email: string,
+): Promise<Response> {
+  const before = server.mail.mails.length;
+  const ask = await session.request('POST', '/api/auth/request-password-reset', {
+    email,
+    redirectTo: '/reset-password',
+  });
+  if (ask.status !== 200) throw new Error(`reset request failed: ${ask.status}`);
+  const mail = await server.mail.waitFor(email, 'Reset your Clients Manager password', before);
+  return session.request('GET', linkIn(mail));
+}
