@@ -15,8 +15,6 @@ export type RoleChange =
   | { changed: false; from: Role }
   | { changed: 'no-such-person' };
 
-export type DisabledChange = { changed: boolean; sessionsEnded: number } | 'no-such-person';
-
 /**
  * Gives a person a role, with a `person.role_changed` event in the same transaction (field
  * names only: `role`). Refuses, with LastAdminError, to take the role away from the last
@@ -47,45 +45,6 @@ export async function changeRole(
       at: new Date().toISOString(),
     });
     return { changed: true, from, seq };
-  });
-}
-
-/**
- * Disables a person, ending every session they have, or enables them again, with the
- * `person.disabled` or `person.enabled` event the People screen writes. Refuses, with
- * LastAdminError, to disable the last enabled administrator.
- */
-export async function setDisabled(
-  db: Db,
-  change: { personId: string; disabled: boolean; actor: NewEvent['actor'] },
-): Promise<DisabledChange> {
-  return db.kysely.transaction().execute(async (trx): Promise<DisabledChange> => {
-    const person = await lockedPerson(db, trx, change.personId);
-    if (!person) return 'no-such-person';
-    const was = toBool(person.disabled);
-    if (change.disabled && person.role === 'admin') await refuseLastAdmin(db, trx, person);
-    const at = new Date().toISOString();
-    if (was !== change.disabled) {
-      await trx
-        .updateTable('user')
-        .set({ disabled: fromBool(change.disabled, db.dialect), updatedAt: at })
-        .where('id', '=', person.id)
-        .execute();
-      await appendEvent(trx, db.dialect, {
-        kind: change.disabled ? 'person.disabled' : 'person.enabled',
-        clientId: null,
-        personId: person.id,
-        actor: change.actor,
-        fields: ['disabled'],
-        at,
-      });
-    }
-    if (!change.disabled) return { changed: was, sessionsEnded: 0 };
-    const ended = await trx
-      .deleteFrom('session')
-      .where('userId', '=', person.id)
-      .executeTakeFirst();
-    return { changed: !was, sessionsEnded: Number(ended.numDeletedRows) };
   });
 }
 
@@ -122,9 +81,12 @@ async function refuseLastAdmin(
     .where('id', '!=', person.id)
     .limit(1)
     .executeTakeFirst();
-  if (others === undefined) {
-    throw new LastAdminError(
-      `${person.email} is the last administrator: make someone else an admin first, so someone can still manage people.`,
-    );
-  }
+  if (others === undefined) throw lastAdminError(person.email);
+}
+
+/** Why the last enabled administrator keeps the role (and stays enabled), in the CLI's words. */
+export function lastAdminError(email: string): LastAdminError {
+  return new LastAdminError(
+    `${email} is the last administrator: make someone else an admin first, so someone can still manage people.`,
+  );
 }

@@ -7,7 +7,8 @@ import { resolveSecretKey } from '#server/secrets.ts';
 import { createAuth, type Auth } from '#server/auth/auth.ts';
 import { toBool, toIso } from '#server/db/codec.ts';
 import type { Mailer } from '#server/mail/mailer.ts';
-import { changeRole, LastAdminError, setDisabled } from '#server/auth/role-change.ts';
+import { changeRole, LastAdminError, lastAdminError } from '#server/auth/role-change.ts';
+import { PeopleRepository } from '#server/features/people/people-repository.ts';
 import { roleSchema, type Role } from '#shared/people.ts';
 
 export class UserAdminError extends Error {
@@ -144,24 +145,31 @@ export class UserAdmin {
    * the sessions ended.
    */
   async disable(email: string, actor: { id: null; name: string }): Promise<number> {
-    const result = await this.#setDisabled(email, true, actor);
-    return result.sessionsEnded;
+    return this.#setDisabled(email, true, actor);
   }
 
   async enable(email: string, actor: { id: null; name: string }): Promise<void> {
     await this.#setDisabled(email, false, actor);
   }
 
-  async #setDisabled(email: string, disabled: boolean, actor: { id: null; name: string }) {
+  /** The People screen's own change, as the command line's actor: the sessions it ended. */
+  async #setDisabled(
+    email: string,
+    disabled: boolean,
+    actor: { id: null; name: string },
+  ): Promise<number> {
     const user = await this.#find(email);
     if (!user) throw new UserAdminError(`No user with the email ${email}.`);
-    try {
-      const result = await setDisabled(this.#db, { personId: user.id, disabled, actor });
-      if (result === 'no-such-person') throw new UserAdminError(`No user with the email ${email}.`);
-      return result;
-    } catch (error) {
-      if (error instanceof LastAdminError) throw new UserAdminError(error.message);
-      throw error;
-    }
+    const sessions = await this.#db.kysely
+      .selectFrom('session')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('userId', '=', user.id)
+      .executeTakeFirstOrThrow();
+    // No live stream in this process to wake: the server's own poll picks the events up.
+    const people = new PeopleRepository(this.#db, () => {});
+    const result = await people.update(user.id, { disabled }, actor);
+    if (result.status === 'not_found') throw new UserAdminError(`No user with the email ${email}.`);
+    if (result.status === 'refused') throw new UserAdminError(lastAdminError(email).message);
+    return disabled ? Number(sessions.n) : 0;
   }
 }

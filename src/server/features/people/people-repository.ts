@@ -88,9 +88,10 @@ export class PeopleRepository {
 
   /**
    * Changes a person's role, tags or whether they may sign in. Refuses (409) to leave the
-   * installation without an enabled administrator: nobody could manage people any more.
+   * installation without an enabled administrator: nobody could manage people any more. The
+   * actor may be the command line (no id): `npm run user -- disable` makes the same change.
    */
-  update(id: string, patch: PersonPatch, actor: Actor): Promise<PersonWriteResult> {
+  update(id: string, patch: PersonPatch, actor: NewEvent['actor']): Promise<PersonWriteResult> {
     return this.#run(async (trx, at, record) => {
       const person = await this.#lockPerson(trx, id);
       if (!person) return { status: 'not_found' };
