@@ -1,7 +1,6 @@
 import { forgetTrustedDevices } from '#server/auth/trusted-devices.ts';
 import { forgetPendingSecondFactorSignIns } from '#server/auth/pending-second-factor.ts';
-import { scopeField } from '#server/features/tokens/token-repository.ts';
-import { tokenScopeSchema } from '#shared/tokens.ts';
+import { tokenRevokedEvent } from '#server/features/tokens/token-repository.ts';
 import type { Transaction } from 'kysely';
 import type { Actor } from '#shared/events.ts';
 import { roleSchema, type Role } from '#shared/people.ts';
@@ -165,17 +164,7 @@ export class PeopleRepository {
         .where('userId', '=', id)
         .returning('scope')
         .execute();
-      for (const token of tokens) {
-        const scope = scopeField(tokenScopeSchema.catch('read').parse(token.scope));
-        record({
-          kind: 'person.token_revoked',
-          clientId: null,
-          personId: id,
-          actor,
-          fields: ['name', scope],
-          at,
-        });
-      }
+      for (const token of tokens) record(tokenRevokedEvent(id, token.scope, actor, at));
       return { status: 'done' };
     });
   }

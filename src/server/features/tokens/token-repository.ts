@@ -10,7 +10,7 @@ import {
 } from '#shared/tokens.ts';
 import type { Db } from '#server/db/database.ts';
 import { toIso } from '#server/db/codec.ts';
-import { appendEvent } from '#server/realtime/event-log.ts';
+import { appendEvent, type NewEvent } from '#server/realtime/event-log.ts';
 import { hashApiToken } from '#server/auth/api-tokens.ts';
 
 /** Characters of the token shown in the list after the prefix: enough to tell tokens apart. */
@@ -104,14 +104,11 @@ export class ApiTokens {
         .returning('scope')
         .executeTakeFirst();
       if (!gone) return false;
-      await appendEvent(trx, dialect, {
-        kind: 'person.token_revoked',
-        clientId: null,
-        personId: userId,
-        actor,
-        fields: ['name', scopeField(tokenScopeSchema.catch('read').parse(gone.scope))],
-        at: new Date().toISOString(),
-      });
+      await appendEvent(
+        trx,
+        dialect,
+        tokenRevokedEvent(userId, gone.scope, actor, new Date().toISOString()),
+      );
       return true;
     });
     if (revoked) this.#onCommitted();
@@ -138,4 +135,21 @@ export class ApiTokens {
 /** The scope as an event names it, like a role: `scope:read+secrets`. */
 export function scopeField(scope: TokenScope): string {
   return `scope:${scope}`;
+}
+
+/** The event of a revoked token, by its owner or with every session of theirs. */
+export function tokenRevokedEvent(
+  userId: string,
+  storedScope: string,
+  actor: NewEvent['actor'],
+  at: string,
+): NewEvent {
+  return {
+    kind: 'person.token_revoked',
+    clientId: null,
+    personId: userId,
+    actor,
+    fields: ['name', scopeField(tokenScopeSchema.catch('read').parse(storedScope))],
+    at,
+  };
 }
