@@ -15,6 +15,7 @@ import { appsRunsIssues } from './migrations/0013-apps-runs-issues.ts';
 import { totpLastStep } from './migrations/0014-totp-last-step.ts';
 import { oneTwoFactorPerPerson } from './migrations/0015-one-two-factor-per-person.ts';
 import { noProviderTokens } from './migrations/0016-no-provider-tokens.ts';
+import { webhookDeliveryKeep } from './migrations/0017-webhook-delivery-keep.ts';
 
 /** Every migration, in order. Listed in code so the build carries them and nothing is scanned. */
 function migrations(db: Db): Record<string, Migration> {
@@ -34,6 +35,7 @@ function migrations(db: Db): Record<string, Migration> {
     '0014-totp-last-step': totpLastStep(),
     '0015-one-two-factor-per-person': oneTwoFactorPerPerson(),
     '0016-no-provider-tokens': noProviderTokens(),
+    '0017-webhook-delivery-keep': webhookDeliveryKeep(),
   };
 }
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DELIVERY_HEADER, type WebhookCreated, type WebhookPayload } from '#shared/webhooks.ts';
+import { newRecordId } from '#server/db/record-id.ts';
 import { createTestPostgresDatabase } from '#server/testing/test-database.ts';
 import {
   Session,
@@ -20,7 +21,16 @@ let a: TestServer;
 let b: TestServer;
 const receivers: WebhookReceiver[] = [];
 
-const TIMINGS = { retryDelayMs: 40, maxRetryDelayMs: 160, timeoutMs: 2_000, pollMs: 50 };
+const TIMINGS = {
+  retryDelayMs: 40,
+  maxRetryDelayMs: 160,
+  timeoutMs: 2_000,
+  pollMs: 50,
+  pruneEveryMs: 50,
+};
+/** Both instances' log lines, for what each reports of deleting old deliveries. */
+const logLines: string[] = [];
+const logStream = { write: (line: string) => logLines.push(line) };
 
 beforeAll(async () => {
   database = await createTestPostgresDatabase();
@@ -28,10 +38,11 @@ beforeAll(async () => {
     DATABASE_URL: database.url,
     SECRET_KEY: 'webhook-outbox-instances-key-'.repeat(2),
     WEBHOOK_ALLOW_PRIVATE: 'true',
+    LOG_LEVEL: 'info',
   };
   [a, b] = await Promise.all([
-    startTestServer(env, { webhooks: TIMINGS }),
-    startTestServer(env, { webhooks: TIMINGS }),
+    startTestServer(env, { webhooks: TIMINGS, logStream }),
+    startTestServer(env, { webhooks: TIMINGS, logStream }),
   ]);
 });
 afterAll(async () => {
@@ -97,5 +108,52 @@ describe('the webhook outbox on several instances', () => {
     expect(rows.every((row) => row.status === 'delivered' && row.attempts === 1)).toBe(true);
     // Nothing more arrived meanwhile: each receiver has exactly one request per event.
     for (const { receiver } of hooks) expect(receiver.received).toHaveLength(WRITES);
+  }, 60_000);
+
+  it('deletes old finished deliveries once, both instances pruning, neither failing', async () => {
+    const { kysely } = a.app.parts.db;
+    const template = await kysely
+      .selectFrom('webhookDelivery')
+      .selectAll()
+      .where('status', '=', 'delivered')
+      .limit(1)
+      .executeTakeFirstOrThrow();
+    const before = await kysely
+      .selectFrom('webhookDelivery')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
+    // Past the 30 days that finished deliveries are kept: several batches' worth.
+    const old = new Date(Date.now() - 31 * 24 * 60 * 60_000).toISOString();
+    const OLD = 2_000;
+    await kysely.transaction().execute(async (trx) => {
+      for (let i = 0; i < OLD; i += 100) {
+        const rows = Array.from({ length: 100 }, () => ({
+          ...template,
+          id: newRecordId(),
+          eventSeq: Number(template.eventSeq),
+          createdAt: old,
+          firstAttemptAt: old,
+          lastAttemptAt: old,
+          deliveredAt: old,
+        }));
+        await trx.insertInto('webhookDelivery').values(rows).execute();
+      }
+    });
+    const reported = () =>
+      logLines
+        .map((line) => JSON.parse(line) as { msg?: string; deleted?: number })
+        .filter((entry) => entry.msg?.startsWith('webhook outbox deleted deliveries'))
+        .reduce((sum, entry) => sum + (entry.deleted ?? 0), 0);
+    const deadline = Date.now() + 10_000;
+    while (reported() < OLD && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(reported()).toBe(OLD);
+    const after = await kysely
+      .selectFrom('webhookDelivery')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
+    expect(Number(after.n)).toBe(Number(before.n));
+    expect(logLines.filter((line) => line.includes('could not delete old deliveries'))).toEqual([]);
   }, 60_000);
 });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ClientEventKind } from '#shared/events.ts';
 import {
@@ -10,6 +10,7 @@ import {
   webhookFormatSchema,
 } from '#shared/webhooks.ts';
 import type { Db } from '#server/db/database.ts';
+import type { Database } from '#server/db/schema.ts';
 import { chunks } from '#server/db/chunks.ts';
 import { fromBool, toBool, toIso, toStringList } from '#server/db/codec.ts';
 import { newRecordId } from '#server/db/record-id.ts';
@@ -32,6 +33,8 @@ export interface WebhookTimings {
   timeoutMs?: number;
   /** The safety-net poll for what no wake-up announced (another instance's resend). 5 s. */
   pollMs?: number;
+  /** How often finished deliveries older than KEEP_FINISHED_MS are deleted. Default 1 hour. */
+  pruneEveryMs?: number;
 }
 
 const DEFAULTS: Required<WebhookTimings> = {
@@ -40,7 +43,20 @@ const DEFAULTS: Required<WebhookTimings> = {
   retryWindowMs: 24 * 60 * 60_000,
   timeoutMs: 10_000,
   pollMs: 5_000,
+  pruneEveryMs: 60 * 60_000,
 };
+
+/**
+ * How long a finished delivery (delivered, or failed after the retry window) is kept after its
+ * last attempt, for the endpoint's list and a resend; then the outbox deletes it. A month looks
+ * back past a weekend's or a holiday's outage of a receiver; what happened stays in the audit
+ * trail, which keeps every event.
+ */
+export const KEEP_FINISHED_MS = 30 * 24 * 60 * 60_000;
+/** Finished deliveries deleted per statement: each is a short transaction, whatever the backlog. */
+const PRUNE_BATCH = 500;
+/** First half of the prune's advisory lock (the second: 0): one instance at a time deletes. */
+const PRUNE_LOCK_CLASS = 435_027;
 
 /** Endpoints whose deliveries one instance makes at once (each holds a connection on PG). */
 const ENDPOINTS_AT_ONCE = 4;
@@ -52,7 +68,10 @@ const WEBHOOK_LOCK_CLASS = 435_026;
 export const WEBHOOK_USER_AGENT = 'clients-manager-webhooks';
 
 /** The wait after `attempts` failed attempts: 10 s, 20 s, 40 s, … up to the cap. */
-export function retryDelay(attempts: number, timings: Required<WebhookTimings>): number {
+export function retryDelay(
+  attempts: number,
+  timings: Pick<Required<WebhookTimings>, 'retryDelayMs' | 'maxRetryDelayMs'>,
+): number {
   return Math.min(timings.retryDelayMs * 2 ** Math.max(0, attempts - 1), timings.maxRetryDelayMs);
 }
 
@@ -82,6 +101,9 @@ class CursorMoved extends Error {}
  *
  * The hub wakes the outbox when it reads new events (event-hub.ts); a timer comes back for the
  * next retry that is due, and polls as a safety net.
+ *
+ * Finished deliveries are deleted KEEP_FINISHED_MS after their last attempt, at most once per
+ * `pruneEveryMs`, PRUNE_BATCH at a time; a pending one never is.
  */
 export class WebhookOutbox {
   readonly #db: Db;
@@ -99,6 +121,9 @@ export class WebhookOutbox {
   #timer: NodeJS.Timeout | undefined;
   #timerAt = Infinity;
   #failing = false;
+  #pruning: Promise<void> | null = null;
+  /** When the next prune is due: the first tick after the start prunes. */
+  #pruneAt = 0;
 
   constructor(deps: {
     db: Db;
@@ -157,7 +182,62 @@ export class WebhookOutbox {
     } catch (error) {
       this.#reportFailure(error);
     }
+    if (!this.#pruning && Date.now() >= this.#pruneAt) {
+      this.#pruning = this.#prune().finally(() => {
+        this.#pruning = null;
+      });
+    }
     await this.#scheduleNext(endpointsOn);
+  }
+
+  /** Deletes the finished deliveries older than KEEP_FINISHED_MS, a batch at a time. */
+  async #prune(): Promise<void> {
+    const cutoff = new Date(Date.now() - KEEP_FINISHED_MS);
+    let deleted = 0;
+    try {
+      for (;;) {
+        if (this.#stop.signal.aborted) break;
+        const batch = await this.#pruneBatch(cutoff);
+        // null: another instance is deleting them.
+        if (batch === null) break;
+        deleted += batch;
+        if (batch < PRUNE_BATCH) break;
+      }
+    } catch (error) {
+      if (!this.#stop.signal.aborted) {
+        this.#log.warn({ err: error }, 'webhook outbox could not delete old deliveries; later');
+      }
+    }
+    this.#pruneAt = Date.now() + this.#timings.pruneEveryMs;
+    if (deleted > 0) {
+      this.#log.info({ deleted }, 'webhook outbox deleted deliveries finished over 30 days ago');
+    }
+  }
+
+  /** One batch of the prune, in a transaction of its own; null when another instance has it. */
+  async #pruneBatch(cutoff: Date): Promise<number | null> {
+    const postgres = this.#db.dialect === 'postgres';
+    const remove = async (db: Kysely<Database>) => {
+      const oldest = db
+        .selectFrom('webhookDelivery')
+        .select('id')
+        .where('status', 'in', ['delivered', 'failed'])
+        .where('lastAttemptAt', '<', postgres ? cutoff : cutoff.toISOString())
+        .limit(PRUNE_BATCH);
+      const result = await db
+        .deleteFrom('webhookDelivery')
+        .where('id', 'in', oldest)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    };
+    if (!postgres) return remove(this.#db.kysely);
+    return this.#db.kysely.transaction().execute(async (trx) => {
+      const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(${sql.lit(
+        PRUNE_LOCK_CLASS,
+      )}, 0) as "locked"`.execute(trx);
+      if (rows[0]?.locked !== true) return null;
+      return remove(trx);
+    });
   }
 
   #reportFailure(error: unknown): void {
@@ -457,6 +537,7 @@ export class WebhookOutbox {
     this.#stop.abort(new Error('the app is closing'));
     clearTimeout(this.#timer);
     await this.#ticking;
+    await this.#pruning;
     await Promise.all([...this.#serving.values()].map((s) => s.done));
   }
 }
