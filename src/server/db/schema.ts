@@ -288,8 +288,8 @@ export interface WebhookDeliveryTable {
   attempts: number;
   responseCode: number | null;
   error: string | null;
+  /** When it was queued: retries stop 24 hours after this. */
   createdAt: Timestamp;
-  /** Retries stop 24 hours after this. */
   firstAttemptAt: Timestamp | null;
   lastAttemptAt: Timestamp | null;
   nextAttemptAt: Timestamp | null;

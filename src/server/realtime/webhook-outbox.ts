@@ -426,6 +426,7 @@ export class WebhookOutbox {
       id: string;
       eventSeq: number | string;
       attempts: number;
+      createdAt: string | Date;
       firstAttemptAt: string | Date | null;
     },
   ): Promise<void> {
@@ -488,13 +489,22 @@ export class WebhookOutbox {
 
   async #record(
     webhookId: string,
-    delivery: { id: string; attempts: number; firstAttemptAt: string | Date | null },
+    delivery: {
+      id: string;
+      attempts: number;
+      createdAt: string | Date;
+      firstAttemptAt: string | Date | null;
+    },
     started: Date,
     result: AttemptResult,
   ): Promise<void> {
     const now = new Date();
     const attempts = delivery.attempts + 1;
     const first = delivery.firstAttemptAt === null ? started : new Date(delivery.firstAttemptAt);
+    // The window runs from when the delivery was queued, not from its first attempt: behind a
+    // receiver that stays down, each later delivery would otherwise wait its turn and then have
+    // a whole window of its own, one given up a day while the queue grows by one an event.
+    const queued = Date.parse(toIso(delivery.createdAt));
     const common = {
       attempts,
       responseCode: result.responseCode,
@@ -512,7 +522,7 @@ export class WebhookOutbox {
       };
     } else {
       const next = now.getTime() + retryDelay(attempts, this.#timings);
-      const givenUp = next > first.getTime() + this.#timings.retryWindowMs;
+      const givenUp = next > queued + this.#timings.retryWindowMs;
       change = {
         ...common,
         status: givenUp ? 'failed' : 'pending',

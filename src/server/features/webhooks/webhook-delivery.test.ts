@@ -157,6 +157,26 @@ describe('a delivery', () => {
     expect(failed!.attempts).toBeGreaterThanOrEqual(3);
   });
 
+  it('counts the window from when a delivery was queued: a dead receiver’s backlog drains', async () => {
+    const r = await receiver(() => 500);
+    const { webhook } = await createHook(t.staff.admin, {
+      url: r.url(),
+      events: ['client.created'],
+    });
+    for (const name of ['Backlog 1 Ltd', 'Backlog 2 Ltd', 'Backlog 3 Ltd']) await newClient(name);
+    await deliveriesWhen(webhook.id, (l) => l.length === 3);
+    // Queued a day ago, as while a receiver stays down: each has had its window.
+    await t.server.app.parts.db.kysely
+      .updateTable('webhookDelivery')
+      .set({ createdAt: new Date(Date.now() - 24 * 60 * 60_000).toISOString() })
+      .where('webhookId', '=', webhook.id)
+      .execute();
+    const list = await deliveriesWhen(webhook.id, (l) => l.every((d) => d.status === 'failed'));
+    // The two behind the first are tried once each, not for a window each in turn.
+    const [, second, third] = [...list].sort((a, b) => a.eventSeq - b.eventSeq);
+    expect([second!.attempts, third!.attempts]).toEqual([1, 1]);
+  });
+
   it('keeps the order of a burst of 50 events, a failing one holding the later ones back', async () => {
     // Every 7th request fails once: its retry comes before any later event.
     const r = await receiver((n) => (n % 7 === 0 ? 500 : 200));

@@ -84,8 +84,8 @@ function Deliveries({ webhook }: { webhook: Webhook }) {
         <Text span fw={600} size="sm">
           {webhook.url}
         </Text>
-        . A failed delivery is tried again for up to 24 hours, waiting longer each time. Each is
-        listed for 30 days after its last attempt.
+        . A failed delivery is tried again for up to 24 hours from when it was queued, waiting
+        longer each time. Each is listed for 30 days after its last attempt.
       </Text>
       {problem && (
         <Alert
