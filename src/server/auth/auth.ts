@@ -18,7 +18,10 @@ import {
   invitedUserData,
   recordSignIn,
 } from './invited-sign-up.ts';
-import { forgetPendingSecondFactorSignIns } from './pending-second-factor.ts';
+import {
+  forgetPendingSecondFactorSignIns,
+  forgetPendingSignInsOnPasswordChange,
+} from './pending-second-factor.ts';
 import {
   refusePasswordSignInOfPasskeyHolder,
   secondFactorPlugins,
@@ -317,6 +320,7 @@ export function createAuth({ db, config, secretKey, mailer, log }: AuthOptions) 
         })),
       }),
       ...secondFactorPlugins(db, publicUrl),
+      forgetPendingSignInsOnPasswordChange(db.kysely),
     ],
     advanced: {
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },

@@ -1,3 +1,5 @@
+import { createAuthMiddleware, isAPIError } from 'better-auth/api';
+import type { BetterAuthPlugin } from 'better-auth';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '#server/db/schema.ts';
 
@@ -28,4 +30,28 @@ export async function forgetPendingSecondFactorSignIns(
       pending.map((row) => `2fa-attempts-${row.identifier}`),
     )
     .execute();
+}
+
+/**
+ * A person changing their own password (Settings, Better Auth's /change-password) forgets the
+ * sign-ins waiting for a code too, as a reset does: one started with the old password, which
+ * the person may be changing because it was stolen, must not finish. Whatever
+ * revokeOtherSessions says: that is about sessions, and a pending sign-in is none yet.
+ */
+export function forgetPendingSignInsOnPasswordChange(db: Kysely<Database>) {
+  return {
+    id: 'clients-manager-forget-pending-sign-ins-on-password-change',
+    hooks: {
+      after: [
+        {
+          matcher: (context) => context.path === '/change-password',
+          handler: createAuthMiddleware(async (ctx) => {
+            if (isAPIError(ctx.context.returned)) return;
+            const userId = ctx.context.session?.user.id;
+            if (userId) await forgetPendingSecondFactorSignIns(db, userId);
+          }),
+        },
+      ],
+    },
+  } satisfies BetterAuthPlugin;
 }

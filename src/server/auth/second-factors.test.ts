@@ -317,6 +317,47 @@ describe('a sign-in waiting for its code', () => {
     expect((await verify(waiting, 'totp', await app.nextCode())).status).toBe(401);
     expect((await waiting.json('GET', '/api/me')).status).toBe(401);
   });
+
+  it('is forgotten when the person changes their password from another session', async () => {
+    const { email, app, session } = await enrolledPerson();
+    // Someone with the old password stops at the code step.
+    const { session: waiting, body } = await signInWithPassword(t.server, email, PASSWORD);
+    expect(body.twoFactorRedirect).toBe(true);
+
+    // As Settings sends it; the pending sign-in has no session for revokeOtherSessions to end.
+    const changed = await session.json('POST', '/api/auth/change-password', {
+      currentPassword: PASSWORD,
+      newPassword: 'a brand new password',
+      revokeOtherSessions: true,
+    });
+    expect(changed.status).toBe(200);
+
+    expect((await verify(waiting, 'totp', await app.nextCode())).status).toBe(401);
+    expect((await waiting.json('GET', '/api/me')).status).toBe(401);
+  });
+
+  it('is forgotten by a password change that keeps the other sessions', async () => {
+    const { email, app, session } = await enrolledPerson();
+    const { session: waiting } = await signInWithPassword(t.server, email, PASSWORD);
+    const changed = await session.json('POST', '/api/auth/change-password', {
+      currentPassword: PASSWORD,
+      newPassword: 'a brand new password',
+    });
+    expect(changed.status).toBe(200);
+    expect((await verify(waiting, 'totp', await app.nextCode())).status).toBe(401);
+  });
+
+  it('is kept when a password change is refused', async () => {
+    const { email, app, session } = await enrolledPerson();
+    const { session: waiting } = await signInWithPassword(t.server, email, PASSWORD);
+    const refused = await session.json('POST', '/api/auth/change-password', {
+      currentPassword: 'not the password',
+      newPassword: 'a brand new password',
+      revokeOtherSessions: true,
+    });
+    expect(refused.status).toBe(400);
+    expect((await verify(waiting, 'totp', await app.nextCode())).status).toBe(200);
+  });
 });
 
 describe('turning codes off', () => {
