@@ -28,6 +28,7 @@ import {
 } from '../servers/server-list-writes.ts';
 import type { Actor } from '#shared/events.ts';
 import { appendEvents, type NewEvent } from '#server/realtime/event-log.ts';
+import { resolveProblems, serverProblemKeys } from '#server/features/issues/problem-issues.ts';
 import { changedFields } from './changed-fields.ts';
 import { readClientHistory } from './client-history.ts';
 import { GroupCommit, type Work } from '#server/db/group-commit.ts';
@@ -241,7 +242,8 @@ export class ClientRepository {
 
   /**
    * Stores `values` over the client as it was: its row (only while still at the version it was
-   * read at), then its primary server. False when another writer changed it in between.
+   * read at), then its primary server. False when another writer changed it in between; else
+   * the ids of the servers a list of `servers` removed.
    */
   async #change(
     trx: Transaction<Database>,
@@ -251,7 +253,7 @@ export class ClientRepository {
     at: string,
     /** All its servers, replacing the stored ones (an import): then `values.server` is not read. */
     servers?: { stored: readonly StoredServer[]; wanted: readonly ListedServer[] },
-  ): Promise<boolean> {
+  ): Promise<false | { removedServerIds: readonly string[] }> {
     const result = await trx
       .updateTable('client')
       .set({
@@ -265,9 +267,12 @@ export class ClientRepository {
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) return false;
     const context = { trx, dialect: this.#dialect, box: this.#box, actor, at };
-    if (servers) await replaceServerList(context, before.id, servers.stored, servers.wanted);
-    else await updatePrimaryServer(context, { ...before, ...values }, values.server);
-    return true;
+    if (servers) {
+      const removed = await replaceServerList(context, before.id, servers.stored, servers.wanted);
+      return { removedServerIds: removed };
+    }
+    await updatePrimaryServer(context, { ...before, ...values }, values.server);
+    return { removedServerIds: [] };
   }
 
   /** Writes that arrive together share one transaction and one flush to disk. */
@@ -614,11 +619,20 @@ export class ClientRepository {
       done += chunk.length;
       onProgress?.(done, total);
     }
+    const removedServerIds: string[] = [];
     for (const { index, before, values, fields, servers } of writes.updates) {
       const primaryServerId = found.primaries.get(before.id) ?? null;
       const stored = found.stored.get(before.id)?.servers ?? [];
       const list = servers === undefined ? undefined : { stored, wanted: servers };
-      await this.#change(trx, { ...before, primaryServerId }, values, actor, at, list);
+      const changed = await this.#change(
+        trx,
+        { ...before, primaryServerId },
+        values,
+        actor,
+        at,
+        list,
+      );
+      if (changed) removedServerIds.push(...changed.removedServerIds);
       events.push({
         index,
         kind: 'client.updated',
@@ -629,6 +643,12 @@ export class ClientRepository {
       });
       done += 1;
       if (done % ROWS_PER_INSERT === 0 || done === total) onProgress?.(done, total);
+    }
+    // No check will reach a server the list dropped to resolve its problem issues: they are
+    // resolved now, by the system, as deleting the server does. After every row write and
+    // before the import's own events, as it takes the event lock (see appendEvent).
+    for (const chunk of chunks(removedServerIds, IDS_PER_LOOKUP)) {
+      await resolveProblems(trx, this.#dialect, chunk.flatMap(serverProblemKeys), at);
     }
     events.sort((a, b) => a.index - b.index);
     await appendEvents(trx, this.#dialect, events);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Client } from '#shared/clients.ts';
+import type { ClientExport, ImportReport } from '#shared/client-transfer.ts';
 import type { ClientEvent, ClientHistory } from '#shared/events.ts';
 import type { Issue, IssueComment, IssueList } from '#shared/issues.ts';
 import type { Server } from '#shared/servers.ts';
@@ -576,6 +577,70 @@ describe('when what an issue names goes', () => {
     const resolved = (await issueEvents(client.id)).filter((e) => e.kind === 'issue.resolved');
     expect(resolved.map((e) => [e.issueId, e.actor.name]).sort()).toEqual(
       problems.map((id) => [id, 'system']).sort(),
+    );
+  });
+
+  it('resolves the problem issues of a server that an import of version 2 drops', async () => {
+    const client = await newClient('Imported Away');
+    const doomed = await newServer(client.id, 'doomed');
+    const kept = await newServer(client.id, 'kept');
+    const appId = await newApp(client.id, 'doomed-app');
+    const { db } = t.server.app.parts;
+    await db.kysely
+      .updateTable('app')
+      .set({ serverId: doomed.id })
+      .where('id', '=', appId)
+      .execute();
+    const problem = async (key: string, about: { serverId: string } | { appId: string }) =>
+      (await db.kysely.transaction().execute((trx) =>
+        openProblem(trx, db.dialect, {
+          key,
+          clientId: client.id,
+          ...about,
+          title: 'Down',
+          text: 'This issue is resolved by itself when a check reaches the server again.',
+          at: new Date().toISOString(),
+        }),
+      ))!;
+    const dropped = [
+      await problem(serverProblemKey(doomed.id, 'server_unreachable'), { serverId: doomed.id }),
+      await problem(serverProblemKey(doomed.id, 'host_key_changed'), { serverId: doomed.id }),
+    ];
+    const stillKept = await problem(serverProblemKey(kept.id, 'server_unreachable'), {
+      serverId: kept.id,
+    });
+    // The app stays (without a server): its next run, once given one, resolves this itself.
+    const appProblem = await problem(runProblemKey(appId), { appId });
+
+    const exported = await t.staff.editor.request('GET', '/api/clients/export');
+    expect(exported.status).toBe(200);
+    const file = (await exported.json()) as ClientExport;
+    const document = file.clients.find((c) => c.id === client.id)!;
+    expect(document.servers.map((s) => s.label)).toContain('doomed');
+    const edited: ClientExport = {
+      ...file,
+      clients: [{ ...document, servers: document.servers.filter((s) => s.label !== 'doomed') }],
+    };
+    const imported = await t.staff.editor.json<ImportReport>('POST', '/api/clients/import', edited);
+    expect(imported.status, JSON.stringify(imported.body)).toBe(200);
+    expect(imported.body).toMatchObject({ updated: 1 });
+    expect((await t.staff.editor.json('GET', `/api/servers/${doomed.id}`)).status).toBe(404);
+
+    for (const id of dropped) {
+      const issue = (await t.staff.editor.json<Issue>('GET', `/api/issues/${id}`)).body;
+      expect(issue, id).toMatchObject({
+        state: 'resolved',
+        resolvedBy: { name: 'system' },
+        server: null,
+      });
+    }
+    for (const id of [stillKept, appProblem]) {
+      const issue = (await t.staff.editor.json<Issue>('GET', `/api/issues/${id}`)).body;
+      expect(issue, id).toMatchObject({ state: 'open' });
+    }
+    const resolved = (await issueEvents(client.id)).filter((e) => e.kind === 'issue.resolved');
+    expect(resolved.map((e) => [e.issueId, e.actor.name]).sort()).toEqual(
+      dropped.map((id) => [id, 'system']).sort(),
     );
   });
 

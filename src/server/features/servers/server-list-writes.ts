@@ -148,13 +148,15 @@ export function newListedServer(
  * label is in the list is updated in place (its id, check status and history stay; a new host
  * or port makes it not checked), one whose label is not is removed, the others are added; the
  * list's primary becomes the client's. The credentials the servers leave stay in the vault.
+ * Returns the ids of the servers it removed, whose open problem issues the caller resolves once
+ * all its row writes are done (resolving takes the event lock).
  */
 export async function replaceServerList(
   context: ServerWriteContext,
   clientId: string,
   stored: readonly StoredServer[],
   wanted: readonly ListedServer[],
-): Promise<void> {
+): Promise<string[]> {
   const { trx, at, actor } = context;
   const byLabel = new Map(stored.map((server) => [server.label, server]));
   const kept = new Set(wanted.map((server) => server.label));
@@ -197,4 +199,5 @@ export async function replaceServerList(
     .set({ primaryServerId: primaryId })
     .where('id', '=', clientId)
     .execute();
+  return removed;
 }
