@@ -10,25 +10,25 @@ import { serveThisFile } from '#server/testing/file-server.ts';
  * the owner's password only, and the link the attacker's sign-up sent must not verify anyone.
  */
 
-const t = serveThisFile();
+const t = serveThisFile({ staff: { admin: { name: 'Admin', role: 'admin' } } });
 
 const EMAIL = 'new.hire@allowed.example';
 const ATTACKER_PASSWORD = 'attacker chose this';
 const OWNER_PASSWORD = 'owner chose this one';
 
-async function signUp(session: Session, password: string) {
+async function signUp(session: Session, password: string, email = EMAIL) {
   return session.request('POST', '/api/auth/sign-up/email', {
-    email: EMAIL,
+    email,
     password,
     name: 'New Hire',
     callbackURL: '/',
   });
 }
 
-async function signIn(password: string) {
+async function signIn(password: string, email = EMAIL) {
   const session = new Session(t.server);
   const response = await session.request('POST', '/api/auth/sign-in/email', {
-    email: EMAIL,
+    email,
     password,
   });
   return { status: response.status, session };
@@ -74,5 +74,72 @@ describe('a sign-up of an address someone else signed up first, not yet verified
     expect((await signUp(new Session(t.server), ATTACKER_PASSWORD)).status).toBe(200);
     expect((await signIn(ATTACKER_PASSWORD)).status).toBe(401);
     expect((await signIn(OWNER_PASSWORD)).status).toBe(200);
+  });
+});
+
+describe('an invitation of an address someone else signed up first, not yet verified', () => {
+  it('removes that pending account at once, so its earlier link verifies no one', async () => {
+    const email = 'invited.hire@allowed.example';
+    const outsider = new Session(t.server);
+    const first = t.server.mail.mails.length;
+    expect((await signUp(outsider, ATTACKER_PASSWORD, email)).status).toBe(200);
+    const outsidersMail = await t.server.mail.waitFor(email, 'Verify your email', first);
+    const { kysely } = t.server.app.parts.db;
+    const pending = await kysely
+      .selectFrom('user')
+      .select('id')
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
+    // A password reset asked for the address: a verification row naming the pending account.
+    expect(
+      (
+        await new Session(t.server).request('POST', '/api/auth/request-password-reset', {
+          email,
+          redirectTo: '/reset-password',
+        })
+      ).status,
+    ).toBe(200);
+    await t.server.mail.waitFor(email, 'Reset your Clients Manager password', first);
+    const verificationRows = () =>
+      kysely.selectFrom('verification').select('id').where('value', '=', pending.id).execute();
+    expect(await verificationRows()).toHaveLength(1);
+
+    const invited = await t.staff.admin.json('POST', '/api/people/invitations', {
+      email,
+      role: 'editor',
+      tags: null,
+    });
+    expect(invited.status).toBe(201);
+
+    // Before the invitee signs up through the invitation, the colleague follows the first mail,
+    // which looks like ours: it must verify nothing and sign nobody in.
+    const colleague = new Session(t.server);
+    const followed = await colleague.request('GET', linkIn(outsidersMail));
+    // The outsider's password must not sign in as the colleague.
+    expect((await signIn(ATTACKER_PASSWORD, email)).status).toBe(401);
+    expect(followed.headers.get('location') ?? '').toMatch(/error=/i);
+    expect([...colleague.cookies.keys()].some((name) => name.includes('session_token'))).toBe(
+      false,
+    );
+
+    // Nothing of the pending account is left; the invitation is.
+    expect(
+      await kysely.selectFrom('user').select('id').where('email', '=', email).execute(),
+    ).toEqual([]);
+    for (const table of ['account', 'session'] as const) {
+      const rows = await kysely
+        .selectFrom(table)
+        .select('id')
+        .where('userId', '=', pending.id)
+        .execute();
+      expect(rows, table).toEqual([]);
+    }
+    expect(await verificationRows()).toEqual([]);
+    const invitation = await kysely
+      .selectFrom('invitation')
+      .select('acceptedAt')
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
+    expect(invitation.acceptedAt).toBeNull();
   });
 });

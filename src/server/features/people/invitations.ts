@@ -2,7 +2,9 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Actor } from '#shared/events.ts';
 import { roleSchema, type Role } from '#shared/people.ts';
 import { INVITATION_DAYS, type Invitation } from '#shared/people-admin.ts';
-import type { Db } from '#server/db/database.ts';
+import type { Transaction } from 'kysely';
+import type { Db, Dialect } from '#server/db/database.ts';
+import type { Database } from '#server/db/schema.ts';
 import { fromBool, toIso, toStringList } from '#server/db/codec.ts';
 import { appendEvent } from '#server/realtime/event-log.ts';
 import type { Mailer } from '#server/mail/mailer.ts';
@@ -63,7 +65,7 @@ export class Invitations {
    *
    * An account nobody has verified, with a password as its only sign-in, is no member: anyone
    * may have signed the address up and chosen its password. It does not block the invitation,
-   * and the sign-up with the invitation's link starts that account over (auth.ts).
+   * and is removed with the invitation, in its transaction (see removePendingAccount).
    */
   async create(
     input: { email: string; role: Role; tags: readonly string[] | null },
@@ -94,6 +96,7 @@ export class Invitations {
     const at = now.toISOString();
     const expiresAt = new Date(now.getTime() + INVITATION_DAYS * 24 * 60 * 60 * 1000).toISOString();
     await kysely.transaction().execute(async (trx) => {
+      await removePendingAccount(trx, dialect, input.email);
       await trx
         .deleteFrom('invitation')
         .where('email', '=', input.email)
@@ -153,4 +156,48 @@ export class Invitations {
     if (revoked) this.#onCommitted();
     return revoked;
   }
+}
+
+/**
+ * Removes the account of `email` that nobody has verified and whose only sign-in is a password,
+ * with its sessions and accounts (deleted with the user) and its verification rows (a password
+ * reset's, a pending second-factor sign-in's: they name the user's id). Whoever signed the
+ * address up chose that password, and Better Auth mailed the address a link that verifies that
+ * account: left until the invitee's own sign-up replaces it, a click on that mail, which looks
+ * like ours, would hand the outsider a verified account under the invited address. Better
+ * Auth's /verify-email refuses a link whose account is gone (USER_NOT_FOUND), or made anew under
+ * another id by the invitation's sign-up (INVALID_TOKEN: the link names the user's id).
+ * The conditions are in the DELETE itself, so an account verified meanwhile stays.
+ */
+async function removePendingAccount(
+  trx: Transaction<Database>,
+  dialect: Dialect,
+  email: string,
+): Promise<void> {
+  const removed = await trx
+    .deleteFrom('user')
+    .where('email', '=', email)
+    .where('emailVerified', '=', fromBool(false, dialect))
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('account')
+            .select('account.id')
+            .whereRef('account.userId', '=', 'user.id')
+            .where('account.providerId', '!=', 'credential'),
+        ),
+      ),
+    )
+    .returning('id')
+    .execute();
+  if (removed.length === 0) return;
+  await trx
+    .deleteFrom('verification')
+    .where(
+      'value',
+      'in',
+      removed.map((row) => row.id),
+    )
+    .execute();
 }
