@@ -166,7 +166,9 @@ test('a failing command shows failed with its exit code, its token masked', asyn
   const { sshd, app } = await appOnSshd(
     staff,
     'RUN2',
-    'echo about to fail with {accessToken}; echo boom >&2; exit 3',
+    // Colour, a bidi override, a progress bar's CR, OSC 52 (a terminal's clipboard) and the
+    // token split by a colour code to hide it from the masker.
+    `echo about to fail with {accessToken}; printf 'red \\033[31mtext\\033[0m \\342\\200\\256evil\\n50%%\\r100%%\\033]52;c;cm0=\\007\\nsplit ${token.slice(0, 8)}\\033[0m${token.slice(8)}\\n'; echo boom >&2; exit 3`,
   );
   await withSshd(sshd, async () => {
     await page.goto(`/apps/${app.id}`);
@@ -178,6 +180,19 @@ test('a failing command shows failed with its exit code, its token masked', asyn
     expect(lines).toContain('about to fail with ••••••');
     expect(lines.join('\n')).not.toContain(token);
     await expect(page.getByText(token)).toHaveCount(0);
+    // Escape sequences cut out, the bidi control a visible mark, the CR a line break.
+    expect(lines).toEqual(
+      expect.arrayContaining(['red text U+202Eevil', '50%', '100%', 'split ••••••']),
+    );
+    // eslint-disable-next-line no-control-regex -- looking for control characters is the point
+    expect(lines.join('\n')).not.toMatch(/[\x1b\r\u202e]/u);
+    await expect(runLog(page).getByLabel('hidden character U+202E')).toBeVisible();
+    const download = page.waitForEvent('download');
+    await page.getByRole('link', { name: 'Download log' }).click();
+    const file = await readFile(await (await download).path(), 'utf8');
+    expect(file).toContain('red text <U+202E>evil\n50%\n100%\nsplit ••••••\n');
+    // eslint-disable-next-line no-control-regex -- looking for control characters is the point
+    expect(file).not.toMatch(/[\x1b\r\u202e]/u);
     await page.goto('/apps?state=failed');
     await page.getByLabel('Search apps').fill(app.name);
     await expect(page.getByRole('row', { name: new RegExp(app.name) })).toContainText('Failed');

@@ -34,11 +34,15 @@ export function replaceHidden(value: string, replace: (character: string) => str
   return value.replace(HIDDEN_ALL, replace);
 }
 
-/** The text split into plain runs and hidden characters, for showing them to a person. */
-export function splitHidden(value: string): { text: string; hidden: boolean }[] {
+/**
+ * The text split into plain runs and hidden characters, for showing them to a person. The
+ * characters in `keep` stay plain text (a log's tabs).
+ */
+export function splitHidden(value: string, keep = ''): { text: string; hidden: boolean }[] {
   const parts: { text: string; hidden: boolean }[] = [];
   let last = 0;
   for (const match of value.matchAll(HIDDEN_ALL)) {
+    if (keep.includes(match[0])) continue;
     if (match.index > last) parts.push({ text: value.slice(last, match.index), hidden: false });
     parts.push({ text: codePointLabel(match[0]), hidden: true });
     last = match.index + match[0].length;

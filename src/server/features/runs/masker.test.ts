@@ -116,4 +116,24 @@ describe('Masker', () => {
     const { lines } = streamed(new Masker(['secret-1']), ['one\ntw', 'o\nthree secret-1\nfour']);
     expect(lines).toEqual(['one\n', 'two\n', `three ${M}\n`, 'four']);
   });
+
+  it('cuts terminal sequences out of a stream between two maskings', () => {
+    const masker = new Masker(['TOKEN-8f3a', 'client-pw-Zq81']);
+    const raw = [
+      // A colour code splits the token: found once the code is cut out.
+      'a \x1b[31mTOK\x1b[0mEN-8f3a b\n',
+      // ESC c is an escape of its own: had it been cut out first, it would eat the password's
+      // first letter and leave the rest unmasked.
+      'pw=\x1bclient-pw-Zq81\n',
+      'osc \x1b]52;c;TOKEN-8f3a\x07 end\r\n',
+    ];
+    for (let cut = 1; cut < raw[0]!.length; cut++) {
+      const { text } = streamed(masker, [
+        raw[0]!.slice(0, cut),
+        raw[0]!.slice(cut),
+        ...raw.slice(1),
+      ]);
+      expect(text).toBe(`a ${M} b\npw=\x1b${M}\nosc  end\n`);
+    }
+  });
 });

@@ -1,5 +1,6 @@
 import { StringDecoder } from 'node:string_decoder';
 import { MIN_SECRET_LENGTH } from '#shared/credentials.ts';
+import { withoutTerminalSequences } from './terminal-text.ts';
 
 /** What a secret is replaced with in a run's command and log. */
 export const SECRET_MASK = '••••••';
@@ -107,6 +108,11 @@ export class Masker {
  * Masks a stream line by line: a chunk may end inside a line, and so inside a secret, so the
  * unfinished line waits for the rest before it is masked and passed on. Bytes are decoded as
  * UTF-8 across chunk boundaries too.
+ *
+ * Each line also loses its terminal escape sequences (`terminal-text.ts`), between two
+ * maskings: the first, of the raw line, masks a secret before an escape's final letter can eat
+ * its first character and leave the rest unrecognised (`ESC` + `client-pw` reads as `ESC c`);
+ * the second masks a secret that a sequence split (`TOK ESC[0m EN`), joined once it is cut out.
  */
 export class StreamMasker {
   readonly #masker: Masker;
@@ -123,7 +129,7 @@ export class StreamMasker {
     const lines: string[] = [];
     let newline: number;
     while ((newline = this.#held.indexOf('\n')) >= 0) {
-      lines.push(this.#masker.mask(this.#held.slice(0, newline + 1)));
+      lines.push(this.#clean(this.#held.slice(0, newline + 1)));
       this.#held = this.#held.slice(newline + 1);
     }
     if (this.#held.length > MAX_HELD_LINE) {
@@ -133,7 +139,7 @@ export class StreamMasker {
       for (const [start, end] of this.#masker.spans(this.#held)) {
         if (start < cut && cut < end) cut = end;
       }
-      lines.push(this.#masker.mask(this.#held.slice(0, cut)));
+      lines.push(this.#clean(this.#held.slice(0, cut)));
       this.#held = this.#held.slice(cut);
     }
     return lines;
@@ -143,6 +149,10 @@ export class StreamMasker {
   end(): string[] {
     const rest = this.#held + this.#decoder.end();
     this.#held = '';
-    return rest === '' ? [] : [this.#masker.mask(rest)];
+    return rest === '' ? [] : [this.#clean(rest)];
+  }
+
+  #clean(text: string): string {
+    return this.#masker.mask(withoutTerminalSequences(this.#masker.mask(text)));
   }
 }

@@ -19,6 +19,7 @@ import { canReachClient } from '#server/auth/tag-scope.ts';
 import { streamMayGoOn } from '#server/realtime/stream-access.ts';
 import type { RunManager } from './run-manager.ts';
 import { presentRun, presentRunLogLine } from './run-presenter.ts';
+import { spelledOutLog } from './terminal-text.ts';
 
 const params = z.object({ id: runIdSchema });
 const PAGE = 1000;
@@ -251,7 +252,7 @@ export function registerRunRoutes(
       return reply
         .header('content-type', 'text/plain; charset=utf-8')
         .header('content-disposition', `attachment; filename="run-${stamp}-${run.id}.txt"`)
-        .send(pieces.map((piece) => piece.text).join(''));
+        .send(spelledOutLog(pieces.map((piece) => piece.text).join('')));
     },
   );
 

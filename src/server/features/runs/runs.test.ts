@@ -477,6 +477,68 @@ describe('a run against a real sshd', () => {
     expect(outputOf(lines, 'err')).toContain(`\n${SECRET_MASK}\n`);
   }, 60_000);
 
+  it('stores no terminal escape sequences, and masks a secret they split or lean on', async () => {
+    const hostile = path.join(dir, 'hostile.txt');
+    const [tokenStart, tokenEnd] = [ACCESS_TOKEN.slice(0, 10), ACCESS_TOKEN.slice(10)];
+    await writeFile(
+      hostile,
+      [
+        'plain \x1b[31mred\x1b[0m done\n',
+        // OSC 52 sets the clipboard of a terminal that prints it.
+        '\x1b]52;c;cm0gLXJmIH4=\x07after osc\n',
+        '\x1b[2J\x1b[Hcleared\n',
+        'bidi \u202eevil\n',
+        '10%\r50%\r\x1b[K100%\r\n',
+        'tab\there\n',
+        // Split by a colour code, the token is whole once the code is cut out.
+        `token=${tokenStart}\x1b[0m${tokenEnd}\n`,
+        // ESC c is an escape of its own: cut out alone, it would eat the password's first letter.
+        `password=\x1b${CLIENT_PASSWORD}\n`,
+      ].join(''),
+    );
+    const app = await newApp(`cat ${hostile}`);
+    const run = await deploy(app);
+    const { lines, run: ended } = await readToEnd(await openLog(t.staff.admin, run.body.id));
+    expect(ended.state).toBe('succeeded');
+    const stored = await t.server.app.parts.db.kysely
+      .selectFrom('runLog')
+      .select('text')
+      .where('runId', '=', run.body.id)
+      .orderBy('seq')
+      .execute();
+    const download = await (
+      await t.staff.admin.request('GET', `/api/runs/${run.body.id}/log.txt`)
+    ).text();
+    expect(outputOf(lines, 'out')).toBe(
+      [
+        'plain red done\n',
+        'after osc\n',
+        'cleared\n',
+        'bidi \u202eevil\n',
+        '10%\n50%\n100%\n',
+        'tab\there\n',
+        `token=${SECRET_MASK}\n`,
+        // The lone ESC before the mask is kept, for the page to show as a mark.
+        `password=\x1b${SECRET_MASK}\n`,
+      ].join(''),
+    );
+    const storedText = stored.map((row) => row.text).join('');
+    // eslint-disable-next-line no-control-regex -- looking for control characters is the point
+    expect(storedText).not.toMatch(/\x1b[[\]]|\r/u);
+    // The file holds no control character but tab and newline, nor a bidi control: each is
+    // spelled out.
+    expect(download).toContain(
+      `bidi <U+202E>evil\n10%\n50%\n100%\ntab\there\ntoken=${SECRET_MASK}\npassword=<U+001B>${SECRET_MASK}\n`,
+    );
+    // eslint-disable-next-line no-control-regex -- looking for control characters is the point
+    expect(download).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e]/u);
+    for (const text of [storedText, download, JSON.stringify(lines)]) {
+      for (const secret of [ACCESS_TOKEN, CLIENT_PASSWORD, CLIENT_PASSWORD.slice(1), tokenEnd]) {
+        expect(text).not.toContain(secret);
+      }
+    }
+  }, 60_000);
+
   it('refuses to run with a changed host key, and refuses to start once a check saw it', async () => {
     const own = await startSshd([(await readFile(`${keyFile}.pub`, 'utf8')).trim()]);
     try {

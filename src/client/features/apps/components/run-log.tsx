@@ -11,6 +11,7 @@ import {
   type Run,
   type RunLogLine,
 } from '#shared/apps.ts';
+import { splitHidden } from '#shared/command-safe-text.ts';
 import { formatDateTime } from '#client/lib/history-text.ts';
 import { notifyFailure } from '#client/lib/notify-failure.ts';
 import { appKeys, runKeys } from '#client/lib/query-keys.ts';
@@ -252,7 +253,7 @@ function LogBox({
         {view.lines.map((line) => (
           <div key={line.key} className={`${classes.line} ${classes[line.stream] ?? ''}`}>
             <span className={classes.gutter}>{GUTTER[line.stream]}</span>
-            <span>{line.text === '' ? '\u200b' : line.text}</span>
+            <span>{line.text === '' ? '\u200b' : <LogText text={line.text} />}</span>
           </div>
         ))}
         {view.lines.length === 0 && (
@@ -270,5 +271,25 @@ function LogBox({
         </Button>
       )}
     </Stack>
+  );
+}
+
+/**
+ * A line of output as text, with each control, bidi and zero-width character shown as a
+ * `U+001B` mark: the output came from a client's server, and such a character would otherwise
+ * act unseen (a bidi control reverses what follows). Tabs stay; terminal sequences were cut out
+ * when the log was written.
+ */
+function LogText({ text }: { text: string }) {
+  const parts = splitHidden(text, '\t');
+  if (parts.every((part) => !part.hidden)) return text;
+  return parts.map((part, index) =>
+    part.hidden ? (
+      <mark key={index} className={classes.hidden} aria-label={`hidden character ${part.text}`}>
+        {part.text}
+      </mark>
+    ) : (
+      part.text
+    ),
   );
 }
