@@ -279,6 +279,13 @@ export function createAuth({ db, config, secretKey, mailer, log }: AuthOptions) 
     // These routes hand a provider's tokens to any script of a signed-in page; none is stored
     // (provider-tokens.ts) and the web app uses none, so they stay off.
     disabledPaths: ['/get-access-token', '/refresh-token', '/account-info'],
+    // A reset link's token is stored as its SHA-256 (base64url), so a backup or a copy of the
+    // database holds no token that sets a password. Only that kind: the others are useless
+    // without SECRET_KEY (their cookies are signed with it) and this app deletes them by their
+    // prefixes (`2fa-`, `trust-device-`). Migration 0018 hashed those stored before.
+    verification: {
+      storeIdentifier: { default: 'plain', overrides: { 'reset-password:': 'hashed' } },
+    },
     session: {
       expiresIn: 7 * 24 * 60 * 60,
       updateAge: 24 * 60 * 60,

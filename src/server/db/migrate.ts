@@ -16,6 +16,7 @@ import { totpLastStep } from './migrations/0014-totp-last-step.ts';
 import { oneTwoFactorPerPerson } from './migrations/0015-one-two-factor-per-person.ts';
 import { noProviderTokens } from './migrations/0016-no-provider-tokens.ts';
 import { webhookDeliveryKeep } from './migrations/0017-webhook-delivery-keep.ts';
+import { hashedResetTokens } from './migrations/0018-hashed-reset-tokens.ts';
 
 /** Every migration, in order. Listed in code so the build carries them and nothing is scanned. */
 function migrations(db: Db): Record<string, Migration> {
@@ -36,6 +37,7 @@ function migrations(db: Db): Record<string, Migration> {
     '0015-one-two-factor-per-person': oneTwoFactorPerPerson(),
     '0016-no-provider-tokens': noProviderTokens(),
     '0017-webhook-delivery-keep': webhookDeliveryKeep(),
+    '0018-hashed-reset-tokens': hashedResetTokens(),
   };
 }
 
