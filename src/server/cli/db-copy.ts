@@ -10,8 +10,9 @@ const USAGE = `Usage: npm run db:copy -- --from DATABASE_URL --to DATABASE_URL [
 Copies every client, user (with their sign-in accounts and pending verifications), deploy
 token and the whole event log from one Clients Manager database into a new, empty one, e.g.
 the embedded SQLite file into PostgreSQL, and verifies it: row counts and a SHA-256 checksum
-over every row, on both sides. The target is migrated first and written in one transaction;
-if anything differs nothing is kept and the command exits with 1.
+over every row, on both sides. A target holding data or other tables is refused before
+anything is written to it; it is then migrated and written in one transaction; if anything
+differs nothing is kept and the command exits with 1.
 
   --from      sqlite:./data/clients-manager.db, a file path, or postgres://…
   --to        postgres://user:password@host:5432/database (or sqlite:…)

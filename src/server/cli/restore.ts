@@ -11,8 +11,9 @@ const USAGE = `Usage: npm run restore -- FILE [--data-dir DIR | --database-url U
 Restores a backup made by \`npm run backup\` into a new, empty database: a fresh data
 folder's SQLite file (--data-dir), an empty PostgreSQL database (--database-url), or, with
 neither, the server's own settings (DATA_DIR, DATABASE_URL), which must hold no data yet. The
-target is migrated, written in one transaction and verified row by row against the backup
-(row counts and SHA-256 checksums); if anything differs nothing is kept and it exits with 1.
+target is checked before anything is written to it, then migrated, written in one
+transaction and verified row by row against the backup (row counts and SHA-256 checksums); if
+anything differs nothing is kept and it exits with 1.
 
 Start the server on the restored database with the key the backed-up installation used
 (SECRET_KEY, or its secret.key copied into the new DATA_DIR).`;

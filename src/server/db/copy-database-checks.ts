@@ -1,16 +1,23 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { sql } from 'kysely';
 import type { DatabaseTarget } from '#server/config.ts';
 import { openDatabase, type Db } from './database.ts';
-import { migrateToLatest } from './migrate.ts';
+import { migrateToLatest, migrationNames } from './migrate.ts';
 import { CopyRefused } from './copy-database-result.ts';
 import type { Side, TablePlan } from './copy-database-plan.ts';
 import { countRows } from './copy-database-rows.ts';
+import { COPIED_TABLES, NOT_COPIED } from './copy-database-tables.ts';
 
-/** Opens both sides: the source read-only, refusing one database copied onto itself. */
+/**
+ * Opens both sides: the source read-only, refusing one database copied onto itself. `created`:
+ * the target is a SQLite file this call made (with its folder, if that was new too), which a
+ * copy that does not complete removes again.
+ */
 export async function openBoth(
   from: DatabaseTarget,
   to: DatabaseTarget,
-): Promise<{ source: Db; target: Db }> {
+): Promise<{ source: Db; target: Db; created?: { file: string; folder?: string } }> {
   if (from.kind === 'sqlite' && to.kind === 'sqlite' && from.file === to.file) {
     throw new CopyRefused('The source and the target are the same file.');
   }
@@ -23,26 +30,78 @@ export async function openBoth(
   } catch (error) {
     throw new CopyRefused(`Cannot open the source: ${(error as Error).message}`);
   }
+  const created =
+    to.kind === 'sqlite' && to.file !== ':memory:' && !fs.existsSync(to.file)
+      ? {
+          file: to.file,
+          folder: fs.existsSync(path.dirname(to.file)) ? undefined : path.dirname(to.file),
+        }
+      : undefined;
   try {
-    return { source, target: openDatabase(to) };
+    return { source, target: openDatabase(to), created };
   } catch (error) {
     await source.close();
     throw error;
   }
 }
 
-/** Migrates the target and refuses a source that this version's migrations did not all reach. */
-export async function checkVersions(source: Db, target: Db): Promise<void> {
-  const sourceMigrations = await appliedMigrations(source, 'source');
-  await migrateToLatest(target);
-  const targetMigrations = await appliedMigrations(target, 'target');
-  if (sourceMigrations.join() === targetMigrations.join()) return;
-  const missing = targetMigrations.filter((m) => !sourceMigrations.includes(m));
+/** Refuses a source that this version's migrations did not all reach, or that a newer one did. */
+export async function checkSourceVersion(source: Db): Promise<void> {
+  const applied = await appliedMigrations(source, 'source');
+  const ours = migrationNames();
+  if (applied.join() === ours.join()) return;
+  const missing = ours.filter((m) => !applied.includes(m));
   throw new CopyRefused(
     missing.length > 0
       ? `The source database is from an older version (missing ${missing.join(', ')}): start this version of Clients Manager on it once, then copy.`
       : 'The source database is from a newer version of Clients Manager: copy with that version.',
   );
+}
+
+/**
+ * Refuses a target that is not a new, empty database, before anything is written to it: one
+ * holding tables that are not Clients Manager's (another application's database, named by
+ * mistake), rows in a table a copy writes, or migrations of a newer version. Migrating first
+ * would have added this version's tables to someone else's database and then refused.
+ */
+export async function checkTargetUnused(target: Db): Promise<void> {
+  const present = new Set<string>();
+  const foreign: string[] = [];
+  for (const table of await target.kysely.introspection.getTables()) {
+    // PostgreSQL: only the default schema is ours (extensions may keep tables elsewhere).
+    if (table.schema && table.schema !== 'public') continue;
+    if (COPIED_TABLES.some((t) => t.name === table.name)) present.add(table.name);
+    else if (!NOT_COPIED.has(table.name)) foreign.push(table.name);
+  }
+  if (foreign.length > 0) {
+    throw new CopyRefused(
+      `The target database holds tables that are not Clients Manager's (${foreign.join(', ')}): copy only into a new, empty database.`,
+    );
+  }
+  await checkEmpty(
+    target,
+    COPIED_TABLES.filter((t) => present.has(t.name)).map((t) => ({ ...t, columns: [] })),
+  );
+  if (present.size === 0) return;
+  const newer = (await appliedMigrations(target, 'target')).filter(
+    (m) => !migrationNames().includes(m),
+  );
+  if (newer.length > 0) {
+    throw new CopyRefused(
+      `The target database was migrated by a newer version of Clients Manager (${newer.join(', ')}): copy with that version.`,
+    );
+  }
+}
+
+/** Migrates the checked target; afterwards it has applied exactly this version's migrations. */
+export async function migrateTarget(target: Db): Promise<void> {
+  await migrateToLatest(target);
+  const applied = await appliedMigrations(target, 'target');
+  if (applied.join() !== migrationNames().join()) {
+    throw new CopyRefused(
+      'The target database does not have the migrations of this version of Clients Manager.',
+    );
+  }
 }
 
 async function appliedMigrations(db: Db, side: Side): Promise<string[]> {
@@ -68,4 +127,12 @@ export async function checkEmpty(target: Db, plan: readonly TablePlan[]): Promis
       `The target database is not empty (${occupied.join(', ')} rows): copy only into a new, empty database.`,
     );
   }
+}
+
+/** Removes a SQLite target the copy made, with its journal files (and its folder, if new). */
+export function removeCreated(created: { file: string; folder?: string }): void {
+  for (const suffix of ['', '-wal', '-shm', '-journal']) {
+    fs.rmSync(created.file + suffix, { force: true });
+  }
+  if (created.folder && fs.readdirSync(created.folder).length === 0) fs.rmdirSync(created.folder);
 }

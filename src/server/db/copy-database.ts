@@ -2,7 +2,14 @@ import { sql, type Transaction } from 'kysely';
 import type { DatabaseTarget } from '#server/config.ts';
 import type { Db } from './database.ts';
 import type { Database } from './schema.ts';
-import { checkEmpty, checkVersions, openBoth } from './copy-database-checks.ts';
+import {
+  checkEmpty,
+  checkSourceVersion,
+  checkTargetUnused,
+  migrateTarget,
+  openBoth,
+  removeCreated,
+} from './copy-database-checks.ts';
 import { planCopy, type TablePlan } from './copy-database-plan.ts';
 import { CopyUnverified, type CopyReport, type TableReport } from './copy-database-result.ts';
 import { countRows, Digest, readPages, writePage } from './copy-database-rows.ts';
@@ -25,8 +32,9 @@ interface Sides {
  * Copies every row of one Clients Manager database into another, empty one (typically the
  * embedded SQLite file into PostgreSQL), and verifies the copy: row counts and a SHA-256 over a
  * canonical serialisation of every row, in key order, computed on the source while reading and
- * on the target after writing. The target is migrated first, must be empty, and is written in
- * one transaction: a failed or unverified copy leaves it empty. Event sequence numbers are
+ * on the target after writing. The target must be empty, is checked before it is migrated, and is
+ * written in one transaction: a failed or unverified copy leaves it empty, and removes a SQLite
+ * file it created. Event sequence numbers are
  * kept (browsers resume by them), and the target's sequence continues after the highest.
  */
 export async function copyDatabase(
@@ -35,9 +43,12 @@ export async function copyDatabase(
   options: { sessions: boolean; batchSize?: number },
 ): Promise<CopyReport> {
   const batchSize = options.batchSize ?? 500;
-  const { source, target } = await openBoth(from, to);
+  const { source, target, created } = await openBoth(from, to);
+  let completed = false;
   try {
-    await checkVersions(source, target);
+    await checkSourceVersion(source);
+    await checkTargetUnused(target);
+    await migrateTarget(target);
     const plan = await planCopy(source, target);
     await checkEmpty(target, plan);
     const tables = plan.filter((t) => !t.optional || options.sessions);
@@ -67,6 +78,7 @@ export async function copyDatabase(
       if (!written.every(verified)) throw new CopyUnverified(written);
       return written;
     });
+    completed = true;
     return {
       tables: plan.map((table) => reports.find((r) => r.table === table.name) ?? skipped(table)),
       sourceChecksum: sourceDigest.hex(),
@@ -76,6 +88,8 @@ export async function copyDatabase(
   } finally {
     await source.close();
     await target.close();
+    // A refused or failed copy leaves no database where there was none.
+    if (created && !completed) removeCreated(created);
   }
 }
 

@@ -1,5 +1,5 @@
 import { Migrator, type Migration, type MigrationResultSet } from 'kysely/migration';
-import type { Db } from './database.ts';
+import type { Db, Dialect } from './database.ts';
 import { initial } from './migrations/0001-initial.ts';
 import { authHardening } from './migrations/0002-auth-hardening.ts';
 import { deletedClient } from './migrations/0004-deleted-client.ts';
@@ -19,20 +19,20 @@ import { webhookDeliveryKeep } from './migrations/0017-webhook-delivery-keep.ts'
 import { hashedResetTokens } from './migrations/0018-hashed-reset-tokens.ts';
 
 /** Every migration, in order. Listed in code so the build carries them and nothing is scanned. */
-function migrations(db: Db): Record<string, Migration> {
+function migrations(dialect: Dialect): Record<string, Migration> {
   return {
-    '0001-initial': initial(db.dialect),
-    '0002-auth-hardening': authHardening(db.dialect),
-    '0004-deleted-client': deletedClient(db.dialect),
+    '0001-initial': initial(dialect),
+    '0002-auth-hardening': authHardening(dialect),
+    '0004-deleted-client': deletedClient(dialect),
     '0005-client-list-order': clientListOrder(),
     '0006-user-list-view': userListView(),
-    '0007-servers-and-credentials': serversAndCredentials(db.dialect),
+    '0007-servers-and-credentials': serversAndCredentials(dialect),
     '0008-event-server': eventServer(),
-    '0009-vault-and-host-keys': vaultAndHostKeys(db.dialect),
-    '0010-people-and-second-factors': peopleAndSecondFactors(db.dialect),
-    '0011-api-tokens': apiTokens(db.dialect),
-    '0012-webhooks': webhooks(db.dialect),
-    '0013-apps-runs-issues': appsRunsIssues(db.dialect),
+    '0009-vault-and-host-keys': vaultAndHostKeys(dialect),
+    '0010-people-and-second-factors': peopleAndSecondFactors(dialect),
+    '0011-api-tokens': apiTokens(dialect),
+    '0012-webhooks': webhooks(dialect),
+    '0013-apps-runs-issues': appsRunsIssues(dialect),
     '0014-totp-last-step': totpLastStep(),
     '0015-one-two-factor-per-person': oneTwoFactorPerPerson(),
     '0016-no-provider-tokens': noProviderTokens(),
@@ -42,7 +42,15 @@ function migrations(db: Db): Record<string, Migration> {
 }
 
 function migrator(db: Db): Migrator {
-  return new Migrator({ db: db.kysely, provider: { getMigrations: async () => migrations(db) } });
+  return new Migrator({
+    db: db.kysely,
+    provider: { getMigrations: async () => migrations(db.dialect) },
+  });
+}
+
+/** The names of this version's migrations, in order: what a database it migrated has applied. */
+export function migrationNames(): string[] {
+  return Object.keys(migrations('sqlite'));
 }
 
 function applied({ error, results }: MigrationResultSet): string[] {

@@ -1,0 +1,129 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { DatabaseTarget } from '#server/config.ts';
+import { createTestPostgresDatabase, testDialect } from '#server/testing/test-database.ts';
+import { runScript } from '#server/testing/run-script.ts';
+import { restoreDatabase } from './backup.ts';
+import { copyDatabase } from './copy-database.ts';
+import { openDatabase } from './database.ts';
+import { migrateTo, migrateToLatest } from './migrate.ts';
+
+/**
+ * A refused `db:copy` or restore leaves its target as it found it: no tables added to another
+ * application's database, no empty migrated database where there was none.
+ */
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-copy-refusal-'));
+const drops: (() => Promise<void>)[] = [];
+let current: DatabaseTarget;
+let older: DatabaseTarget;
+
+/** A SQLite database migrated as far as `to` (every migration without). */
+async function sqliteSource(name: string, to?: string): Promise<DatabaseTarget> {
+  const target = { kind: 'sqlite', file: path.join(dir, name) } as const;
+  const db = openDatabase(target);
+  await (to ? migrateTo(db, to) : migrateToLatest(db));
+  await db.close();
+  return target;
+}
+
+/** A target of the dialect under test, and the names of the tables it holds. */
+async function target(
+  prepare: string[] = [],
+): Promise<{ to: DatabaseTarget; url: string; tables(): Promise<string[]> }> {
+  let to: DatabaseTarget;
+  let url: string;
+  if (testDialect() === 'postgres') {
+    const database = await createTestPostgresDatabase();
+    drops.push(database.drop);
+    to = { kind: 'postgres', url: database.url, poolSize: 2 };
+    url = database.url;
+  } else {
+    const file = path.join(fs.mkdtempSync(path.join(dir, 'target-')), 'other.db');
+    to = { kind: 'sqlite', file };
+    url = `sqlite:${file}`;
+  }
+  const tables = async () => {
+    const db = openDatabase(to);
+    try {
+      const all = await db.kysely.introspection.getTables({ withInternalKyselyTables: true });
+      return all.filter((t) => !t.schema || t.schema === 'public').map((t) => t.name);
+    } finally {
+      await db.close();
+    }
+  };
+  if (prepare.length > 0) {
+    const db = openDatabase(to);
+    for (const statement of prepare) await sql.raw(statement).execute(db.kysely);
+    await db.close();
+  }
+  return { to, url, tables };
+}
+
+beforeAll(async () => {
+  current = await sqliteSource('current.db');
+  older = await sqliteSource('older.db', '0017-webhook-delivery-keep');
+}, 60_000);
+afterAll(async () => {
+  for (const drop of drops) await drop();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+it('db:copy into a database with tables of another application refuses it and adds none', async () => {
+  const other = await target(['create table "invoices" ("id" integer primary key, "total" text)']);
+  const copy = await runScript('src/server/cli/db-copy.ts', [
+    '--from',
+    `sqlite:${(current as { file: string }).file}`,
+    '--to',
+    other.url,
+  ]);
+  expect(copy.code).toBe(1);
+  expect(await other.tables()).toEqual(['invoices']);
+  expect(copy.err).toMatch(
+    /^Not copied: The target database holds tables that are not .*invoices/m,
+  );
+}, 60_000);
+
+it('a copy refused for its source creates no target database', async () => {
+  const empty = await target();
+  await expect(copyDatabase(older, empty.to, { sessions: false })).rejects.toMatchObject({
+    name: 'CopyRefused',
+    message: expect.stringMatching(/older version \(missing 0018-/),
+  });
+  expect(await empty.tables()).toEqual([]);
+  if (empty.to.kind === 'sqlite') {
+    // Looking at the tables above opened (and so made) the file: ask again from scratch.
+    fs.rmSync(empty.to.file);
+    await expect(copyDatabase(older, empty.to, { sessions: false })).rejects.toThrow(/older/);
+    expect(fs.existsSync(empty.to.file)).toBe(false);
+  }
+}, 60_000);
+
+it('a refused restore leaves the new data folder without a database', async () => {
+  const backup = path.join(dir, 'older.backup.db');
+  fs.copyFileSync((older as { file: string }).file, backup);
+  if (testDialect() === 'postgres') {
+    const empty = await target();
+    await expect(restoreDatabase(backup, empty.to)).rejects.toThrow(/older version/);
+    expect(await empty.tables()).toEqual([]);
+    return;
+  }
+  const dataDir = path.join(dir, 'data-restored');
+  const restore = await runScript('src/server/cli/restore.ts', [backup, '--data-dir', dataDir]);
+  expect(restore.code).toBe(1);
+  expect(restore.err).toMatch(/^Not restored: The source database is from an older version/m);
+  expect(fs.existsSync(dataDir) ? fs.readdirSync(dataDir) : []).toEqual([]);
+}, 60_000);
+
+it('still copies into a new database, and into an empty one this version migrated', async () => {
+  const fresh = await target();
+  expect((await copyDatabase(current, fresh.to, { sessions: true })).verified).toBe(true);
+  const migrated = await target();
+  const db = openDatabase(migrated.to);
+  await migrateToLatest(db);
+  await db.close();
+  expect((await copyDatabase(current, migrated.to, { sessions: true })).verified).toBe(true);
+}, 60_000);
