@@ -26,6 +26,7 @@ const SQLITE_ONLY = [
   'src/server/db/sqlite-durability.test.ts',
   'src/server/secrets-at-rest.test.ts',
   'src/server/private-files.test.ts',
+  'src/server/db/migrate-sqlite.test.ts',
 ];
 
 // Kept apart from vite.config.ts, whose root is the web app's folder.

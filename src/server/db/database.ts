@@ -74,13 +74,14 @@ export function openDatabase(
     fs.mkdirSync(path.dirname(target.file), { recursive: true, mode: 0o700 });
   const sqlite = new SQLite(target.file);
   // WAL lets readers go on while one writer commits; the busy timeout makes a second
-  // process (a CLI command, a backup) wait for the lock instead of failing at once.
+  // process (a CLI command, a backup) wait for the lock instead of failing at once, from the
+  // first statement on: switching a new file to WAL takes a lock too.
+  sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('journal_mode = WAL');
   // Every commit is flushed to disk before it is answered: not even a power cut loses an
   // acknowledged write (NORMAL would only survive a killed process). better-sqlite3's default,
   // stated so that it stays.
   sqlite.pragma('synchronous = FULL');
-  sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   const kysely = new Kysely<Database>({
     dialect: new SqliteDialect({ database: withPreparedStatements(sqlite) }),

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { Migrator, type Migration, type MigrationResultSet } from 'kysely/migration';
 import type { Db, Dialect } from './database.ts';
 import { initial } from './migrations/0001-initial.ts';
@@ -59,14 +60,53 @@ function applied({ error, results }: MigrationResultSet): string[] {
 }
 
 /**
- * Brings the schema up to date. Kysely's migrator holds a lock while it runs, so instances
- * that start together migrate once.
+ * Brings the schema up to date. Instances and commands that start together migrate once: on
+ * PostgreSQL Kysely's migrator holds an advisory lock and runs the migrations in one
+ * transaction; on SQLite, `underSqliteLock` does the same.
  */
 export async function migrateToLatest(db: Db): Promise<string[]> {
-  return applied(await migrator(db).migrateToLatest());
+  return applied(await underSqliteLock(db, () => migrator(db).migrateToLatest()));
 }
 
 /** Brings the schema to `name` and no further: a migration's test starts from the one before. */
 export async function migrateTo(db: Db, name: string): Promise<string[]> {
-  return applied(await migrator(db).migrateTo(name));
+  return applied(await underSqliteLock(db, () => migrator(db).migrateTo(name)));
+}
+
+/** How long a command waits for another process's SQLite migrations before giving up. */
+const SQLITE_MIGRATION_WAIT_MS = 10 * 60_000;
+
+/**
+ * On SQLite, Kysely's migration lock does nothing (it guards its one connection, not the file)
+ * and each migration runs outside a transaction: two processes starting on a fresh file both
+ * created the same tables, and one died with `table "user" already exists`. This runs the whole
+ * migration in one `BEGIN IMMEDIATE` transaction on the database's single connection: it holds
+ * SQLite's write lock, which other processes wait for, so the next one reads what has run only
+ * after the first committed, and a failed migration leaves the schema as it was (SQLite's DDL
+ * is transactional). Called before anything else uses the connection.
+ */
+async function underSqliteLock(
+  db: Db,
+  migrate: () => Promise<MigrationResultSet>,
+): Promise<MigrationResultSet> {
+  if (db.dialect !== 'sqlite') return migrate();
+  const deadline = Date.now() + SQLITE_MIGRATION_WAIT_MS;
+  for (;;) {
+    try {
+      await sql`begin immediate`.execute(db.kysely);
+      break;
+    } catch (error) {
+      // Each attempt waits the connection's busy timeout; migrations can take longer.
+      if ((error as { code?: unknown }).code !== 'SQLITE_BUSY' || Date.now() > deadline) {
+        throw error;
+      }
+    }
+  }
+  let result: MigrationResultSet | undefined;
+  try {
+    result = await migrate();
+  } finally {
+    await sql.raw(result && !result.error ? 'commit' : 'rollback').execute(db.kysely);
+  }
+  return result;
 }
