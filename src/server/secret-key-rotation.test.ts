@@ -15,6 +15,7 @@ import {
 import { sshKeygen } from './testing/sshd.ts';
 import { rotateSecretKey } from './secret-key-rotation.ts';
 import { runScript } from './testing/run-script.ts';
+import { enrolTotp, signInWithPassword, type Enrolled } from './testing/second-factor-steps.ts';
 import {
   Session,
   signUpVerified,
@@ -29,6 +30,9 @@ const PASSWORD = 'correct horse battery';
 
 let before: TestServer;
 let email: string;
+/** A person with an authenticator app and backup codes, which Better Auth keeps encrypted. */
+let twoFactorEmail: string;
+let enrolled: Enrolled;
 let kept: Client;
 let deleted: Client;
 let lockedKey: Credential;
@@ -77,6 +81,13 @@ beforeAll(async () => {
     secret: 'webhook-secret-5-rotated',
   });
   expect(hook.status).toBe(201);
+  twoFactorEmail = uniqueEmail('rotate-2fa');
+  const twoFactor = await signUpVerified(before, {
+    email: twoFactorEmail,
+    password: PASSWORD,
+    name: 'Codes',
+  });
+  enrolled = await enrolTotp(twoFactor, PASSWORD);
 });
 afterAll(async () => before.close());
 
@@ -131,10 +142,20 @@ it('a wrong previous key changes nothing and says which secret it could not open
   expect(missing.out).toContain('Set both SECRET_KEY_PREVIOUS');
 });
 
-it('npm run rotate-secret-key re-seals everything; the app reads it with the new key, the old key opens nothing', async () => {
+it('npm run rotate-secret-key re-seals everything, authenticator codes too; the app reads it with the new key, the old key opens nothing', async () => {
   const { code, out } = await rotateCli({ SECRET_KEY: NEW_KEY, SECRET_KEY_PREVIOUS: OLD_KEY });
-  expect(out).toContain('Re-encrypted 3 credential(s), 1 deploy token(s) and 1 webhook secret(s)');
+  expect(out).toContain(
+    'Re-encrypted 3 credential(s), 1 deploy token(s), 1 webhook secret(s) and the authenticator secret and backup codes of 1 person(s)',
+  );
+  expect(out).toMatch(/Ended [1-9]\d* session\(s\)/);
   expect(code).toBe(0);
+
+  // Sessions made under the old key, whose cookies the new one does not verify, are deleted.
+  const sessions = await before.app.parts.db.kysely
+    .selectFrom('session')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow();
+  expect(Number(sessions.n)).toBe(0);
 
   const sealed = await sealedSecrets();
   // Three credentials' secrets, the key's passphrase, the deploy token, the webhook's secret.
@@ -149,7 +170,9 @@ it('npm run rotate-secret-key re-seals everything; the app reads it with the new
   // A second run finds everything under the new key already and changes nothing.
   const again = await rotateCli({ SECRET_KEY: NEW_KEY, SECRET_KEY_PREVIOUS: OLD_KEY });
   expect(again.code).toBe(0);
-  expect(again.out).toContain('6 secret(s) were under the new key already.');
+  // And the authenticator secret and the backup codes.
+  expect(again.out).toContain('8 secret(s) were under the new key already.');
+  expect(again.out).toContain('Ended 0 session(s)');
   expect(await sealedSecrets()).toEqual(sealed);
 
   const after = await startTestServer({
@@ -190,6 +213,22 @@ it('npm run rotate-secret-key re-seals everything; the app reads it with the new
       { purpose: 'reveal' },
     );
     expect(revealed.body).toEqual({ secret: lockedKeyText, passphrase: KEY_PASSPHRASE });
+
+    // The person with an authenticator app finishes sign-in with a code, and with a backup code.
+    const withCode = await signInWithPassword(after, twoFactorEmail, PASSWORD);
+    expect(withCode.body.twoFactorRedirect).toBe(true);
+    const totp = await withCode.session.request('POST', '/api/auth/two-factor/verify-totp', {
+      code: await enrolled.app.nextCode(),
+    });
+    expect(totp.status, await totp.clone().text()).toBe(200);
+    const withBackup = await signInWithPassword(after, twoFactorEmail, PASSWORD);
+    expect(withBackup.body.twoFactorRedirect).toBe(true);
+    const backup = await withBackup.session.request(
+      'POST',
+      '/api/auth/two-factor/verify-backup-code',
+      { code: enrolled.backupCodes[0] },
+    );
+    expect(backup.status, await backup.clone().text()).toBe(200);
   } finally {
     await after.close();
   }

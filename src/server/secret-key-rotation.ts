@@ -1,7 +1,9 @@
 import type { Kysely, Transaction } from 'kysely';
+import { symmetricDecrypt, symmetricEncrypt } from 'better-auth/crypto';
 import type { Database } from './db/schema.ts';
 import {
   SecretBox,
+  betterAuthSecret,
   clientPasswordPlace,
   credentialPassphrasePlace,
   credentialPlace,
@@ -14,11 +16,23 @@ export class RotationError extends Error {
   override name = 'RotationError';
 }
 
+/** Rows whose values the app seals itself (SecretBox), per table. */
+interface SealedCounts {
+  credentials: number;
+  deployTokens: number;
+  webhooks: number;
+}
+
 export interface RotationReport {
-  /** Secrets re-sealed under the new key, per table. */
-  resealed: { credentials: number; deployTokens: number; webhooks: number };
+  /**
+   * Rows re-sealed under the new key, per table; `twoFactors`: people whose authenticator
+   * secret and backup codes Better Auth's twoFactor plugin keeps encrypted.
+   */
+  resealed: SealedCounts & { twoFactors: number };
   /** Secrets that the new key opens already (a second run after a finished one). */
   alreadyNew: number;
+  /** Sessions deleted: their cookies were signed with the old key, which nothing checks now. */
+  sessionsEnded: number;
 }
 
 /** A stored secret: where it is sealed now, and where it belongs. */
@@ -31,11 +45,14 @@ interface StoredSecret {
 
 /**
  * Re-seals every stored secret (the vault's credentials, users' deploy tokens, webhook
- * endpoints' signing secrets) from the
- * previous SECRET_KEY to the new one, in one transaction: either all of them move to the new
- * key or none does. A secret the previous key cannot open but the new one can is left as it
- * is, so running the command twice is harmless; one that neither opens stops the rotation,
- * naming the row, and nothing is changed.
+ * endpoints' signing secrets, and the authenticator secrets and backup codes Better Auth
+ * encrypts with the secret derived from SECRET_KEY) from the previous SECRET_KEY to the new
+ * one, in one transaction: either all of them move to the new key or none does. A secret the
+ * previous key cannot open but the new one can is left as it is, so running the command twice
+ * is harmless; one that neither opens stops the rotation, naming the row, and nothing is
+ * changed. The same transaction deletes every session: its cookie is signed with the old key,
+ * so it could not be used again, and a copy of the database taken before (with the old key)
+ * would hold the tokens of sessions still listed as signed in.
  */
 export async function rotateSecretKey(
   db: Kysely<Database>,
@@ -67,8 +84,74 @@ export async function rotateSecretKey(
     return next.seal(plain, to);
   };
 
-  const resealed = await db.transaction().execute((trx) => resealEach(trx, reseal));
-  return { resealed, alreadyNew };
+  const authSecrets = {
+    previous: betterAuthSecret(keys.previous),
+    next: betterAuthSecret(keys.next),
+  };
+  /** The same for a value Better Auth encrypted, with its own functions. */
+  const reencrypt = async (data: string, what: string): Promise<string | null> => {
+    let plain: string;
+    try {
+      plain = await symmetricDecrypt({ key: authSecrets.previous, data });
+    } catch {
+      try {
+        await symmetricDecrypt({ key: authSecrets.next, data });
+      } catch {
+        throw new RotationError(
+          `${what} opens with neither SECRET_KEY_PREVIOUS nor SECRET_KEY: nothing was changed. Check SECRET_KEY_PREVIOUS.`,
+        );
+      }
+      alreadyNew += 1;
+      return null;
+    }
+    return symmetricEncrypt({ key: authSecrets.next, data: plain });
+  };
+
+  return db.transaction().execute(async (trx) => {
+    const sealed = await resealEach(trx, reseal);
+    const twoFactors = await reencryptTwoFactors(trx, reencrypt);
+    const ended = await trx.deleteFrom('session').executeTakeFirst();
+    return {
+      resealed: { ...sealed, twoFactors },
+      alreadyNew,
+      sessionsEnded: Number(ended.numDeletedRows),
+    };
+  });
+}
+
+/**
+ * Passes each person's authenticator secret and backup codes (Better Auth's twoFactor table)
+ * through `reencrypt`, storing what it returns (null: keep it). Returns how many rows changed.
+ */
+async function reencryptTwoFactors(
+  trx: Transaction<Database>,
+  reencrypt: (data: string, what: string) => Promise<string | null>,
+): Promise<number> {
+  let count = 0;
+  const rows = await trx
+    .selectFrom('twoFactor')
+    .select(['id', 'userId', 'secret', 'backupCodes'])
+    .execute();
+  for (const row of rows) {
+    // An empty column holds nothing encrypted.
+    const secret = row.secret
+      ? await reencrypt(row.secret, `The authenticator secret of user ${row.userId}`)
+      : null;
+    const backupCodes = row.backupCodes
+      ? await reencrypt(row.backupCodes, `The backup codes of user ${row.userId}`)
+      : null;
+    if (secret === null && backupCodes === null) continue;
+    await trx
+      .updateTable('twoFactor')
+      .set({
+        ...(secret === null ? {} : { secret }),
+        ...(backupCodes === null ? {} : { backupCodes }),
+      })
+      .where('id', '=', row.id)
+      .execute();
+    count += 1;
+  }
+  return count;
 }
 
 /**
@@ -78,7 +161,7 @@ export async function rotateSecretKey(
 async function resealEach(
   trx: Transaction<Database>,
   reseal: (secret: StoredSecret) => string | null,
-): Promise<RotationReport['resealed']> {
+): Promise<SealedCounts> {
   const counts = { credentials: 0, deployTokens: 0, webhooks: 0 };
   const credentials = await trx
     .selectFrom('credential')

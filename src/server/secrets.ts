@@ -129,6 +129,14 @@ export function deriveKey(secretKey: string, label: string): Buffer {
 }
 
 /**
+ * Better Auth's `secret`: it signs the session cookies and encrypts what its twoFactor plugin
+ * stores (an authenticator's secret and the backup codes), so a new SECRET_KEY changes it too.
+ */
+export function betterAuthSecret(secretKey: string): string {
+  return deriveKey(secretKey, 'clients-manager/better-auth/v1').toString('hex');
+}
+
+/**
  * SECRET_KEY from the environment, or else the key kept in DATA_DIR/secret.key, made on the
  * first start (mode 0600) so the embedded default needs no setup. Losing that file makes
  * stored secrets unreadable: it belongs in every backup.

@@ -6,7 +6,7 @@ import { listViewSchema } from '#shared/account.ts';
 import { ACCOUNT_DISABLED_CODE, EMAIL_NOT_ALLOWED_CODE } from '#shared/api-error.ts';
 import { isStorableText } from '#shared/clients.ts';
 import type { Config } from '#server/config.ts';
-import { deriveKey } from '#server/secrets.ts';
+import { betterAuthSecret } from '#server/secrets.ts';
 import type { Db } from '#server/db/database.ts';
 import { fromBool, toBool } from '#server/db/codec.ts';
 import type { Mailer } from '#server/mail/mailer.ts';
@@ -88,7 +88,7 @@ export function createAuth({ db, config, secretKey, mailer, log }: AuthOptions) 
     appName: 'Clients Manager',
     baseURL: publicUrl,
     basePath: '/api/auth',
-    secret: deriveKey(secretKey, 'clients-manager/better-auth/v1').toString('hex'),
+    secret: betterAuthSecret(secretKey),
     trustedOrigins: [new URL(publicUrl).origin],
     database: { db: db.kysely, type: db.dialect },
     telemetry: { enabled: false },

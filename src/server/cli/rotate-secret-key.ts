@@ -9,15 +9,17 @@ import { runCommand } from './run-command.ts';
 
 const USAGE = `Usage: SECRET_KEY_PREVIOUS=<old key> SECRET_KEY=<new key> npm run rotate-secret-key
 
-Re-encrypts every stored secret (client server passwords, including those of deleted clients
-kept for undo, users' deploy access tokens and webhook signing secrets) from
+Re-encrypts every stored secret (the vault's credentials, the servers' passwords among them,
+including those of deleted clients kept for undo, users' deploy access tokens, webhook
+signing secrets, and people's authenticator secrets and backup codes) from
 SECRET_KEY_PREVIOUS to SECRET_KEY, in one transaction: all or nothing. Running it again
 after it finished changes nothing.
 
-Stop the server (every instance) first and start it again with the new SECRET_KEY. Better
-Auth's signing secret is derived from SECRET_KEY too: after the rotation everyone signs in
-again. If the old key lived in DATA_DIR/secret.key, keep SECRET_KEY set from now on (or put
-the new key in that file).
+Stop the server (every instance) first and start it again with the new SECRET_KEY. Session
+cookies are signed with a key derived from SECRET_KEY: the same transaction deletes every
+session, and everyone signs in again (with their second factor as before). If the old key
+lived in DATA_DIR/secret.key, keep SECRET_KEY set from now on (or put the new key in that
+file).
 
 Uses the same settings as the server (environment and .env: DATA_DIR, DATABASE_URL).`;
 
@@ -40,9 +42,9 @@ async function main(): Promise<number> {
   try {
     await migrateToLatest(db);
     const report = await rotateSecretKey(db.kysely, { previous, next });
-    const { credentials, deployTokens, webhooks } = report.resealed;
+    const { credentials, deployTokens, webhooks, twoFactors } = report.resealed;
     console.log(
-      `Re-encrypted ${credentials} credential(s), ${deployTokens} deploy token(s) and ${webhooks} webhook secret(s) under the new SECRET_KEY.`,
+      `Re-encrypted ${credentials} credential(s), ${deployTokens} deploy token(s), ${webhooks} webhook secret(s) and the authenticator secret and backup codes of ${twoFactors} person(s) under the new SECRET_KEY.`,
     );
     if (report.alreadyNew > 0) {
       console.log(`${report.alreadyNew} secret(s) were under the new key already.`);
@@ -53,7 +55,9 @@ async function main(): Promise<number> {
         `Note: ${keyFile} holds another key. The server uses SECRET_KEY when it is set; keep it set, or replace that file's content with the new key.`,
       );
     }
-    console.log('Start the server with the new SECRET_KEY. Everyone will need to sign in again.');
+    console.log(
+      `Ended ${report.sessionsEnded} session(s). Start the server with the new SECRET_KEY; everyone signs in again.`,
+    );
     return 0;
   } finally {
     await db.close();
