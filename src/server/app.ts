@@ -4,7 +4,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import { openDatabase, type Db } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
-import { SecretBox, resolveSecretKey } from './secrets.ts';
+import { SecretBox } from './secrets.ts';
+import { secretKeyFor } from './secret-key-check.ts';
 import { tightenDataDir } from './private-files.ts';
 import { resealLegacySecrets } from './secret-key-rotation.ts';
 import { createMailer } from './mail/mailer.ts';
@@ -122,7 +123,13 @@ export async function buildApp(
   const applied = await migrateToLatest(db);
   if (applied.length > 0) app.log.info({ migrations: applied }, 'database migrated');
 
-  const secretKey = resolveSecretKey(config.secretKey, config.dataDir);
+  let secretKey: string;
+  try {
+    secretKey = await secretKeyFor(db, config);
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
   const box = new SecretBox(secretKey);
   const resealed = await resealLegacySecrets(db.kysely, box);
   if (resealed > 0) app.log.info({ resealed }, 'stored secrets bound to their rows');

@@ -1,8 +1,14 @@
 import { configFromEnvOrExit } from './config-from-env.ts';
+import { ConfigError } from './config.ts';
 import { buildApp } from './app.ts';
 
 const config = configFromEnvOrExit();
-const app = await buildApp(config);
+const app = await buildApp(config).catch((error: unknown) => {
+  // A setting that only the database can judge (the key): refused as a bad variable is.
+  if (!(error instanceof ConfigError)) throw error;
+  console.error(error.message);
+  process.exit(1);
+});
 
 let closing = false;
 async function shutdown(signal: string): Promise<void> {

@@ -8,6 +8,7 @@ import {
 } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { ConfigError } from './config.ts';
 
 /** Sealed before values were bound to their place: opened as they are, re-sealed at start. */
 const LEGACY = 'v1';
@@ -139,13 +140,14 @@ export function betterAuthSecret(secretKey: string): string {
 /**
  * SECRET_KEY from the environment, or else the key kept in DATA_DIR/secret.key, made on the
  * first start (mode 0600) so the embedded default needs no setup. Losing that file makes
- * stored secrets unreadable: it belongs in every backup.
+ * stored secrets unreadable: it belongs in every backup. The server and the commands call it
+ * through secretKeyFor (secret-key-check.ts), which makes a key only for a database that
+ * holds nothing sealed.
  */
 export function resolveSecretKey(configured: string | undefined, dataDir: string): string {
-  if (configured) return configured;
-  const file = path.join(dataDir, 'secret.key');
-  const kept = readKeyFile(file);
+  const kept = readSecretKey(configured, dataDir);
   if (kept !== undefined) return kept;
+  const file = path.join(dataDir, 'secret.key');
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const key = randomBytes(32).toString('hex');
   // Written whole under another name and flushed, then linked in: a process starting beside
@@ -170,6 +172,11 @@ export function resolveSecretKey(configured: string | undefined, dataDir: string
   return key;
 }
 
+/** SECRET_KEY, else the key in DATA_DIR/secret.key; undefined when there is neither. */
+export function readSecretKey(configured: string | undefined, dataDir: string): string | undefined {
+  return configured || readKeyFile(path.join(dataDir, 'secret.key'));
+}
+
 /** The key in `file`; undefined when there is none; an error when it is empty. */
 function readKeyFile(file: string): string | undefined {
   let text: string;
@@ -181,7 +188,7 @@ function readKeyFile(file: string): string | undefined {
   }
   const key = text.trim();
   if (key === '') {
-    throw new Error(
+    throw new ConfigError(
       `${file} is empty: it held the key that seals this server's secrets; restore it from a backup, or set SECRET_KEY`,
     );
   }

@@ -4,7 +4,8 @@ import type { ImportReport } from '#shared/client-transfer.ts';
 import { configFromEnvOrExit } from '#server/config-from-env.ts';
 import { openDatabase } from '#server/db/database.ts';
 import { migrateToLatest } from '#server/db/migrate.ts';
-import { SecretBox, resolveSecretKey } from '#server/secrets.ts';
+import { SecretBox } from '#server/secrets.ts';
+import { secretKeyFor } from '#server/secret-key-check.ts';
 import {
   ClientRepository,
   ImportedMeanwhileError,
@@ -88,7 +89,7 @@ async function main(): Promise<number> {
   const db = openDatabase(config.database);
   try {
     await migrateToLatest(db);
-    const box = new SecretBox(resolveSecretKey(config.secretKey, config.dataDir));
+    const box = new SecretBox(await secretKeyFor(db, config));
     const actor = commandLineActor();
     // No live feed in this process: browsers hear of the changes from the event log.
     const repository = new ClientRepository(db, box, () => undefined);

@@ -3,7 +3,7 @@ import pino from 'pino';
 import type { Config } from '#server/config.ts';
 import { openDatabase, type Db } from '#server/db/database.ts';
 import { migrateToLatest } from '#server/db/migrate.ts';
-import { resolveSecretKey } from '#server/secrets.ts';
+import { secretKeyFor } from '#server/secret-key-check.ts';
 import { createAuth, type Auth } from '#server/auth/auth.ts';
 import { toBool, toIso } from '#server/db/codec.ts';
 import type { Mailer } from '#server/mail/mailer.ts';
@@ -43,9 +43,15 @@ export class UserAdmin {
 
   static async open(config: Config): Promise<UserAdmin> {
     const db = openDatabase(config.database);
-    await migrateToLatest(db);
+    let secretKey: string;
+    try {
+      await migrateToLatest(db);
+      secretKey = await secretKeyFor(db, config);
+    } catch (error) {
+      await db.close();
+      throw error;
+    }
     const log = pino({ level: 'warn' }, process.stderr);
-    const secretKey = resolveSecretKey(config.secretKey, config.dataDir);
     return new UserAdmin(db, createAuth({ db, config, secretKey, mailer: noMail, log }));
   }
 
