@@ -11,6 +11,7 @@ const DATABASE_FREE = [
   'src/server/features/clients/shell-quote.test.ts',
   'src/server/features/clients/command-bash.test.ts',
   'src/server/http/logger.test.ts',
+  'src/server/cli/run-command.test.ts',
   'src/server/http/request-logger.test.ts',
   'src/server/db/codec.test.ts',
   'src/server/ssh/**/*.test.ts',

@@ -1,10 +1,9 @@
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { configFromEnvOrExit } from '#server/config-from-env.ts';
 import { databaseTarget } from '#server/config.ts';
 import { backupDatabase } from '#server/db/backup.ts';
 import { describeTarget, reportCopyFailure, reportTable } from './copy-report.ts';
-import { runCommand } from './run-command.ts';
+import { parseCommandLine, runCommand } from './run-command.ts';
 
 const USAGE = `Usage: npm run backup -- [--out FILE] [--database-url URL]
 
@@ -22,12 +21,10 @@ The backup holds stored passwords and tokens encrypted: keep the key (SECRET_KEY
 DATA_DIR/secret.key) too, but apart from the backup. Without it they cannot be decrypted.`;
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({
-    options: {
-      out: { type: 'string' },
-      'database-url': { type: 'string' },
-      help: { type: 'boolean' },
-    },
+  const { values } = parseCommandLine({
+    out: { type: 'string' },
+    'database-url': { type: 'string' },
+    help: { type: 'boolean' },
   });
   if (values.help) {
     console.log(USAGE);
@@ -52,4 +49,4 @@ async function main(): Promise<number> {
   }
 }
 
-await runCommand(main);
+await runCommand(main, { usage: USAGE });

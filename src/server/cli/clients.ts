@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import { parseArgs } from 'node:util';
 import type { ImportReport } from '#shared/client-transfer.ts';
 import { configFromEnvOrExit } from '#server/config-from-env.ts';
 import { openDatabase } from '#server/db/database.ts';
@@ -13,7 +12,7 @@ import {
 import { exportClients } from '#server/features/transfer/client-export.ts';
 import { importClients } from '#server/features/transfer/client-import.ts';
 import { ImportFileError } from '#server/features/transfer/import-mapping.ts';
-import { runCommand } from './run-command.ts';
+import { parseCommandLine, runCommand } from './run-command.ts';
 import { commandLineActor } from './command-line-actor.ts';
 
 const USAGE = `Usage: npm run clients -- <command> [options]
@@ -61,16 +60,17 @@ function printReport(report: ImportReport): void {
 }
 
 async function main(): Promise<number> {
-  const { positionals, values } = parseArgs({
-    allowPositionals: true,
-    options: {
+  const { positionals, values } = parseCommandLine(
+    {
       secrets: { type: 'boolean' },
       out: { type: 'string' },
       'dry-run': { type: 'boolean' },
       'skip-invalid': { type: 'boolean' },
       help: { type: 'boolean' },
     },
-  });
+    // import FILE; export writes to --out
+    ([command]) => (command === 'import' ? 2 : 1),
+  );
   const [command, file] = positionals;
   if (values.help || !command) {
     console.log(USAGE);
@@ -150,4 +150,4 @@ async function main(): Promise<number> {
   }
 }
 
-await runCommand(main, { refusals: [ImportFileError, ImportedMeanwhileError] });
+await runCommand(main, { usage: USAGE, refusals: [ImportFileError, ImportedMeanwhileError] });

@@ -1,9 +1,8 @@
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { databaseTarget } from '#server/config.ts';
 import { copyDatabase } from '#server/db/copy-database.ts';
 import { describeTarget, reportCopyFailure, reportTable } from './copy-report.ts';
-import { runCommand } from './run-command.ts';
+import { parseCommandLine, runCommand } from './run-command.ts';
 
 const USAGE = `Usage: npm run db:copy -- --from DATABASE_URL --to DATABASE_URL [--sessions]
 
@@ -23,13 +22,11 @@ target instances need the same SECRET_KEY (or secret.key) as the source: stored 
 passwords and deploy tokens are encrypted with it.`;
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({
-    options: {
-      from: { type: 'string' },
-      to: { type: 'string' },
-      sessions: { type: 'boolean', default: false },
-      help: { type: 'boolean' },
-    },
+  const { values } = parseCommandLine({
+    from: { type: 'string' },
+    to: { type: 'string' },
+    sessions: { type: 'boolean', default: false },
+    help: { type: 'boolean' },
   });
   if (values.help) {
     console.log(USAGE);
@@ -60,4 +57,4 @@ async function main(): Promise<number> {
   }
 }
 
-await runCommand(main);
+await runCommand(main, { usage: USAGE });

@@ -1,10 +1,9 @@
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { configFromEnvOrExit } from '#server/config-from-env.ts';
 import { databaseTarget } from '#server/config.ts';
 import { restoreDatabase } from '#server/db/backup.ts';
 import { describeTarget, reportCopyFailure, reportTable } from './copy-report.ts';
-import { runCommand } from './run-command.ts';
+import { parseCommandLine, runCommand } from './run-command.ts';
 
 const USAGE = `Usage: npm run restore -- FILE [--data-dir DIR | --database-url URL]
 
@@ -19,20 +18,20 @@ Start the server on the restored database with the key the backed-up installatio
 (SECRET_KEY, or its secret.key copied into the new DATA_DIR).`;
 
 async function main(): Promise<number> {
-  const { values, positionals } = parseArgs({
-    allowPositionals: true,
-    options: {
+  const { values, positionals } = parseCommandLine(
+    {
       'data-dir': { type: 'string' },
       'database-url': { type: 'string' },
       help: { type: 'boolean' },
     },
-  });
+    1,
+  );
   if (values.help) {
     console.log(USAGE);
     return 0;
   }
   const file = positionals[0];
-  if (!file || positionals.length > 1 || (values['data-dir'] && values['database-url'])) {
+  if (!file || (values['data-dir'] && values['database-url'])) {
     console.error(USAGE);
     return 2;
   }
@@ -56,4 +55,4 @@ async function main(): Promise<number> {
   }
 }
 
-await runCommand(main);
+await runCommand(main, { usage: USAGE });

@@ -1,11 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { configFromEnvOrExit } from '#server/config-from-env.ts';
 import { openDatabase } from '#server/db/database.ts';
 import { migrateToLatest } from '#server/db/migrate.ts';
 import { RotationError, rotateSecretKey } from '#server/secret-key-rotation.ts';
-import { runCommand } from './run-command.ts';
+import { parseCommandLine, runCommand } from './run-command.ts';
 
 const USAGE = `Usage: SECRET_KEY_PREVIOUS=<old key> SECRET_KEY=<new key> npm run rotate-secret-key
 
@@ -24,7 +23,7 @@ file).
 Uses the same settings as the server (environment and .env: DATA_DIR, DATABASE_URL).`;
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { help: { type: 'boolean' } } });
+  const { values } = parseCommandLine({ help: { type: 'boolean' } });
   if (values.help) {
     console.log(USAGE);
     return 0;
@@ -64,4 +63,4 @@ async function main(): Promise<number> {
   }
 }
 
-await runCommand(main, { refusals: [RotationError] });
+await runCommand(main, { usage: USAGE, refusals: [RotationError] });

@@ -1,6 +1,5 @@
-import { parseArgs } from 'node:util';
 import { formatSoak, runSoak } from '#server/reliability/soak.ts';
-import { runCommand } from './run-command.ts';
+import { parseCommandLine, runCommand } from './run-command.ts';
 
 const USAGE = `Usage: npm run soak -- [--seconds 60] [--warmup 30] [--writers 50] [--subscribers 200] [--postgres]
 
@@ -14,15 +13,13 @@ end of the measured run is within 20% of its RSS at its start (the live heap aft
 collection too). Exits 1 otherwise.`;
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({
-    options: {
-      seconds: { type: 'string', default: '60' },
-      warmup: { type: 'string', default: '30' },
-      writers: { type: 'string', default: '50' },
-      subscribers: { type: 'string', default: '200' },
-      postgres: { type: 'boolean', default: false },
-      help: { type: 'boolean', default: false },
-    },
+  const { values } = parseCommandLine({
+    seconds: { type: 'string', default: '60' },
+    warmup: { type: 'string', default: '30' },
+    writers: { type: 'string', default: '50' },
+    subscribers: { type: 'string', default: '200' },
+    postgres: { type: 'boolean', default: false },
+    help: { type: 'boolean', default: false },
   });
   if (values.help) {
     console.log(USAGE);
@@ -49,4 +46,4 @@ async function main(): Promise<number> {
   return result.passed ? 0 : 1;
 }
 
-await runCommand(main);
+await runCommand(main, { usage: USAGE });

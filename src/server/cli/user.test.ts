@@ -58,6 +58,25 @@ describe('npm run user', { timeout: 60_000 }, () => {
     expect((await signIn('gen@example.test', password!)).status).toBe(200);
   });
 
+  it('answers a mistyped option or an argument too many with the usage and exit code 2', async () => {
+    const typo = await userCommand(['create', '--secret', 'x'], 'typo password 1');
+    expect(typo).toMatchObject({ code: 2, out: '' });
+    expect(typo.err).toMatch(/^Unknown option '--secret'.*\n\nUsage: npm run user -- /);
+    expect(typo.err).not.toMatch(/\n\s+at /);
+
+    // A password typed as an argument would otherwise be ignored and another one generated.
+    const extra = await userCommand(['create', '--email', 'extra@example.test', 'MyPassword1']);
+    expect(extra).toMatchObject({ code: 2, out: '' });
+    expect(extra.err).toMatch(/^Unexpected second argument: .*\n\nUsage: npm run user -- /);
+    expect(extra.err).not.toContain('MyPassword1');
+    const users = await t.server.app.parts.db.kysely
+      .selectFrom('user')
+      .select('id')
+      .where('email', '=', 'extra@example.test')
+      .execute();
+    expect(users).toHaveLength(0);
+  });
+
   it('refuses a duplicate and says why', async () => {
     const email = 'twice@example.test';
     expect((await userCommand(['create', '--email', email], 'first password 1')).code).toBe(0);

@@ -1,8 +1,7 @@
-import { parseArgs } from 'node:util';
 import { roleSchema } from '#shared/people.ts';
 import { configFromEnvOrExit } from '#server/config-from-env.ts';
 import { UserAdmin, UserAdminError } from './user-admin.ts';
-import { runCommand } from './run-command.ts';
+import { parseCommandLine, runCommand } from './run-command.ts';
 import { commandLineActor } from './command-line-actor.ts';
 
 const USAGE = `Usage: npm run user -- <command> [options]
@@ -28,10 +27,11 @@ async function readStdin(): Promise<string> {
 }
 
 async function main(): Promise<number> {
-  const { positionals, values } = parseArgs({
-    allowPositionals: true,
-    options: { email: { type: 'string' }, name: { type: 'string' }, help: { type: 'boolean' } },
-  });
+  const { positionals, values } = parseCommandLine(
+    { email: { type: 'string' }, name: { type: 'string' }, help: { type: 'boolean' } },
+    // role --email EMAIL ROLE; every other command takes options only
+    ([command]) => (command === 'role' ? 2 : 1),
+  );
   const [command] = positionals;
   if (values.help || !command) {
     console.log(USAGE);
@@ -102,4 +102,4 @@ async function main(): Promise<number> {
   }
 }
 
-await runCommand(main, { refusals: [UserAdminError] });
+await runCommand(main, { usage: USAGE, refusals: [UserAdminError] });
