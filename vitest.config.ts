@@ -12,6 +12,8 @@ const DATABASE_FREE = [
   'src/server/features/clients/command-bash.test.ts',
   'src/server/http/logger.test.ts',
   'src/server/cli/run-command.test.ts',
+  'src/server/cli/copy-report.test.ts',
+  'src/server/cli/db-copy.test.ts',
   'src/server/http/request-logger.test.ts',
   'src/server/db/codec.test.ts',
   'src/server/ssh/**/*.test.ts',

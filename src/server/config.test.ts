@@ -75,6 +75,24 @@ describe('loadConfig', () => {
     }
   });
 
+  it.each([
+    // `#` ends the URL's authority: node-postgres's own parse threw a TypeError at the first
+    // connection, a stack trace instead of this line.
+    ['postgres://cm:S3cr#t/pw@db:5432/cm', /must not contain #, which ends a URL: percent-encode/],
+    ['postgres://cm:S3cr/t@db:5432/cm', /cannot be read as a URL: percent-encode/],
+  ])('refuses DATABASE_URL %s with one line that names it and not the password', (url, why) => {
+    let message = '';
+    try {
+      loadConfig({ DATABASE_URL: url });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/^Invalid setting DATABASE_URL: /);
+    expect(message).toMatch(why);
+    expect(message.split('\n')).toHaveLength(1);
+    expect(message).not.toContain('S3cr');
+  });
+
   it('reads SERVER_CHECK_INTERVAL in minutes: 15 unless set, 0 for none', () => {
     expect(loadConfig({}).serverCheckIntervalMinutes).toBe(15);
     expect(loadConfig({ SERVER_CHECK_INTERVAL: ' 0 ' }).serverCheckIntervalMinutes).toBe(0);

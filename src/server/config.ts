@@ -78,6 +78,10 @@ const envSchema = z.object({
         (v) => /^(sqlite|file):/.test(v) || /^postgres(ql)?:\/\//.test(v),
         'must start with sqlite:, file: or postgres://',
       )
+      .superRefine((value, ctx) => {
+        const problem = databaseUrlProblem(value);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      })
       .optional(),
   ),
   DATABASE_POOL_SIZE: z
@@ -327,6 +331,42 @@ function providers(e: z.infer<typeof envSchema>): OidcProviderConfig[] {
   }
   if (missing.length > 0) throw new ConfigError(missing.join('\n'));
   return result;
+}
+
+/**
+ * A postgres:// URL read the way node-postgres reads it (pg-connection-string: spaces and stray
+ * `%` encoded first, a URL without a host read with a stand-in host), or undefined when it
+ * cannot be read, which node-postgres would answer with a TypeError at the first connection.
+ */
+export function readPostgresUrl(url: string): URL | undefined {
+  const text = / |%[^a-f0-9]|%[a-f0-9][^a-f0-9]/i.test(url)
+    ? encodeURI(url).replace(/%25(\d\d)/g, '%$1')
+    : url;
+  for (const candidate of [text, text.replace('@/', `@${NO_HOST}/`)]) {
+    try {
+      return new URL(candidate, 'postgres://base');
+    } catch {
+      // Not this way: node-postgres tries the stand-in host next.
+    }
+  }
+  return undefined;
+}
+
+/** The host pg-connection-string puts in a URL that names none (a Unix socket's `?host=`). */
+export const NO_HOST = '___DUMMY___';
+
+/**
+ * Why a postgres:// URL cannot be used, in words that never quote it (it may hold a password),
+ * or undefined. A `#` ends a URL: node-postgres would drop what follows, or not read the URL at
+ * all when the `#` sits in the password, so it is refused, with the way to write it.
+ */
+export function databaseUrlProblem(url: string): string | undefined {
+  if (!/^postgres(ql)?:\/\//.test(url)) return undefined;
+  const encode =
+    'percent-encode special characters in the user name and password (# as %23, / as %2F, @ as %40)';
+  if (url.includes('#')) return `must not contain #, which ends a URL: ${encode}`;
+  if (!readPostgresUrl(url)) return `cannot be read as a URL: ${encode}`;
+  return undefined;
 }
 
 /** DATABASE_URL as a target (also used by `npm run db:copy` for its --from and --to). */

@@ -1,8 +1,7 @@
 import path from 'node:path';
 import { configFromEnvOrExit } from '#server/config-from-env.ts';
-import { databaseTarget } from '#server/config.ts';
 import { backupDatabase } from '#server/db/backup.ts';
-import { describeTarget, reportCopyFailure, reportTable } from './copy-report.ts';
+import { describeTarget, reportCopyFailure, reportTable, targetFromOption } from './copy-report.ts';
 import { parseCommandLine, runCommand } from './run-command.ts';
 
 const USAGE = `Usage: npm run backup -- [--out FILE] [--database-url URL]
@@ -32,7 +31,7 @@ async function main(): Promise<number> {
   }
   const config = configFromEnvOrExit();
   const from = values['database-url']
-    ? databaseTarget(values['database-url'], config.dataDir, 2)
+    ? targetFromOption('--database-url', values['database-url'], config.dataDir)
     : config.database;
   const stamp = new Date().toISOString().slice(0, 19).replace(/:/g, '');
   const out = path.resolve(values.out ?? `clients-manager-${stamp}.backup.db`);

@@ -1,12 +1,48 @@
-import type { DatabaseTarget } from '#server/config.ts';
+import {
+  NO_HOST,
+  databaseTarget,
+  databaseUrlProblem,
+  readPostgresUrl,
+  type DatabaseTarget,
+} from '#server/config.ts';
 import { CopyRefused, CopyUnverified, type TableReport } from '#server/db/copy-database.ts';
+import { UsageError } from './run-command.ts';
 
-/** A database URL fit to print: no password. */
+/**
+ * Query parameters of a database URL whose values are secret or point at one: node-postgres
+ * takes every parameter (`password`, `sslpassword` for the key's passphrase, `sslkey` for the
+ * private key's file, and whatever a later version adds).
+ */
+const SECRET_PARAMETER = /pass|secret|token|key/i;
+
+/**
+ * A database URL fit to print, as the first line of every backup (cron mails and logs keep
+ * it): the password masked, in the user part and in the query, and no fragment.
+ */
 export function describeTarget(target: DatabaseTarget): string {
   if (target.kind === 'sqlite') return `sqlite:${target.file}`;
-  const url = new URL(target.url);
+  const url = readPostgresUrl(target.url);
+  // Refused before it gets here (databaseUrlProblem); never echoed if it does.
+  if (!url) return 'postgres://(a URL that cannot be read)';
   if (url.password) url.password = '***';
-  return url.toString();
+  const query = new URLSearchParams();
+  for (const [name, value] of url.searchParams) {
+    query.append(name, SECRET_PARAMETER.test(name) ? '***' : value);
+  }
+  url.search = query.toString();
+  url.hash = '';
+  return url.toString().replace(`@${NO_HOST}/`, '@/');
+}
+
+/**
+ * The database a command-line option names (a URL, or a SQLite file's path). A postgres:// URL
+ * node-postgres cannot read is refused here with one line naming the option, never echoing the
+ * URL (it may hold the password).
+ */
+export function targetFromOption(option: string, value: string, dataDir: string): DatabaseTarget {
+  const problem = databaseUrlProblem(value);
+  if (problem) throw new UsageError(`Invalid ${option}: ${problem}.`, { showUsage: false });
+  return databaseTarget(value, dataDir, 2);
 }
 
 /** Per table: rows on both sides and the checksums, `ok` where they agree. */

@@ -1,7 +1,6 @@
 import path from 'node:path';
-import { databaseTarget } from '#server/config.ts';
 import { copyDatabase } from '#server/db/copy-database.ts';
-import { describeTarget, reportCopyFailure, reportTable } from './copy-report.ts';
+import { describeTarget, reportCopyFailure, reportTable, targetFromOption } from './copy-report.ts';
 import { parseCommandLine, runCommand } from './run-command.ts';
 
 const USAGE = `Usage: npm run db:copy -- --from DATABASE_URL --to DATABASE_URL [--sessions]
@@ -37,8 +36,8 @@ async function main(): Promise<number> {
     return 2;
   }
   // The forms DATABASE_URL takes; a bare path is a SQLite file.
-  const from = databaseTarget(values.from, path.resolve('data'), 2);
-  const to = databaseTarget(values.to, path.resolve('data'), 2);
+  const from = targetFromOption('--from', values.from, path.resolve('data'));
+  const to = targetFromOption('--to', values.to, path.resolve('data'));
   console.log(`Copying ${describeTarget(from)} → ${describeTarget(to)}`);
   try {
     const report = await copyDatabase(from, to, { sessions: values.sessions });

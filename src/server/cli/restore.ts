@@ -2,7 +2,7 @@ import path from 'node:path';
 import { configFromEnvOrExit } from '#server/config-from-env.ts';
 import { databaseTarget } from '#server/config.ts';
 import { restoreDatabase } from '#server/db/backup.ts';
-import { describeTarget, reportCopyFailure, reportTable } from './copy-report.ts';
+import { describeTarget, reportCopyFailure, reportTable, targetFromOption } from './copy-report.ts';
 import { parseCommandLine, runCommand } from './run-command.ts';
 
 const USAGE = `Usage: npm run restore -- FILE [--data-dir DIR | --database-url URL]
@@ -38,7 +38,7 @@ async function main(): Promise<number> {
   const to = values['data-dir']
     ? databaseTarget(undefined, path.resolve(values['data-dir']))
     : values['database-url']
-      ? databaseTarget(values['database-url'], path.resolve('data'), 2)
+      ? targetFromOption('--database-url', values['database-url'], path.resolve('data'))
       : configFromEnvOrExit().database;
   console.log(`Restoring ${path.resolve(file)} → ${describeTarget(to)}`);
   try {
