@@ -24,11 +24,16 @@ describe('npm run clients', () => {
         server: { password: 'cli-secret' },
       })
     ).body;
+    // A link left where the export goes is replaced, not written through.
     const out = path.join(t.server.dataDir, 'export.json');
+    const linked = path.join(t.server.dataDir, 'linked-export.json');
+    fs.symlinkSync(linked, out);
     const result = await clientsCommand(['export', '--secrets', '--out', out]);
     expect(result.code).toBe(0);
     expect(result.err).toMatch(/Exported \d+ client\(s\) to .*export\.json\./);
     expect(result.err).toMatch(/Warning: the export holds the server passwords in clear/);
+    expect(fs.lstatSync(out).isFile()).toBe(true);
+    expect(fs.existsSync(linked)).toBe(false);
     expect(fs.statSync(out).mode & 0o777).toBe(0o600);
     const file = JSON.parse(fs.readFileSync(out, 'utf8')) as ClientExport;
     expect(file.clients.find((c) => c.id === client.id)?.server.password).toBe('cli-secret');
@@ -40,6 +45,29 @@ describe('npm run clients', () => {
       kind: 'client.password_read',
       actor: { id: null, name: expect.stringMatching(/\(command line\)$/) },
     });
+  });
+
+  it('refuses to export into an existing file, which would keep its mode, and reads nothing', async () => {
+    const client = (
+      await t.staff.staff.json<Client>('POST', '/api/clients', {
+        name: 'Cli existing',
+        server: { password: 'existing-file-secret' },
+      })
+    ).body;
+    const out = path.join(t.server.dataDir, 'readable.json');
+    fs.writeFileSync(out, 'old content\n', { mode: 0o644 });
+    fs.chmodSync(out, 0o644);
+    const result = await clientsCommand(['export', '--secrets', '--out', out]);
+    expect(result).toMatchObject({ code: 1, out: '' });
+    expect(result.err).toBe(`${out} exists already: choose a new file.\n`);
+    expect(fs.readFileSync(out, 'utf8')).toBe('old content\n');
+    expect(fs.statSync(out).mode & 0o777).toBe(0o644);
+    expect(fs.readdirSync(t.server.dataDir).filter((f) => f.includes('partial'))).toEqual([]);
+    const history = await t.staff.staff.json<ClientHistory>(
+      'GET',
+      `/api/clients/${client.id}/history`,
+    );
+    expect(history.body.events.map((e) => e.kind)).not.toContain('client.password_read');
   });
 
   it('imports a Firestore file: dry run, refusal with invalid documents, then --skip-invalid with progress', async () => {

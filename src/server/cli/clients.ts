@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import type { ImportReport } from '#shared/client-transfer.ts';
 import { configFromEnvOrExit } from '#server/config-from-env.ts';
 import { openDatabase } from '#server/db/database.ts';
@@ -18,9 +19,10 @@ import { commandLineActor } from './command-line-actor.ts';
 const USAGE = `Usage: npm run clients -- <command> [options]
 
   export [--secrets] [--out FILE]   every client with all its servers as JSON, and the vault
-                                    credentials they use, to FILE or standard output; with
-                                    --secrets the server passwords and the credentials' secrets
-                                    are in it (in clear), and each read is recorded in history
+                                    credentials they use, to FILE (a new file, mode 0600) or
+                                    standard output; with --secrets the server passwords and
+                                    the credentials' secrets are in it (in clear), and each
+                                    read is recorded in history
   import FILE [--dry-run] [--skip-invalid]
                                     our own export, or a Firestore export of the original
                                     tool's clients collection (see docs/operations.md). Prints
@@ -32,6 +34,28 @@ const USAGE = `Usage: npm run clients -- <command> [options]
 
 Uses the same settings as the server (environment and .env: DATA_DIR, DATABASE_URL,
 SECRET_KEY). Live browsers see the changes as if a colleague made them.`;
+
+/** An export's --out that names an existing file: nothing is read or written. */
+class ExportRefused extends Error {
+  override name = 'ExportRefused';
+}
+
+/**
+ * Writes an export as a backup is written: a new file beside --out, created for its owner only
+ * (`wx` never opens an existing file or follows a link), renamed over the name at the end. An
+ * existing file would keep its mode (0644 with every password in it) and a link would be
+ * followed, so --out must name a new file.
+ */
+function writeExport(out: string, text: string): void {
+  const partial = `${out}.partial`;
+  fs.rmSync(partial, { force: true });
+  try {
+    fs.writeFileSync(partial, text, { mode: 0o600, flag: 'wx' });
+    fs.renameSync(partial, out);
+  } finally {
+    fs.rmSync(partial, { force: true });
+  }
+}
 
 /** How many invalid documents are listed one by one; the rest are counted. */
 const INVALID_LISTED = 20;
@@ -85,6 +109,12 @@ async function main(): Promise<number> {
     return 2;
   }
 
+  // Before anything is read: an export with passwords records each read in history.
+  const out = values.out === undefined ? undefined : path.resolve(values.out);
+  if (command === 'export' && out !== undefined && fs.existsSync(out)) {
+    throw new ExportRefused(`${out} exists already: choose a new file.`);
+  }
+
   const config = configFromEnvOrExit();
   const db = openDatabase(config.database);
   try {
@@ -98,9 +128,9 @@ async function main(): Promise<number> {
       const secrets = values.secrets === true;
       const { file: content } = await exportClients(db, box, repository, { secrets, actor });
       const text = `${JSON.stringify(content, null, 2)}\n`;
-      if (values.out) {
-        fs.writeFileSync(values.out, text, { mode: 0o600 });
-        console.error(`Exported ${content.clients.length} client(s) to ${values.out}.`);
+      if (out !== undefined) {
+        writeExport(out, text);
+        console.error(`Exported ${content.clients.length} client(s) to ${out}.`);
       } else {
         process.stdout.write(text);
       }
@@ -150,4 +180,7 @@ async function main(): Promise<number> {
   }
 }
 
-await runCommand(main, { usage: USAGE, refusals: [ImportFileError, ImportedMeanwhileError] });
+await runCommand(main, {
+  usage: USAGE,
+  refusals: [ExportRefused, ImportFileError, ImportedMeanwhileError],
+});
