@@ -16,6 +16,32 @@ describe('redactUrl', () => {
     ['/x?%74oken=a&%54oken=b', '/x?%74oken=[redacted]&%54oken=[redacted]'],
     ['/x?token[]=a&token', '/x?token[]=[redacted]&token=[redacted]'],
     ['/x?tokens=a&q=token', '/x?tokens=a&q=token'],
+    // Secrets a client or a mistaken link may put in a query: logged in clear before.
+    [
+      '/x?password=Pw1&passwd=Pw2&pass=Pw3',
+      '/x?password=[redacted]&passwd=[redacted]&pass=[redacted]',
+    ],
+    [
+      '/x?access_token=At1&refresh_token=Rt1&id_token=It1',
+      '/x?access_token=[redacted]&refresh_token=[redacted]&id_token=[redacted]',
+    ],
+    [
+      '/x?api_key=K1&apiKey=K2&x-api-key=K3&key=K4',
+      '/x?api_key=[redacted]&apiKey=[redacted]&x-api-key=[redacted]&key=[redacted]',
+    ],
+    [
+      '/x?secret=S1&client_secret=S2&sig=S3&signature=S4',
+      '/x?secret=[redacted]&client_secret=[redacted]&sig=[redacted]&signature=[redacted]',
+    ],
+    [
+      '/x?PassWord=P&%70assword=Q&session=s&jwt=j',
+      '/x?PassWord=[redacted]&%70assword=[redacted]&session=[redacted]&jwt=[redacted]',
+    ],
+    // The export's flag says whether passwords were asked for: worth keeping.
+    [
+      '/api/clients/export?secrets=true&view=summary',
+      '/api/clients/export?secrets=true&view=summary',
+    ],
     ['/x?%E0%A4%A=1', '/x?%E0%A4%A=1'],
     ['/plain/path', '/plain/path'],
     // The reset link carries its token in the path.

@@ -3,9 +3,14 @@ import type { DestinationStream, LoggerOptions } from 'pino';
 
 /**
  * Query parameters whose values are secrets: Better Auth's verify and reset links, a provider's
- * answer, and an invitation's sign-up link (whoever has it may take the invited account).
+ * answer, an invitation's sign-up link (whoever has it may take the invited account), and the
+ * names a client, a script or a pasted link commonly puts a secret under (`password`,
+ * `access_token`, `api_key`, `client_secret`, `x-api-key`, `signature`, …: any name ending in
+ * token, secret, password, key and the like). Whole words only: `?secrets=true` (the export's
+ * flag) and `?tokens=` are no secrets, and say what was asked.
  */
-const SECRET_NAME = /^(?:token|code|state|invitation)(?:\[.*\])?$/i;
+const SECRET_NAME =
+  /^(?:[\w.-]*(?:token|secret|password|passwd|passphrase|pwd|key|signature|credentials?|jwt)|code|state|invitation|pass|sig|otp|auth|authorization|session|sessionid|sid)(?:\[.*\])?$/i;
 
 function decodedName(name: string): string {
   try {
