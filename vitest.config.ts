@@ -14,6 +14,7 @@ const DATABASE_FREE = [
   'src/server/cli/run-command.test.ts',
   'src/server/cli/copy-report.test.ts',
   'src/server/cli/db-copy.test.ts',
+  'src/server/cli/terminal-text.test.ts',
   'src/server/http/request-logger.test.ts',
   'src/server/db/codec.test.ts',
   'src/server/ssh/**/*.test.ts',

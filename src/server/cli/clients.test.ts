@@ -115,4 +115,16 @@ describe('npm run clients', () => {
     expect(notJson.err).toMatch(/^Cannot read .*bad\.json as JSON: /);
     expect((await clientsCommand(['import'])).code).toBe(2);
   });
+
+  it('prints ids from an import file with control characters escaped', async () => {
+    const file = path.join(t.server.dataDir, 'hostile-ids.json');
+    const id = 'x\u001b[2K\r\u001b]52;c;Y3VybCBldmlsfHNo\u0007';
+    fs.writeFileSync(file, JSON.stringify([{ __id__: id, name: 'X', domains: ['not a url'] }]));
+    const dry = await clientsCommand(['import', file, '--dry-run']);
+    expect(dry.code).toBe(0);
+    expect(dry.out).toContain(
+      '  document 0 (id x\\u{1b}[2K\\u{d}\\u{1b}]52;c;Y3VybCBldmlsfHNo\\u{7}): domains.0: ',
+    );
+    for (const raw of ['\u001b', '\r', '\u0007']) expect(dry.out).not.toContain(raw);
+  });
 });

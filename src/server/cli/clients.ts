@@ -15,6 +15,7 @@ import { importClients } from '#server/features/transfer/client-import.ts';
 import { ImportFileError } from '#server/features/transfer/import-mapping.ts';
 import { parseCommandLine, runCommand } from './run-command.ts';
 import { commandLineActor } from './command-line-actor.ts';
+import { terminalText } from './terminal-text.ts';
 
 const USAGE = `Usage: npm run clients -- <command> [options]
 
@@ -62,8 +63,9 @@ const INVALID_LISTED = 20;
 
 function printProblems(problems: ImportReport['invalid'], what: string): void {
   for (const problem of problems.slice(0, INVALID_LISTED)) {
+    // Ids and reasons come from the file (a reason may quote a credential's name).
     const id = problem.id === undefined ? '' : ` (id ${problem.id})`;
-    console.log(`  document ${problem.index}${id}: ${problem.reason}`);
+    console.log(terminalText(`  document ${problem.index}${id}: ${problem.reason}`));
   }
   if (problems.length > INVALID_LISTED) {
     console.log(`  … and ${problems.length - INVALID_LISTED} more ${what}.`);
@@ -146,7 +148,8 @@ async function main(): Promise<number> {
     try {
       data = JSON.parse(fs.readFileSync(file!, 'utf8'));
     } catch (error) {
-      console.error(`Cannot read ${file} as JSON: ${(error as Error).message}`);
+      // JSON.parse's message quotes the file around the fault.
+      console.error(terminalText(`Cannot read ${file} as JSON: ${(error as Error).message}`));
       return 1;
     }
     const dryRun = values['dry-run'] === true;

@@ -7,6 +7,7 @@ import {
 } from '#server/config.ts';
 import { CopyRefused, CopyUnverified, type TableReport } from '#server/db/copy-database.ts';
 import { UsageError } from './run-command.ts';
+import { terminalText } from './terminal-text.ts';
 
 /**
  * Query parameters of a database URL whose values are secret or point at one: node-postgres
@@ -92,6 +93,8 @@ export function reportCopyFailure(
     console.error(`${words.unverified}${error.message}`);
     return 1;
   }
-  console.error(`${words.refused}${error instanceof CopyRefused ? error.message : String(error)}`);
+  // A refusal names what it found in the source, which may be a backup file from elsewhere.
+  const why = error instanceof CopyRefused ? error.message : String(error);
+  console.error(`${words.refused}${terminalText(why)}`);
   return 1;
 }

@@ -1,6 +1,7 @@
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { ConfigError } from '#server/config.ts';
 import { keepFilesPrivate } from '#server/private-files.ts';
+import { terminalText } from './terminal-text.ts';
 
 type ErrorClass = abstract new (...args: never[]) => Error;
 
@@ -78,7 +79,8 @@ export async function runCommand(
     }
     const refusals = [ConfigError, ...(options.refusals ?? [])];
     if (!refusals.some((refusal) => error instanceof refusal)) throw error;
-    console.error((error as Error).message);
+    // A refusal may quote what it refuses: a name from an import file, a table of a backup.
+    console.error(terminalText((error as Error).message));
     process.exitCode = 1;
   }
 }

@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Me } from '#shared/account.ts';
-import { Session, startTestServer, type TestServer } from '#server/testing/test-server.ts';
+import {
+  Session,
+  signUpVerified,
+  startTestServer,
+  type TestServer,
+} from '#server/testing/test-server.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
 import { openEventStream } from '#server/testing/sse-reader.ts';
 import { notAllowedMessage } from '#server/auth/allowlist.ts';
@@ -75,6 +80,24 @@ describe('npm run user', { timeout: 60_000 }, () => {
       .where('email', '=', 'extra@example.test')
       .execute();
     expect(users).toHaveLength(0);
+  });
+
+  it('lists display names with control, bidi and zero-width characters escaped', async () => {
+    const email = 'eve@example.test';
+    await signUpVerified(t.server, { email, name: 'Eve' });
+    // However it got there (an older version's API, a provider's profile, the database).
+    const hostile = 'Eve\u001b[2K\r\u001b]52;c;Y3VybCBldmlsfHNo\u0007\u202eadmin';
+    await t.server.app.parts.db.kysely
+      .updateTable('user')
+      .set({ name: hostile })
+      .where('email', '=', email)
+      .execute();
+    const list = await userCommand(['list']);
+    expect(list.code).toBe(0);
+    expect(list.out).toMatch(
+      /^eve@example\.test\tEve\\u\{1b\}\[2K\\u\{d\}\\u\{1b\}\]52;c;Y3VybCBldmlsfHNo\\u\{7\}\\u\{202e\}admin\t/m,
+    );
+    for (const raw of ['\u001b', '\r', '\u0007', '\u202e']) expect(list.out).not.toContain(raw);
   });
 
   it('refuses a duplicate and says why', async () => {

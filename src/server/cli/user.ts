@@ -3,6 +3,7 @@ import { configFromEnvOrExit } from '#server/config-from-env.ts';
 import { UserAdmin, UserAdminError } from './user-admin.ts';
 import { parseCommandLine, runCommand } from './run-command.ts';
 import { commandLineActor } from './command-line-actor.ts';
+import { terminalText } from './terminal-text.ts';
 
 const USAGE = `Usage: npm run user -- <command> [options]
 
@@ -62,8 +63,10 @@ async function main(): Promise<number> {
             u.verified ? 'verified' : 'unverified',
             u.disabled ? 'DISABLED' : 'active',
           ].join(', ');
+          // A person picks their own display name: it must not act on this terminal.
+          const [email, name] = [terminalText(u.email), terminalText(u.name) || '-'];
           console.log(
-            `${u.email}\t${u.name || '-'}\t${u.role}\t${status}\t${u.sessions} session(s)\tsince ${u.createdAt.slice(0, 10)}`,
+            `${email}\t${name}\t${u.role}\t${status}\t${u.sessions} session(s)\tsince ${u.createdAt.slice(0, 10)}`,
           );
         }
         return 0;
