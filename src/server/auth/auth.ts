@@ -5,6 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { listViewSchema } from '#shared/account.ts';
 import { ACCOUNT_DISABLED_CODE, EMAIL_NOT_ALLOWED_CODE } from '#shared/api-error.ts';
 import { isStorableText } from '#shared/clients.ts';
+import { HIDDEN_IN_LINE_MESSAGE, hasHiddenCharacters } from '#shared/command-safe-text.ts';
 import type { Config } from '#server/config.ts';
 import { betterAuthSecret } from '#server/secrets.ts';
 import type { Db } from '#server/db/database.ts';
@@ -179,13 +180,20 @@ export function createAuth({ db, config, secretKey, mailer, log }: AuthOptions) 
             message: `${field}: Must be text`,
           });
         }
-        // A display name is shown on every screen and in every session list: capped like a
-        // client's name.
+        // A display name is shown on every screen, in every session list and by
+        // `npm run user -- list` in an operator's terminal: capped like a client's name, and
+        // without the characters that would break or disguise its line (ESC, a newline, bidi).
         const { name } = body;
         if (typeof name === 'string' && name.length > MAX_NAME_LENGTH) {
           throw new APIError('BAD_REQUEST', {
             code: 'INVALID_NAME',
             message: `name: Must be at most ${MAX_NAME_LENGTH} characters`,
+          });
+        }
+        if (typeof name === 'string' && hasHiddenCharacters(name)) {
+          throw new APIError('BAD_REQUEST', {
+            code: 'INVALID_NAME',
+            message: `name: ${HIDDEN_IN_LINE_MESSAGE}`,
           });
         }
         if (ctx.path !== '/sign-up/email') return;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { passwordSchema } from '#shared/account.ts';
+import { HIDDEN_IN_LINE_MESSAGE, hasHiddenCharacters } from '#shared/command-safe-text.ts';
 
 const email = z
   .string()
@@ -13,7 +14,11 @@ export const signInSchema = z.object({
 });
 
 export const signUpSchema = z.object({
-  name: z.string().trim().max(200, 'Must be at most 200 characters'),
+  name: z
+    .string()
+    .trim()
+    .max(200, 'Must be at most 200 characters')
+    .refine((v) => !hasHiddenCharacters(v), HIDDEN_IN_LINE_MESSAGE),
   email,
   password: passwordSchema,
 });

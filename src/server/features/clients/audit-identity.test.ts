@@ -66,4 +66,31 @@ describe('a display name', () => {
     expect(response.body.message).toMatch(/^name: Must be at most 200 characters/);
     expect((await rename(staff, 'N'.repeat(200))).status).toBe(200);
   });
+
+  it('is refused with control, bidi or zero-width characters, at sign-up and when changed', async () => {
+    const staff = await signUpVerified(t.server, { name: 'Plain' });
+    // ESC erases the line and writes the clipboard of a terminal that lists people.
+    for (const name of [
+      'Eve\u001b[2K\r\u001b]52;c;Y3VybA==\u0007',
+      'Ev\u202ee',
+      'E\u200bve',
+      'E\nve',
+    ]) {
+      const response = await staff.json<{ message?: string }>('POST', '/api/auth/update-user', {
+        name,
+      });
+      expect(response.status, JSON.stringify(name)).toBe(400);
+      expect(response.body.message).toMatch(/^name: Must not contain control, bidi or zero-width/);
+    }
+    const signUp = await new Session(t.server).json<{ message?: string }>(
+      'POST',
+      '/api/auth/sign-up/email',
+      { email: uniqueEmail('eve'), password: 'correct horse battery', name: 'Eve\u001b[2K' },
+    );
+    expect(signUp.status).toBe(400);
+    expect(signUp.body.message).toMatch(/^name: Must not contain control/);
+    const me = await staff.json<{ displayName: string }>('GET', '/api/me');
+    expect(me.body.displayName).toBe('Plain');
+    expect((await rename(staff, 'Zoë Ødegaard 🙂')).status).toBe(200);
+  });
 });
