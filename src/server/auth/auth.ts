@@ -30,6 +30,7 @@ import {
 } from './second-factors.ts';
 import { roleForNewUser } from './first-admin.ts';
 import { withoutProviderTokens } from './provider-tokens.ts';
+import { refuseOffAppRedirects } from './redirect-targets.ts';
 import { signUpWillCreateUser } from './sign-up-check.ts';
 
 /**
@@ -157,6 +158,9 @@ export function createAuth({ db, config, secretKey, mailer, log }: AuthOptions) 
       // (Better Auth hides whether an address exists). A refused person must be told why, and
       // the lists reveal nothing about any one account, so say it before sign-up starts.
       before: createAuthMiddleware(async (ctx) => {
+        // Every query and body that says where to send the browser, on every route, and on the
+        // target as the browser will resolve it (redirect-targets.ts).
+        refuseOffAppRedirects(ctx, publicUrl);
         // PostgreSQL refuses NUL in text: without this, a name with one failed deep in the
         // user insert as "Failed to create user" and an error in the log.
         for (const [field, value] of Object.entries((ctx.body ?? {}) as Record<string, unknown>)) {
