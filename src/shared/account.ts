@@ -3,7 +3,12 @@ import { nextCursorSchema } from './pages.ts';
 import { isStorableText } from './clients.ts';
 import { roleSchema } from './people.ts';
 import { MIN_SECRET_LENGTH, SHORT_SECRET_MESSAGE } from './credentials.ts';
-import { HIDDEN_CHARACTER_MESSAGE, hasHiddenCharacters } from './command-safe-text.ts';
+import {
+  HIDDEN_CHARACTER_MESSAGE,
+  LEADING_DASH_MESSAGE,
+  hasHiddenCharacters,
+  startsLikeOption,
+} from './command-safe-text.ts';
 
 /** The signed-in user as the app shows them (the original's User document). */
 export const meSchema = z.object({
@@ -30,6 +35,8 @@ export const accessTokenInputSchema = z.object({
     .max(4096, 'Must be at most 4096 characters')
     .refine(isStorableText, 'Must not contain NUL characters or broken Unicode')
     .refine((v) => !hasHiddenCharacters(v), HIDDEN_CHARACTER_MESSAGE)
+    // `{accessToken}` in the deploy command: a leading '-' would be an option to the program.
+    .refine((v) => !startsLikeOption(v), LEADING_DASH_MESSAGE)
     // Empty removes the token.
     .refine((v) => v === '' || v.length >= MIN_SECRET_LENGTH, SHORT_SECRET_MESSAGE),
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { nextCursorSchema, pageQuerySchema } from './pages.ts';
-import { clientIdSchema, commandText, domainSchema } from './clients.ts';
+import { clientIdSchema, commandWord, domainSchema } from './clients.ts';
 import { serverIdSchema } from './servers.ts';
 import { validateTemplate } from './deploy-template.ts';
 
@@ -40,12 +40,10 @@ export const appCommandSchema = z
 
 /** An app's fields as a person edits them. */
 export const appFieldsSchema = z.object({
-  name: commandText(100)
-    .min(1, 'Enter a name, such as web or api')
-    .regex(/^(?!-)/, "Must not start with '-'"),
+  name: commandWord(100).min(1, 'Enter a name, such as web or api'),
   serverId: serverIdSchema,
   /** '' for the server's uiDir. */
-  directory: commandText(1024).default(''),
+  directory: commandWord(1024).default(''),
   domains: z.array(domainSchema).max(50, 'At most 50 domains').default([]),
   command: appCommandSchema.nullable().default(null),
 });

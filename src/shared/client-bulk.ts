@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { clientIdSchema, tagsSchema } from './clients.ts';
+import { anyTagsSchema, clientIdSchema, tagsSchema } from './clients.ts';
 
 /**
  * Most clients one bulk request may name: the 10,000-client list selected whole. Also keeps one
@@ -16,8 +16,16 @@ export const bulkIdsSchema = z
   .max(BULK_MAX_IDS, 'At most 10,000 clients at once')
   .refine((ids) => new Set(ids).size === ids.length, 'Each client may be named only once');
 
-/** Tags to add or remove: the form's tag rules (a list or "a, b" text), and at least one. */
+/** Tags to add: the form's tag rules (a list or "a, b" text), and at least one. */
 export const bulkTagListSchema = tagsSchema.pipe(
+  z.array(z.string()).min(1, 'Give at least one tag'),
+);
+
+/**
+ * Tags to remove: any tag, so that one stored before a rule of the form's (a leading '-') can
+ * still be taken off.
+ */
+export const bulkTagRemovalSchema = anyTagsSchema.pipe(
   z.array(z.string()).min(1, 'Give at least one tag'),
 );
 
@@ -29,7 +37,7 @@ export const bulkTagsSchema = z
   .object({
     ids: bulkIdsSchema,
     add: bulkTagListSchema.optional(),
-    remove: bulkTagListSchema.optional(),
+    remove: bulkTagRemovalSchema.optional(),
   })
   .superRefine((body, context) => {
     if ((body.add === undefined) === (body.remove === undefined)) {

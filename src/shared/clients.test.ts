@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { CLIENT_NAME_MAX, clientLabel, cloneName } from './clients.ts';
+import type { z } from 'zod';
+import { accessTokenInputSchema } from './account.ts';
+import { appFieldsSchema } from './apps.ts';
+import { bulkTagsSchema } from './client-bulk.ts';
+import { CLIENT_NAME_MAX, clientInputSchema, clientLabel, cloneName } from './clients.ts';
+import { serverFieldsSchema } from './servers.ts';
 
 describe('clientLabel', () => {
   it('names a client by name and code, or by its id when it has neither', () => {
@@ -19,5 +24,64 @@ describe('cloneName', () => {
     // The cut would fall between the two halves of the emoji.
     expect(cloneName(`${'a'.repeat(191)}😀tail`)).toBe(`${'a'.repeat(191)} (Clone)`);
     expect(cloneName(`${'a'.repeat(190)}  tail`)).toBe(`${'a'.repeat(190)} (Clone)`);
+  });
+});
+
+describe("fields that reach a command refuse a leading '-'", () => {
+  const LEADING_DASH_MESSAGE = "Must not start with '-'";
+  /** The first message zod gives for each path of a refused value. */
+  function fieldErrors(result: z.ZodSafeParseResult<unknown>): Record<string, string> {
+    if (result.success) return {};
+    const errors: Record<string, string> = {};
+    for (const issue of result.error.issues) errors[issue.path.join('.')] ??= issue.message;
+    return errors;
+  }
+
+  it('in a client: tags (text or list), code and uiDir, each named', () => {
+    expect(
+      fieldErrors(
+        clientInputSchema.safeParse({
+          tags: '--token=attacker-token, eu',
+          code: '-C',
+          server: { host: 'h.example', uiDir: '--use-compress-program=touch /tmp/pwned #' },
+        }),
+      ),
+    ).toEqual({
+      'tags.0': LEADING_DASH_MESSAGE,
+      code: LEADING_DASH_MESSAGE,
+      'server.uiDir': LEADING_DASH_MESSAGE,
+    });
+    expect(fieldErrors(clientInputSchema.safeParse({ tags: ['eu', '-'] }))).toEqual({
+      'tags.1': LEADING_DASH_MESSAGE,
+    });
+    // Only at the start: inside a value it is an ordinary character.
+    expect(
+      clientInputSchema.safeParse({
+        tags: ['eu-west-1'],
+        code: 'A-1',
+        server: { uiDir: '/srv/-ui' },
+      }).success,
+    ).toBe(true);
+  });
+
+  it('in a server, an app and the access token', () => {
+    expect(fieldErrors(serverFieldsSchema.safeParse({ label: '-main', uiDir: '-' }))).toMatchObject(
+      { label: LEADING_DASH_MESSAGE, uiDir: LEADING_DASH_MESSAGE },
+    );
+    expect(
+      fieldErrors(appFieldsSchema.safeParse({ name: '-web', serverId: 's1', directory: '-' })),
+    ).toEqual({ name: LEADING_DASH_MESSAGE, directory: LEADING_DASH_MESSAGE });
+    expect(fieldErrors(accessTokenInputSchema.safeParse({ accessToken: '--server=x' }))).toEqual({
+      accessToken: LEADING_DASH_MESSAGE,
+    });
+  });
+
+  it('in a bulk tag addition, not in a removal (to take off a tag stored before)', () => {
+    expect(
+      fieldErrors(bulkTagsSchema.safeParse({ ids: ['c1'], add: ['--token=attacker-token'] })),
+    ).toEqual({ 'add.0': LEADING_DASH_MESSAGE });
+    expect(
+      bulkTagsSchema.safeParse({ ids: ['c1'], remove: ['--token=attacker-token'] }).success,
+    ).toBe(true);
   });
 });

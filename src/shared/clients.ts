@@ -4,7 +4,9 @@ import { parseTags } from './tags.ts';
 import {
   HIDDEN_CHARACTER_MESSAGE,
   HIDDEN_IN_LINE_MESSAGE,
+  LEADING_DASH_MESSAGE,
   hasHiddenCharacters,
+  startsLikeOption,
 } from './command-safe-text.ts';
 
 export const DEFAULT_SERVER_PORT = 22;
@@ -53,6 +55,13 @@ export const trimmedText = (max: number) =>
 export const commandText = (max: number) =>
   trimmedText(max).refine((value) => !hasHiddenCharacters(value), HIDDEN_CHARACTER_MESSAGE);
 
+/**
+ * A field that a command carries as one argument: also not starting with '-', which the program
+ * would take for an option.
+ */
+export const commandWord = (max: number) =>
+  commandText(max).refine((value) => !startsLikeOption(value), LEADING_DASH_MESSAGE);
+
 /** A name or title shown on one line: also no control, bidi or zero-width characters. */
 export const lineText = (max: number) =>
   trimmedText(max).refine((value) => !hasHiddenCharacters(value), HIDDEN_IN_LINE_MESSAGE);
@@ -82,7 +91,11 @@ export const domainSchema = trimmedText(2048).refine((value) => {
   }
 }, 'Must be an http:// or https:// URL');
 
-export const tagsSchema = z
+/**
+ * Tags as given ("a, b" text or a list), without the rule for tags that reach a command: to
+ * name a tag that may have been stored before the rule (a bulk removal, a person's access).
+ */
+export const anyTagsSchema = z
   .union([plainText(2000), z.array(trimmedText(100)).max(50)])
   .transform((value) => parseTags(value))
   .pipe(
@@ -95,6 +108,11 @@ export const tagsSchema = z
       )
       .max(50, 'At most 50 tags'),
   );
+
+/** A client's tags: its first selects the deploy server (`{serverTag}`), so none starts with '-'. */
+export const tagsSchema = anyTagsSchema.pipe(
+  z.array(z.string().refine((value) => !startsLikeOption(value), LEADING_DASH_MESSAGE)),
+);
 
 export const serverInputSchema = z.object({
   // A leading '-' would turn the value into an option of ssh; spaces would split it.
@@ -113,13 +131,13 @@ export const serverInputSchema = z.object({
   /** Omitted on update: keep the stored password. An empty string removes it. */
   password: plainText(1024).optional(),
   private: z.boolean('Must be true or false').default(true),
-  uiDir: commandText(1024).default(''),
+  uiDir: commandWord(1024).default(''),
 });
 
 /** What the Add Client and Edit forms send. Every field is optional, as in the original. */
 export const clientInputSchema = z.object({
   name: lineText(CLIENT_NAME_MAX).default(''),
-  code: commandText(100).default(''),
+  code: commandWord(100).default(''),
   description: trimmedText(5000).default(''),
   tags: tagsSchema.default([]),
   startDate: startDateSchema.optional(),

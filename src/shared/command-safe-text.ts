@@ -60,3 +60,15 @@ export const HIDDEN_CHARACTER_MESSAGE =
  */
 export const HIDDEN_IN_LINE_MESSAGE =
   'Must not contain control, bidi or zero-width characters: they can break or disguise the line it is shown on';
+
+/**
+ * A value that starts with '-' is taken for an option by the program a command hands it to,
+ * however it is quoted: a first tag `--token=x` after `--server` is a second token,
+ * `tar -cf a.tar {uiDir}` with `--use-compress-program=…` runs a program, `cd -` goes to the
+ * previous folder. Every value that can reach a command refuses it, and the quoting again.
+ */
+export function startsLikeOption(value: string): boolean {
+  return value.startsWith('-');
+}
+
+export const LEADING_DASH_MESSAGE = "Must not start with '-'";

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { tagsSchema } from './clients.ts';
+import { anyTagsSchema } from './clients.ts';
 
 /**
  * Who may do what. `editor` is what every signed-in person could do in the original tool, so an
@@ -38,7 +38,8 @@ export function can(role: Role, permission: Permission): boolean {
  * The tags a person is limited to: null for every client; otherwise they see and act on only
  * the clients carrying at least one of these (never an empty list: that would be nobody).
  */
-export const accessTagsSchema = tagsSchema.pipe(
+// Any tag a client may carry, also one stored before tags that start with '-' were refused.
+export const accessTagsSchema = anyTagsSchema.pipe(
   z.array(z.string()).min(1, 'Name at least one tag, or lift the limit'),
 );
 

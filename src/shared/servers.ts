@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { nextCursorSchema, pageQuerySchema } from './pages.ts';
-import { clientIdSchema, commandText, serverInputSchema } from './clients.ts';
+import { clientIdSchema, commandWord, serverInputSchema } from './clients.ts';
 
 /** A server's reachability as its last check left it. */
 export const SERVER_STATUSES = [
@@ -85,9 +85,7 @@ export const credentialIdSchema = z
  * label names it among its client's servers (`{serverLabel}` in a command) and is unique there.
  */
 export const serverFieldsSchema = z.object({
-  label: commandText(100)
-    .min(1, 'Enter a label, such as production or staging')
-    .regex(/^(?!-)/, "Must not start with '-'"),
+  label: commandWord(100).min(1, 'Enter a label, such as production or staging'),
   host: serverInputSchema.shape.host,
   port: serverInputSchema.shape.port,
   username: serverInputSchema.shape.username,

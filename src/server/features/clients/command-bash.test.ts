@@ -1,4 +1,7 @@
 import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hasHiddenCharacters } from '#shared/command-safe-text.ts';
@@ -6,6 +9,9 @@ import { TEMPLATE_PLACEHOLDERS, type Placeholder } from '#shared/deploy-template
 import { buildCommands, type CommandContext } from './deploy-command.ts';
 import { SHELL_RUNS_TIMEOUT_MS } from '#server/testing/shell-words.ts';
 import { shellQuote } from './shell-quote.ts';
+
+/** What a program takes for an option, however it is quoted. */
+const startsLikeOption = (value: string) => value.startsWith('-');
 
 /**
  * Every placeholder fed random text from the whole Unicode range, hostile shell text and control
@@ -110,13 +116,15 @@ describe('copied commands through a real bash', () => {
           const [deploy] = buildCommands(EVERY_PLACEHOLDER, contextOf(v));
           // The port is a number: it comes from the server, not from text.
           const dirty = TEMPLATE_PLACEHOLDERS.filter(
-            (p) => p !== 'port' && hasHiddenCharacters(v[p]),
+            (p) => p !== 'port' && (hasHiddenCharacters(v[p]) || startsLikeOption(v[p])),
           );
           if (dirty.length > 0) {
             refused++;
             expect(deploy!.command).toBeNull();
             expect(deploy!.display).toBeNull();
-            expect(deploy!.missing).toMatch(/hidden control character \(U\+[0-9A-F]{4,}\)/);
+            expect(deploy!.missing).toMatch(
+              /hidden control character \(U\+[0-9A-F]{4,}\)|starts with '-', which the command would take for an option/,
+            );
             expect(hasHiddenCharacters(deploy!.missing!)).toBe(false);
             return;
           }
@@ -149,6 +157,10 @@ describe('copied commands through a real bash', () => {
     () => {
       fc.assert(
         fc.property(anyValue, (v) => {
+          if (startsLikeOption(v)) {
+            expect(() => shellQuote(v)).toThrow(/starting with '-'/);
+            return;
+          }
           if (hasHiddenCharacters(v)) {
             expect(() => shellQuote(v)).toThrow(/U\+[0-9A-F]{4}/);
             return;
@@ -186,6 +198,73 @@ describe('copied commands through a real bash', () => {
     });
     expect(deploy!.command).toBeNull();
     expect(deploy!.missing).toContain('the first tag contains a hidden control character (U+0003)');
+  });
+});
+
+describe('values a program would take for an option', () => {
+  const context = (change: Partial<CommandContext['server']> & { tags?: string[] }) => ({
+    accessToken: 'MYSECRETTOKEN',
+    tags: change.tags ?? ['eu'],
+    server: { label: 'main', host: 'h', port: 22, username: 'u', uiDir: '/srv/ui', ...change },
+    code: 'C',
+  });
+
+  it('offers no command with the review’s second --token as the first tag', () => {
+    const [deploy] = buildCommands(
+      'pro-deploy run --token {accessToken} --server {serverTag}',
+      context({ tags: ['--token=attacker-token', 'eu'] }),
+    );
+    expect(deploy).toMatchObject({ command: null, display: null });
+    expect(deploy!.missing).toBe(
+      "No deploy command: the first tag starts with '-', which the command would take for an option. Edit it to remove the '-'.",
+    );
+  });
+
+  it('never lets a uiDir run a program through tar in a real bash', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'cm-option-'));
+    try {
+      const pwned = path.join(dir, 'pwned');
+      const [deploy] = buildCommands(
+        `tar -cf ${dir}/ui.tar {uiDir} /etc/hostname`,
+        context({ uiDir: `--use-compress-program=touch ${pwned} #` }),
+      );
+      // Whatever is offered is run as the staff member would paste it.
+      if (deploy!.command !== null) {
+        try {
+          execFileSync('bash', ['-c', deploy!.command], { cwd: dir, stdio: 'ignore' });
+        } catch {
+          // tar's own failure is not the point: what it ran is.
+        }
+      }
+      expect(existsSync(pwned)).toBe(false);
+      expect(deploy!.command).toBeNull();
+      expect(deploy!.missing).toContain("the UI directory starts with '-'");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('offers no `cd {uiDir}` that a real bash would take to the previous folder', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'cm-oldpwd-'));
+    try {
+      const [deploy] = buildCommands('cd {uiDir} && pwd', context({ uiDir: '-' }));
+      if (deploy!.command !== null) {
+        const out = execFileSync('bash', ['-c', `cd ${dir} && cd / && ${deploy!.command}`]);
+        expect(out.toString()).not.toContain(dir);
+      }
+      expect(deploy!.command).toBeNull();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('offers no SSH command for a stored host starting with -', () => {
+    const [, ssh] = buildCommands(
+      'deploy',
+      context({ host: '-oProxyCommand=touch /tmp/x', username: '' }),
+    );
+    expect(ssh).toMatchObject({ command: null, display: null });
+    expect(ssh!.missing).toContain("the server host starts with '-'");
   });
 });
 

@@ -75,6 +75,88 @@ describe('fields that reach a command', () => {
   });
 });
 
+describe("values a program would take for an option (a leading '-')", () => {
+  it.each([
+    ['the first tag', { tags: '--token=attacker-token, eu' }, 'tags.0'],
+    ['a tag as a list', { tags: ['eu', '-x'] }, 'tags.1'],
+    [
+      'uiDir',
+      { server: { host: 'h.example', uiDir: '--use-compress-program=sh' } },
+      'server.uiDir',
+    ],
+    ['uiDir of one dash', { server: { host: 'h.example', uiDir: '-' } }, 'server.uiDir'],
+    ['code', { code: '-C' }, 'code'],
+  ])('refuses %s with a 400 naming the field, and writes nothing', async (_what, body, field) => {
+    const { kysely } = t.server.app.parts.db;
+    const before = await kysely.selectFrom('client').select('id').execute();
+    const created = await t.staff.member.json<ApiError>('POST', '/api/clients', {
+      name: 'Optioned',
+      ...body,
+    });
+    expect(created.status).toBe(400);
+    expect(created.body.fields?.[field]).toBe("Must not start with '-'");
+    expect(await kysely.selectFrom('client').select('id').execute()).toHaveLength(before.length);
+  });
+
+  it('refuses it in a bulk tag addition, and removes one stored before', async () => {
+    const { body: client } = await t.staff.member.json<Client>('POST', '/api/clients', {
+      name: 'Bulk',
+      tags: 'eu',
+    });
+    const added = await t.staff.member.json<ApiError>('POST', '/api/clients/bulk/tags', {
+      ids: [client.id],
+      add: ['--token=attacker-token'],
+    });
+    expect(added.status).toBe(400);
+    expect(added.body.fields?.['add.0']).toBe("Must not start with '-'");
+    await t.server.app.parts.db.kysely
+      .updateTable('client')
+      .set({ tags: JSON.stringify(['--token=attacker-token', 'eu']) })
+      .where('id', '=', client.id)
+      .execute();
+    const removed = await t.staff.member.json('POST', '/api/clients/bulk/tags', {
+      ids: [client.id],
+      remove: ['--token=attacker-token'],
+    });
+    expect(removed.status).toBe(200);
+    const { body: after } = await t.staff.member.json<Client>('GET', `/api/clients/${client.id}`);
+    expect(after.tags).toEqual(['eu']);
+  });
+
+  it('lists and reads a row stored with one, and withholds its command saying why', async () => {
+    const { body: client } = await t.staff.member.json<Client>('POST', '/api/clients', {
+      name: 'Old optioned row',
+      tags: 'eu',
+      server: { host: 'web1.example.com', username: 'deploy' },
+    });
+    expect(
+      (await t.staff.member.json('PUT', '/api/me/access-token', { accessToken: 'abc123' })).status,
+    ).toBeLessThan(300);
+    await t.server.app.parts.db.kysely
+      .updateTable('client')
+      .set({ tags: JSON.stringify(['--token=attacker-token']) })
+      .where('id', '=', client.id)
+      .execute();
+    const read = await t.staff.member.json<Client>('GET', `/api/clients/${client.id}`);
+    expect(read.status).toBe(200);
+    expect(read.body.tags).toEqual(['--token=attacker-token']);
+    for (const view of ['full', 'summary']) {
+      expect((await t.staff.member.json('GET', `/api/clients?view=${view}`)).status).toBe(200);
+    }
+    const { status, body } = await t.staff.member.json<{ commands: ClientCommand[] }>(
+      'GET',
+      `/api/clients/${client.id}/commands`,
+    );
+    expect(status).toBe(200);
+    const [deploy, ssh] = body.commands;
+    expect(deploy).toMatchObject({ command: null, display: null });
+    expect(deploy!.missing).toBe(
+      "No deploy command: the first tag starts with '-', which the command would take for an option. Edit it to remove the '-'.",
+    );
+    expect(ssh!.command).toBe('ssh -p 22 deploy@web1.example.com');
+  });
+});
+
 describe('a row stored with a hidden character before it was refused', () => {
   it('offers no command and says why, naming the character', async () => {
     const { body: client } = await t.staff.member.json<Client>('POST', '/api/clients', {

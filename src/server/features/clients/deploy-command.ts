@@ -1,6 +1,6 @@
 import type { ClientCommand } from '#shared/clients.ts';
 import { PLACEHOLDER, type Placeholder } from '#shared/deploy-template.ts';
-import { firstHiddenCharacter } from '#shared/command-safe-text.ts';
+import { firstHiddenCharacter, startsLikeOption } from '#shared/command-safe-text.ts';
 import { shellQuote } from './shell-quote.ts';
 
 export interface CommandContext {
@@ -44,20 +44,30 @@ const FIELD_NAMES: Record<Placeholder, string> = {
 };
 
 /**
- * Why a command cannot be offered because a value it would carry holds a character a terminal
- * acts on or that disguises the command (stored before such values were refused, or written to
- * the database directly). Null when every value is clean.
+ * What is wrong with a value for a command, or null: a character a terminal acts on or that
+ * disguises the command, or a leading '-' that the program would take for an option (stored
+ * before such values were refused, or written to the database directly).
  */
-function hiddenCharacterRefusal(
+export function commandValueProblem(value: string): string | null {
+  const hidden = firstHiddenCharacter(value);
+  if (hidden !== null) {
+    return `contains a hidden control character (${hidden}). Edit it to remove the character.`;
+  }
+  if (startsLikeOption(value)) {
+    return "starts with '-', which the command would take for an option. Edit it to remove the '-'.";
+  }
+  return null;
+}
+
+/** Why a command cannot be offered because of a value it would carry; null when all are fine. */
+function valueRefusal(
   label: string,
   values: Record<Placeholder, string>,
   used: readonly Placeholder[],
 ): string | null {
   for (const name of used) {
-    const hidden = firstHiddenCharacter(values[name]);
-    if (hidden !== null) {
-      return `No ${label} command: ${FIELD_NAMES[name]} contains a hidden control character (${hidden}). Edit it to remove the character.`;
-    }
+    const problem = commandValueProblem(values[name]);
+    if (problem !== null) return `No ${label} command: ${FIELD_NAMES[name]} ${problem}`;
   }
   return null;
 }
@@ -75,7 +85,7 @@ export function buildCommands(template: string, ctx: CommandContext): ClientComm
   };
   const usedInTemplate = [...template.matchAll(PLACEHOLDER)].map(([, name]) => name as Placeholder);
   const missingDeploy =
-    deployMissing(template, ctx) ?? hiddenCharacterRefusal('deploy', values, usedInTemplate);
+    deployMissing(template, ctx) ?? valueRefusal('deploy', values, usedInTemplate);
   const deploy: ClientCommand = {
     id: 'deploy',
     label: 'Deploy',
@@ -90,7 +100,7 @@ export function buildCommands(template: string, ctx: CommandContext): ClientComm
 
   const sshMissing = !ctx.server.host
     ? 'No SSH command yet: add a server host.'
-    : hiddenCharacterRefusal('SSH', values, ['host', 'username']);
+    : valueRefusal('SSH', values, ['host', 'username']);
   const target = ctx.server.username
     ? `${ctx.server.username}@${ctx.server.host}`
     : ctx.server.host;

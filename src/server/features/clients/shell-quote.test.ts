@@ -4,6 +4,9 @@ import { hasHiddenCharacters } from '#shared/command-safe-text.ts';
 import { SHELL_RUNS_TIMEOUT_MS, SHELL_SPECIALS, wordsOf } from '#server/testing/shell-words.ts';
 import { shellQuote } from './shell-quote.ts';
 
+/** What a program takes for an option, however it is quoted. */
+const startsLikeOption = (value: string) => value.startsWith('-');
+
 /** What a real POSIX shell makes of the quoted value: it must come back as one word, intact. */
 function throughShell(value: string): string[] {
   return wordsOf(shellQuote(value));
@@ -23,11 +26,18 @@ describe('shellQuote', () => {
     '"double" \'single\' \\back',
     '*',
     '',
-    '--server=evil ; echo',
+    'x --server=evil ; echo',
     '~root',
   ])('keeps %j one inert word', (value) => {
     expect(throughShell(value)).toEqual([value]);
   });
+
+  it.each(['-', '--server=evil ; echo', '-oProxyCommand=touch /tmp/x'])(
+    'refuses %j, which a program would take for an option however it is quoted',
+    (value) => {
+      expect(() => shellQuote(value)).toThrow("Refused to quote a value starting with '-'");
+    },
+  );
 
   it(
     'keeps any generated text one inert word',
@@ -42,7 +52,7 @@ describe('shellQuote', () => {
         )
         // Control characters are refused outright (command-bash.test.ts).
         .map((parts) => parts.join(''))
-        .filter((value) => !hasHiddenCharacters(value));
+        .filter((value) => !hasHiddenCharacters(value) && !startsLikeOption(value));
       fc.assert(
         fc.property(shellish, (value) => {
           expect(throughShell(value)).toEqual([value]);

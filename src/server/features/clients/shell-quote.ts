@@ -1,4 +1,4 @@
-import { firstHiddenCharacter } from '#shared/command-safe-text.ts';
+import { firstHiddenCharacter, startsLikeOption } from '#shared/command-safe-text.ts';
 
 const SAFE = /^[A-Za-z0-9_@%+=:,./-]+$/;
 
@@ -8,6 +8,9 @@ const SAFE = /^[A-Za-z0-9_@%+=:,./-]+$/;
  * the shell interprets nothing) with embedded single quotes spelled '\''.
  */
 export function shellQuote(value: string): string {
+  // Quoting keeps a value one word, but a word that starts with '-' is still an option to the
+  // program that gets it. Callers check first and explain.
+  if (startsLikeOption(value)) throw new Error("Refused to quote a value starting with '-'");
   if (SAFE.test(value)) return value;
   // Quotes mean nothing to a terminal: a control character acts as it is pasted. Callers check
   // first and explain; this is the last line, and names no value.

@@ -21,7 +21,7 @@ import {
   openCredentialSecret,
 } from '../credentials/credential-secrets.ts';
 import type { DeployTokens } from '../account/deploy-tokens.ts';
-import { buildCommands } from '../clients/deploy-command.ts';
+import { buildCommands, commandValueProblem } from '../clients/deploy-command.ts';
 import { shellQuote } from '../clients/shell-quote.ts';
 import {
   SYSTEM_ACTOR,
@@ -201,6 +201,14 @@ export class RunManager {
     }
     const accessToken = await this.#tokens.read(actor.id);
     const directory = app.directory || (app.serverUiDir ?? '');
+    // Quoted into `cd -- …` below, after the run is recorded: checked before, so a value stored
+    // before the rules is refused with the reason, not thrown mid-start.
+    const directoryProblem = directory === '' ? null : commandValueProblem(directory);
+    if (directoryProblem !== null) {
+      return refuse(
+        `The directory it runs in (the app's, or its server's UI directory) ${directoryProblem}`,
+      );
+    }
     const [deploy] = buildCommands(app.command ?? this.#defaultCommand, {
       accessToken,
       tags: toStringList(app.clientTags),

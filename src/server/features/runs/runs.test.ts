@@ -296,6 +296,23 @@ describe('a run against a real sshd', () => {
     expect(outputOf(inNone.lines, 'err')).toContain('not-there');
   }, 60_000);
 
+  it("refuses to start in a directory stored starting with '-', and records no run", async () => {
+    const app = await newApp('pwd');
+    // As a row stored before the rule, or written to the database directly, would be.
+    await t.server.app.parts.db.kysely
+      .updateTable('app')
+      .set({ directory: '-' })
+      .where('id', '=', app.id)
+      .execute();
+    const refused = await deploy(app);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toBe(
+      "The directory it runs in (the app's, or its server's UI directory) starts with '-', which the command would take for an option. Edit it to remove the '-'.",
+    );
+    const runs = await t.staff.admin.json<{ runs: Run[] }>('GET', `/api/apps/${app.id}/runs`);
+    expect(runs.body.runs).toEqual([]);
+  });
+
   it('a failing command ends failed and opens one issue, which the next success resolves', async () => {
     const marker = path.join(dir, `fail-${Date.now()}`);
     // Fails while the marker file is missing; succeeds once it is there.

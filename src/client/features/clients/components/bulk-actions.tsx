@@ -4,7 +4,7 @@ import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/co
 import { openConfirmModal } from '#client/lib/confirm-modal.tsx';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { bulkTagListSchema } from '#shared/client-bulk.ts';
+import { bulkTagListSchema, bulkTagRemovalSchema } from '#shared/client-bulk.ts';
 import { errorMessage, isApiError } from '#client/lib/api-client.ts';
 import { notifyFailure } from '#client/lib/notify-failure.ts';
 import { IncludePasswordsChoice } from '#client/components/include-passwords-choice.tsx';
@@ -161,7 +161,7 @@ function TagDialog({
     event.preventDefault();
     setProblem(null);
     // The form's tag rules, from the same schema the server checks.
-    const parsed = bulkTagListSchema.safeParse(value);
+    const parsed = (mode === 'add' ? bulkTagListSchema : bulkTagRemovalSchema).safeParse(value);
     if (!parsed.success) {
       setError(parsed.error.issues[0]?.message ?? 'Not a valid tag');
       return;
