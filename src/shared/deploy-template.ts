@@ -17,10 +17,21 @@ export const PLACEHOLDER = /\{([A-Za-z]+)\}/g;
 const QUOTING = new Set(["'", '"', '\\', '`', '$']);
 
 /**
+ * Where the shell is at a point of the template: inside single quotes, ANSI-C quotes (`$'…'`),
+ * double quotes, a command substitution (`$(…)`, also `$((…))` and `((…))`, whose expressions
+ * expand `$(…)` even inside single quotes) or a backquoted one.
+ */
+type Context = "'" | "$'" | '"' | '$(' | '`';
+
+/**
  * Returns a message when the template cannot be used, otherwise null. Each value is quoted
- * for the shell as one word, so a placeholder must stand as a word of its own: inside quotes
- * (`"{serverTag}"`) the quoting would end the template's own quote, and `$(…)` in a tag would
- * run; next to a quote, backslash, backtick or `$` it would join something the shell interprets.
+ * for the shell as one word, so a placeholder must stand as a word of its own at the top level
+ * of the command: inside quotes (`"{serverTag}"`) the quoting would end the template's own
+ * quote, and `$(…)` in a tag would run; inside a command substitution or arithmetic it is read
+ * again; next to a quote, backslash, backtick or `$` it would join something the shell
+ * interprets. The quotes are followed as bash reads them: a backslash escapes the next
+ * character outside quotes, inside double quotes, ANSI-C quotes and backquotes, and nowhere
+ * inside single quotes.
  */
 export function validateTemplate(template: string): string | null {
   if (template === '') return 'must not be empty';
@@ -30,32 +41,68 @@ export function validateTemplate(template: string): string | null {
       return `unknown placeholder {${name}}; known: ${TEMPLATE_PLACEHOLDERS.map((p) => `{${p}}`).join(' ')}`;
     }
   }
-  let quote: string | null = null;
+  const stack: Context[] = [];
   for (let i = 0; i < template.length; i++) {
     const char = template[i]!;
-    if (quote === null && char === '\\' && template[i + 1] !== '{') {
+    const next = template[i + 1];
+    const context = stack.at(-1);
+    // Filled wherever it stands, escaped or not (fill() replaces every one): checked first.
+    const match = char === '{' ? /^\{([A-Za-z]+)\}/.exec(template.slice(i)) : null;
+    if (match) {
+      const before = template[i - 1];
+      const after = template[i + match[0].length];
+      if (
+        context !== undefined ||
+        (before !== undefined && QUOTING.has(before)) ||
+        (after !== undefined && QUOTING.has(after))
+      ) {
+        return `placeholder {${match[1]}} must stand outside quotes and apart from quote, backslash, backtick and $ characters: each value is quoted for the shell already`;
+      }
+      i += match[0].length - 1;
+      continue;
+    }
+    if (context === "'") {
+      if (char === "'") stack.pop();
+      continue;
+    }
+    // An escaped character is one unit: it neither opens nor closes anything. A backslash
+    // before a placeholder is left to the check above, which refuses it.
+    if (char === '\\' && next !== undefined && next !== '{') {
       i++;
       continue;
     }
-    if (char === "'" || char === '"') {
-      if (quote === null) quote = char;
-      else if (quote === char) quote = null;
+    if (context === "$'") {
+      if (char === "'") stack.pop();
       continue;
     }
-    if (char !== '{') continue;
-    const match = /^\{([A-Za-z]+)\}/.exec(template.slice(i));
-    if (!match) continue;
-    const before = template[i - 1];
-    const after = template[i + match[0].length];
-    if (
-      quote !== null ||
-      (before !== undefined && QUOTING.has(before)) ||
-      (after !== undefined && QUOTING.has(after))
-    ) {
-      return `placeholder {${match[1]}} must stand outside quotes and apart from quote, backslash, backtick and $ characters: each value is quoted for the shell already`;
+    if (context === '`') {
+      if (char === '`') stack.pop();
+      continue;
     }
-    i += match[0].length - 1;
+    if (char === '`') {
+      stack.push('`');
+    } else if (char === '$' && next === '(') {
+      stack.push('$(');
+      i++;
+    } else if (context === '"') {
+      if (char === '"') stack.pop();
+    } else if (char === "'") {
+      stack.push("'");
+    } else if (char === '"') {
+      stack.push('"');
+    } else if (char === '$' && next === "'") {
+      stack.push("$'");
+      i++;
+    } else if (char === '$' && next === '"') {
+      stack.push('"');
+      i++;
+    } else if (char === '(' && (context === '$(' || next === '(')) {
+      // A parenthesis inside a substitution nests; `((` opens an arithmetic command.
+      stack.push('$(');
+    } else if (char === ')' && context === '$(') {
+      stack.pop();
+    }
   }
-  if (quote !== null) return 'has an unclosed quote';
+  if (stack.length > 0) return 'has an unclosed quote';
   return null;
 }

@@ -284,6 +284,90 @@ describe('deploy templates', () => {
     );
   });
 
+  it.each([
+    // The review's: `\"` inside double quotes is an escaped quote, so the placeholder is inside.
+    'echo "\\" {serverTag} "\\"',
+    // ANSI-C quotes: `\'` does not close them.
+    "echo $'\\' {serverTag} '",
+    // A command substitution inside double quotes opens quotes of its own.
+    'echo "$(echo " {serverTag} ")"',
+    // Arithmetic expands $(…) even inside single quotes.
+    '(( {serverTag} ))',
+    'echo $(( {serverTag} ))',
+    'echo `echo {serverTag}`',
+  ])('refuses a placeholder bash reads inside quotes or a substitution: %s', async (template) => {
+    const { validateTemplate } = await import('#shared/deploy-template.ts');
+    expect(validateTemplate(template)).toMatch(
+      /placeholder \{serverTag\} must stand outside quotes|unclosed quote/,
+    );
+  });
+
+  it.each([
+    ['echo "say \\"hi\\"" && deploy {serverTag}', 'say "hi"'],
+    ['echo \\" && deploy {serverTag}', '"'],
+    ["echo 'a\\' && deploy {serverTag}", 'a\\'],
+    ["echo $'it\\'s' && deploy {serverTag}", "it's"],
+    ['echo "$(echo "in")" && deploy {serverTag}', 'in'],
+  ])('takes escaped quotes as bash does: %s', async (template, echoed) => {
+    const { validateTemplate } = await import('#shared/deploy-template.ts');
+    expect(validateTemplate(template)).toBeNull();
+    const tag = '$(echo PWNED)';
+    const [deploy] = buildCommands(template, {
+      accessToken: 't',
+      tags: [tag],
+      server: { label: 'main', host: 'h', port: 22, username: 'u', uiDir: '' },
+      code: 'C',
+    });
+    const out = execFileSync('bash', [
+      '-c',
+      `deploy() { printf '%s\\0' "$@"; }; ${deploy!.command!}`,
+    ]).toString();
+    expect(out).toBe(`${echoed}\n${tag}\0`);
+  });
+
+  it(
+    'never lets a tag run in a template it accepts, through a real bash',
+    async () => {
+      const { validateTemplate } = await import('#shared/deploy-template.ts');
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'cm-template-'));
+      const marker = path.join(dir, 'pwned');
+      const tag = `$(touch ${marker})\`touch ${marker}\``;
+      const piece = fc
+        .array(
+          fc.constantFrom('"', "'", '\\', '\\"', "$'", '$(', '((', ')', '`', '{', '}', ' ', 'x'),
+          { maxLength: 5 },
+        )
+        .map((parts) => parts.join(''));
+      let accepted = 0;
+      try {
+        fc.assert(
+          fc.property(piece, piece, (before, after) => {
+            const template = `echo ${before} {serverTag} ${after}`;
+            if (validateTemplate(template) !== null) return;
+            accepted++;
+            const [deploy] = buildCommands(template, {
+              accessToken: 't',
+              tags: [tag],
+              server: { label: 'main', host: 'h', port: 22, username: 'u', uiDir: '' },
+              code: 'C',
+            });
+            try {
+              execFileSync('bash', ['-c', deploy!.command!], { cwd: dir, stdio: 'ignore' });
+            } catch {
+              // A template that is no valid command fails; what matters is what ran.
+            }
+            expect(existsSync(marker), template).toBe(false);
+          }),
+          { numRuns: 400 },
+        );
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+      expect(accepted).toBeGreaterThan(20);
+    },
+    SHELL_RUNS_TIMEOUT_MS,
+  );
+
   it('still takes placeholders as words of their own', async () => {
     const { validateTemplate } = await import('#shared/deploy-template.ts');
     expect(
