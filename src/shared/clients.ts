@@ -6,6 +6,7 @@ import {
   HIDDEN_IN_LINE_MESSAGE,
   LEADING_DASH_MESSAGE,
   hasHiddenCharacters,
+  hasHiddenInLine,
   startsLikeOption,
 } from './command-safe-text.ts';
 
@@ -64,7 +65,7 @@ export const commandWord = (max: number) =>
 
 /** A name or title shown on one line: also no control, bidi or zero-width characters. */
 export const lineText = (max: number) =>
-  trimmedText(max).refine((value) => !hasHiddenCharacters(value), HIDDEN_IN_LINE_MESSAGE);
+  trimmedText(max).refine((value) => !hasHiddenInLine(value), HIDDEN_IN_LINE_MESSAGE);
 
 const isoDate = z.iso.date();
 const isoDateTime = z.iso.datetime({ offset: true, local: true });

@@ -6,12 +6,23 @@
  * them, and the quoting refuses them again for data that was stored before.
  */
 // C0, DEL, C1; Arabic letter mark; zero-width space/joiners, LRM/RLM; line and paragraph
-// separators; LRE…RLO; word joiner; LRI…PDI; zero-width no-break space (BOM).
-const HIDDEN =
-  // eslint-disable-next-line no-control-regex -- matching control characters is the point
-  /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060\u2066-\u2069\ufeff]/u;
+// separators; LRE…RLO; word joiner; LRI…PDI; zero-width no-break space (BOM); every other
+// format character (\p{Cf}: soft hyphen, invisible operators and separators, the Unicode tag
+// characters, U+180E…); and what renders as nothing without being one: the combining grapheme
+// joiner, the Hangul fillers, the Khmer inherent vowels.
+const IN_A_LINE =
+  '\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200b-\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2060\\u2066-\\u2069\\ufeff' +
+  '\\p{Cf}\\u034f\\u115f\\u1160\\u17b4\\u17b5\\u180e\\u3164\\uffa0';
+// Variation selectors change how the character before them looks: in a name they give an
+// emoji its colour, in a command one after a word hides there (`eu` and U+FE00 reads as `eu`).
+const VARIATION_SELECTORS = '\\ufe00-\\ufe0f\\u{e0100}-\\u{e01ef}';
 
+/* eslint-disable no-misleading-character-class -- each combining mark is matched alone, on purpose */
+const HIDDEN = new RegExp(`[${IN_A_LINE}${VARIATION_SELECTORS}]`, 'u');
 const HIDDEN_ALL = new RegExp(HIDDEN.source, 'gu');
+const HIDDEN_IN_LINE = new RegExp(`[${IN_A_LINE}]`, 'u');
+const HIDDEN_IN_LINE_ALL = new RegExp(HIDDEN_IN_LINE.source, 'gu');
+/* eslint-enable no-misleading-character-class */
 
 /** The first hidden character of `value` as `U+0003`, or null when it has none. */
 export function firstHiddenCharacter(value: string): string | null {
@@ -32,6 +43,19 @@ export function codePointLabel(character: string): string {
 /** `value` with each hidden character replaced by what `replace` makes of it. */
 export function replaceHidden(value: string, replace: (character: string) => string): string {
   return value.replace(HIDDEN_ALL, replace);
+}
+
+/**
+ * The rule for a name or title shown on one line: the same characters but the variation
+ * selectors, which only change how an emoji looks (a name may hold a coloured emoji).
+ */
+export function hasHiddenInLine(value: string): boolean {
+  return HIDDEN_IN_LINE.test(value);
+}
+
+/** `value` with each character `hasHiddenInLine` refuses replaced by what `replace` makes of it. */
+export function replaceHiddenInLine(value: string, replace: (character: string) => string): string {
+  return value.replace(HIDDEN_IN_LINE_ALL, replace);
 }
 
 /**

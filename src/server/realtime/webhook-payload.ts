@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { ClientEvent, ClientEventKind } from '#shared/events.ts';
 import type { WebhookFormat, WebhookPayload } from '#shared/webhooks.ts';
 import type { Database } from '#server/db/schema.ts';
-import { replaceHidden } from '#shared/command-safe-text.ts';
+import { replaceHiddenInLine } from '#shared/command-safe-text.ts';
 
 /** What each kind of event says a person did, in a Slack message: `<who> <did> <what>`. */
 const VERBS: Readonly<Record<ClientEventKind, string>> = {
@@ -140,7 +140,10 @@ async function subjectOf(db: Kysely<Database>, event: ClientEvent): Promise<stri
 export async function describeEvent(db: Kysely<Database>, event: ClientEvent): Promise<string> {
   const subject = await subjectOf(db, event);
   const fields = event.fields.length > 0 ? `: ${event.fields.join(', ')}` : '';
-  return replaceHidden(`${event.actor.name} ${VERBS[event.kind]} ${subject}${fields}`, () => ' ');
+  return replaceHiddenInLine(
+    `${event.actor.name} ${VERBS[event.kind]} ${subject}${fields}`,
+    () => ' ',
+  );
 }
 
 /**
