@@ -20,8 +20,10 @@ const t = serveThisFile({
     webhooks: {
       retryDelayMs: 40,
       maxRetryDelayMs: 160,
-      retryWindowMs: 300,
-      timeoutMs: 400,
+      // The failing endpoint's delivery is failed a second after it is queued; the live one's
+      // answers have two seconds each, on a loaded machine too.
+      retryWindowMs: 1_000,
+      timeoutMs: 2_000,
       pollMs: 50,
       pruneEveryMs: 50,
     },
