@@ -88,10 +88,19 @@ describe('splitHidden', () => {
       { text: 'U+202E', hidden: true },
       { text: 'c', hidden: false },
     ]);
-    expect(splitHidden('a\tb\u202ec', '\t')).toEqual([
+    expect(splitHidden('a\tb\u202ec', { keep: '\t' })).toEqual([
       { text: 'a\tb', hidden: false },
       { text: 'U+202E', hidden: true },
       { text: 'c', hidden: false },
+    ]);
+    // A log's emoji keeps its variation selector; a command field's would be marked.
+    expect(splitHidden('ok \u2714\ufe0f\u202e', { inLine: true })).toEqual([
+      { text: 'ok \u2714\ufe0f', hidden: false },
+      { text: 'U+202E', hidden: true },
+    ]);
+    expect(splitHidden('eu\ufe00')).toEqual([
+      { text: 'eu', hidden: false },
+      { text: 'U+FE00', hidden: true },
     ]);
   });
 });

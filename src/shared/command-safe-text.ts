@@ -60,12 +60,17 @@ export function replaceHiddenInLine(value: string, replace: (character: string) 
 
 /**
  * The text split into plain runs and hidden characters, for showing them to a person. The
- * characters in `keep` stay plain text (a log's tabs).
+ * characters in `keep` stay plain text (a log's tabs); `inLine` marks only what the rule for a
+ * line refuses, so an emoji's variation selector in a log is no mark.
  */
-export function splitHidden(value: string, keep = ''): { text: string; hidden: boolean }[] {
+export function splitHidden(
+  value: string,
+  options: { keep?: string; inLine?: boolean } = {},
+): { text: string; hidden: boolean }[] {
+  const keep = options.keep ?? '';
   const parts: { text: string; hidden: boolean }[] = [];
   let last = 0;
-  for (const match of value.matchAll(HIDDEN_ALL)) {
+  for (const match of value.matchAll(options.inLine ? HIDDEN_IN_LINE_ALL : HIDDEN_ALL)) {
     if (keep.includes(match[0])) continue;
     if (match.index > last) parts.push({ text: value.slice(last, match.index), hidden: false });
     parts.push({ text: codePointLabel(match[0]), hidden: true });

@@ -1,4 +1,4 @@
-import { codePointLabel, replaceHidden } from '#shared/command-safe-text.ts';
+import { codePointLabel, replaceHiddenInLine } from '#shared/command-safe-text.ts';
 
 /**
  * A run's output comes from a client's server and is not to be trusted: written for a terminal,
@@ -30,7 +30,7 @@ export function withoutTerminalSequences(text: string): string {
  * shows it. CRLF stays a line end.
  */
 export function spelledOutLog(text: string): string {
-  return replaceHidden(text.replaceAll('\r\n', '\n'), (character) =>
+  return replaceHiddenInLine(text.replaceAll('\r\n', '\n'), (character) =>
     character === '\t' || character === '\n' ? character : `<${codePointLabel(character)}>`,
   );
 }

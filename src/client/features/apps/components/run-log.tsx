@@ -281,7 +281,7 @@ function LogBox({
  * when the log was written.
  */
 function LogText({ text }: { text: string }) {
-  const parts = splitHidden(text, '\t');
+  const parts = splitHidden(text, { keep: '\t', inLine: true });
   if (parts.every((part) => !part.hidden)) return text;
   return parts.map((part, index) =>
     part.hidden ? (
