@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { nextCursorSchema } from './pages.ts';
 import { isStorableText } from './clients.ts';
 import { roleSchema } from './people.ts';
-import { MIN_SECRET_LENGTH, SHORT_SECRET_MESSAGE } from './credentials.ts';
+import { MIN_SECRET_LENGTH, SHORT_SECRET_MESSAGE } from './secret-length.ts';
 import {
   HIDDEN_CHARACTER_MESSAGE,
   LEADING_DASH_MESSAGE,

@@ -3,6 +3,7 @@ import { nextCursorSchema } from './pages.ts';
 import { isStorableText } from './clients.ts';
 import { hasHiddenCharacters, HIDDEN_CHARACTER_MESSAGE } from './command-safe-text.ts';
 import { credentialKindSchema } from './servers.ts';
+import { MIN_SECRET_LENGTH, SHORT_SECRET_MESSAGE } from './secret-length.ts';
 
 export const GENERATED_KEY_TYPES = ['ed25519', 'rsa'] as const;
 export const generatedKeyTypeSchema = z.enum(GENERATED_KEY_TYPES, {
@@ -27,13 +28,6 @@ export const SECRET_MAX = 4096;
 /** A pasted private key: OpenSSH or PEM text. Whether it is one is checked by reading it. */
 const privateKeyTextSchema = storable(PRIVATE_KEY_MAX).min(1, 'Paste a private key');
 const passphraseSchema = storable(1024);
-/**
- * The shortest password or token accepted. Run logs hide a secret wherever it appears
- * (features/runs/masker.ts); one shorter than this would be hidden inside ordinary words, so it
- * is never hidden, and a secret that short guards nothing anyway.
- */
-export const MIN_SECRET_LENGTH = 4;
-export const SHORT_SECRET_MESSAGE = `Must be at least ${MIN_SECRET_LENGTH} characters, so that run logs can hide it`;
 const secretSchema = storable(SECRET_MAX)
   .min(1, 'Enter the secret')
   .min(MIN_SECRET_LENGTH, SHORT_SECRET_MESSAGE);

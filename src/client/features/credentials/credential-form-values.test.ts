@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SHORT_SECRET_MESSAGE } from '#shared/credentials.ts';
+import { SHORT_SECRET_MESSAGE } from '#shared/secret-length.ts';
 import {
   emptySecretValues,
   secretInput,

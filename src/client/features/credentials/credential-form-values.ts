@@ -1,5 +1,5 @@
 import type { CredentialKind } from '#shared/servers.ts';
-import { MIN_SECRET_LENGTH, SHORT_SECRET_MESSAGE } from '#shared/credentials.ts';
+import { MIN_SECRET_LENGTH, SHORT_SECRET_MESSAGE } from '#shared/secret-length.ts';
 
 export const KIND_LABELS: Record<CredentialKind, string> = {
   'ssh-key': 'SSH key',

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ApiError } from '#shared/api-error.ts';
 import type { Client, ClientCommand } from '#shared/clients.ts';
 import type { Me } from '#shared/account.ts';
-import { SHORT_SECRET_MESSAGE } from '#shared/credentials.ts';
+import { SHORT_SECRET_MESSAGE } from '#shared/secret-length.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
 
 /**

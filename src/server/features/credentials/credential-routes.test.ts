@@ -3,12 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '#shared/clients.ts';
-import {
-  SHORT_SECRET_MESSAGE,
-  type Credential,
-  type CredentialList,
-  type CredentialSecret,
-} from '#shared/credentials.ts';
+import type { Credential, CredentialList, CredentialSecret } from '#shared/credentials.ts';
+import { SHORT_SECRET_MESSAGE } from '#shared/secret-length.ts';
 import type { ServerList } from '#shared/servers.ts';
 import { newRecordId } from '#server/db/record-id.ts';
 import { describePrivateKey } from '#server/ssh/ssh-keys.ts';

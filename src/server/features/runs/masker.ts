@@ -1,5 +1,5 @@
 import { StringDecoder } from 'node:string_decoder';
-import { MIN_SECRET_LENGTH } from '#shared/credentials.ts';
+import { MIN_SECRET_LENGTH } from '#shared/secret-length.ts';
 import { withoutTerminalSequences } from './terminal-text.ts';
 
 /** What a secret is replaced with in a run's command and log. */
