@@ -13,6 +13,29 @@ import { serveThisFile } from '#server/testing/file-server.ts';
 
 const t = serveThisFile({ staff: { member: { name: 'Staff' } } });
 
+/** A client with a server, its maker's access token set: both its commands can be made. */
+async function clientWithCommands(name: string, tags: string): Promise<Client> {
+  const made = await t.staff.member.json<Client>('POST', '/api/clients', {
+    name,
+    tags,
+    server: { host: 'web1.example.com', username: 'deploy' },
+  });
+  expect(made.status).toBe(201);
+  const token = await t.staff.member.json('PUT', '/api/me/access-token', { accessToken: 'abc123' });
+  expect(token.status).toBeLessThan(300);
+  return made.body;
+}
+
+/** The deploy and SSH commands the panel would show for a client. */
+async function commandsOf(clientId: string): Promise<ClientCommand[]> {
+  const { status, body } = await t.staff.member.json<{ commands: ClientCommand[] }>(
+    'GET',
+    `/api/clients/${clientId}/commands`,
+  );
+  expect(status).toBe(200);
+  return body.commands;
+}
+
 const PASTE_JACK = 'x\u0003    touch /tmp/pwned\nz';
 
 describe('fields that reach a command', () => {
@@ -124,14 +147,7 @@ describe("values a program would take for an option (a leading '-')", () => {
   });
 
   it('lists and reads a row stored with one, and withholds its command saying why', async () => {
-    const { body: client } = await t.staff.member.json<Client>('POST', '/api/clients', {
-      name: 'Old optioned row',
-      tags: 'eu',
-      server: { host: 'web1.example.com', username: 'deploy' },
-    });
-    expect(
-      (await t.staff.member.json('PUT', '/api/me/access-token', { accessToken: 'abc123' })).status,
-    ).toBeLessThan(300);
+    const client = await clientWithCommands('Old optioned row', 'eu');
     await t.server.app.parts.db.kysely
       .updateTable('client')
       .set({ tags: JSON.stringify(['--token=attacker-token']) })
@@ -143,12 +159,7 @@ describe("values a program would take for an option (a leading '-')", () => {
     for (const view of ['full', 'summary']) {
       expect((await t.staff.member.json('GET', `/api/clients?view=${view}`)).status).toBe(200);
     }
-    const { status, body } = await t.staff.member.json<{ commands: ClientCommand[] }>(
-      'GET',
-      `/api/clients/${client.id}/commands`,
-    );
-    expect(status).toBe(200);
-    const [deploy, ssh] = body.commands;
+    const [deploy, ssh] = await commandsOf(client.id);
     expect(deploy).toMatchObject({ command: null, display: null });
     expect(deploy!.missing).toBe(
       "No deploy command: the first tag starts with '-', which the command would take for an option. Edit it to remove the '-'.",
@@ -159,14 +170,7 @@ describe("values a program would take for an option (a leading '-')", () => {
 
 describe('a row stored with a hidden character before it was refused', () => {
   it('offers no command and says why, naming the character', async () => {
-    const { body: client } = await t.staff.member.json<Client>('POST', '/api/clients', {
-      name: 'Old row',
-      tags: 'eu-west-1',
-      server: { host: 'web1.example.com', username: 'deploy' },
-    });
-    expect(
-      (await t.staff.member.json('PUT', '/api/me/access-token', { accessToken: 'abc123' })).status,
-    ).toBeLessThan(300);
+    const client = await clientWithCommands('Old row', 'eu-west-1');
     // As data written before this check, or straight into the database, would be.
     const { kysely } = t.server.app.parts.db;
     await kysely
@@ -179,12 +183,7 @@ describe('a row stored with a hidden character before it was refused', () => {
       .set({ username: 'de\u0015ploy' })
       .where('clientId', '=', client.id)
       .execute();
-    const { status, body } = await t.staff.member.json<{ commands: ClientCommand[] }>(
-      'GET',
-      `/api/clients/${client.id}/commands`,
-    );
-    expect(status).toBe(200);
-    const [deploy, ssh] = body.commands;
+    const [deploy, ssh] = await commandsOf(client.id);
     expect(deploy).toMatchObject({ command: null, display: null });
     expect(deploy!.missing).toContain('the first tag contains a hidden control character (U+0003)');
     expect(ssh).toMatchObject({ command: null, display: null });

@@ -79,6 +79,26 @@ async function newApp(clientId: string, name: string): Promise<string> {
   return id;
 }
 
+/** Opens a system problem issue as a check or a run would, and returns its id. */
+async function openProblemOf(
+  clientId: string,
+  key: string,
+  about: { serverId: string } | { appId: string },
+): Promise<string> {
+  const { db } = t.server.app.parts;
+  const id = await db.kysely.transaction().execute((trx) =>
+    openProblem(trx, db.dialect, {
+      key,
+      clientId,
+      ...about,
+      title: 'Down',
+      text: 'This issue is resolved by itself when a check reaches the server again.',
+      at: new Date().toISOString(),
+    }),
+  );
+  return id!;
+}
+
 function open(session: Session, body: Record<string, unknown>): Promise<Answer<Issue>> {
   return session.json<Issue>('POST', '/api/issues', body);
 }
@@ -546,22 +566,14 @@ describe('when what an issue names goes', () => {
     const client = await newClient('Going Away');
     const server = await newServer(client.id, 'doomed');
     const appId = await newApp(client.id, 'doomed-app');
-    const { db } = t.server.app.parts;
-    const problem = async (key: string, about: { serverId: string } | { appId: string }) =>
-      (await db.kysely.transaction().execute((trx) =>
-        openProblem(trx, db.dialect, {
-          key,
-          clientId: client.id,
-          ...about,
-          title: 'Down',
-          text: 'This issue is resolved by itself when a check reaches the server again.',
-          at: new Date().toISOString(),
-        }),
-      ))!;
     const problems = [
-      await problem(serverProblemKey(server.id, 'server_unreachable'), { serverId: server.id }),
-      await problem(serverProblemKey(server.id, 'host_key_changed'), { serverId: server.id }),
-      await problem(runProblemKey(appId), { appId }),
+      await openProblemOf(client.id, serverProblemKey(server.id, 'server_unreachable'), {
+        serverId: server.id,
+      }),
+      await openProblemOf(client.id, serverProblemKey(server.id, 'host_key_changed'), {
+        serverId: server.id,
+      }),
+      await openProblemOf(client.id, runProblemKey(appId), { appId }),
     ];
     expect((await t.staff.editor.request('DELETE', `/api/servers/${server.id}`)).status).toBe(204);
     expect((await t.staff.editor.request('DELETE', `/api/apps/${appId}`)).status).toBe(204);
@@ -591,26 +603,23 @@ describe('when what an issue names goes', () => {
       .set({ serverId: doomed.id })
       .where('id', '=', appId)
       .execute();
-    const problem = async (key: string, about: { serverId: string } | { appId: string }) =>
-      (await db.kysely.transaction().execute((trx) =>
-        openProblem(trx, db.dialect, {
-          key,
-          clientId: client.id,
-          ...about,
-          title: 'Down',
-          text: 'This issue is resolved by itself when a check reaches the server again.',
-          at: new Date().toISOString(),
-        }),
-      ))!;
     const dropped = [
-      await problem(serverProblemKey(doomed.id, 'server_unreachable'), { serverId: doomed.id }),
-      await problem(serverProblemKey(doomed.id, 'host_key_changed'), { serverId: doomed.id }),
+      await openProblemOf(client.id, serverProblemKey(doomed.id, 'server_unreachable'), {
+        serverId: doomed.id,
+      }),
+      await openProblemOf(client.id, serverProblemKey(doomed.id, 'host_key_changed'), {
+        serverId: doomed.id,
+      }),
     ];
-    const stillKept = await problem(serverProblemKey(kept.id, 'server_unreachable'), {
-      serverId: kept.id,
-    });
+    const stillKept = await openProblemOf(
+      client.id,
+      serverProblemKey(kept.id, 'server_unreachable'),
+      {
+        serverId: kept.id,
+      },
+    );
     // The app stays (without a server): its next run, once given one, resolves this itself.
-    const appProblem = await problem(runProblemKey(appId), { appId });
+    const appProblem = await openProblemOf(client.id, runProblemKey(appId), { appId });
 
     const exported = await t.staff.editor.request('GET', '/api/clients/export');
     expect(exported.status).toBe(200);

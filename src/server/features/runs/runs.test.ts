@@ -152,6 +152,18 @@ function outputOf(lines: RunLogLine[], stream: 'out' | 'err'): string {
     .join('');
 }
 
+/** What a run's log keeps: its stored text, in order, and the log.txt download. */
+async function keptLog(runId: string): Promise<{ stored: string; download: string }> {
+  const rows = await t.server.app.parts.db.kysely
+    .selectFrom('runLog')
+    .select('text')
+    .where('runId', '=', runId)
+    .orderBy('seq')
+    .execute();
+  const download = await (await t.staff.admin.request('GET', `/api/runs/${runId}/log.txt`)).text();
+  return { stored: rows.map((row) => row.text).join(''), download };
+}
+
 describe('a run against a real sshd', () => {
   it('streams its lines in order to two readers, a late one too, and ends with the exit code', async (context) => {
     const LINES = 300;
@@ -463,22 +475,14 @@ describe('a run against a real sshd', () => {
     const reader = await openLog(t.staff.admin, run.body.id);
     const { lines, run: ended } = await readToEnd(reader);
     expect(ended.state).toBe('succeeded');
-    const stored = await t.server.app.parts.db.kysely
-      .selectFrom('runLog')
-      .select('text')
-      .where('runId', '=', run.body.id)
-      .orderBy('seq')
-      .execute();
-    const download = await (
-      await t.staff.admin.request('GET', `/api/runs/${run.body.id}/log.txt`)
-    ).text();
+    const { stored, download } = await keptLog(run.body.id);
     const keyLines = privateKey
       .split('\n')
       .filter((line) => line.length > 8 && !line.startsWith('-----'));
     expect(keyLines.length).toBeGreaterThan(2);
     const places = {
       streamed: reader.raw,
-      stored: stored.map((row) => row.text).join(''),
+      stored,
       download,
       command: ended.command,
     };
@@ -517,15 +521,7 @@ describe('a run against a real sshd', () => {
     const run = await deploy(app);
     const { lines, run: ended } = await readToEnd(await openLog(t.staff.admin, run.body.id));
     expect(ended.state).toBe('succeeded');
-    const stored = await t.server.app.parts.db.kysely
-      .selectFrom('runLog')
-      .select('text')
-      .where('runId', '=', run.body.id)
-      .orderBy('seq')
-      .execute();
-    const download = await (
-      await t.staff.admin.request('GET', `/api/runs/${run.body.id}/log.txt`)
-    ).text();
+    const { stored, download } = await keptLog(run.body.id);
     expect(outputOf(lines, 'out')).toBe(
       [
         'plain red done\n',
@@ -539,9 +535,8 @@ describe('a run against a real sshd', () => {
         `password=\x1b${SECRET_MASK}\n`,
       ].join(''),
     );
-    const storedText = stored.map((row) => row.text).join('');
     // eslint-disable-next-line no-control-regex -- looking for control characters is the point
-    expect(storedText).not.toMatch(/\x1b[[\]]|\r/u);
+    expect(stored).not.toMatch(/\x1b[[\]]|\r/u);
     // The file holds no control character but tab and newline, nor a bidi control: each is
     // spelled out.
     expect(download).toContain(
@@ -549,7 +544,7 @@ describe('a run against a real sshd', () => {
     );
     // eslint-disable-next-line no-control-regex -- looking for control characters is the point
     expect(download).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e]/u);
-    for (const text of [storedText, download, JSON.stringify(lines)]) {
+    for (const text of [stored, download, JSON.stringify(lines)]) {
       for (const secret of [ACCESS_TOKEN, CLIENT_PASSWORD, CLIENT_PASSWORD.slice(1), tokenEnd]) {
         expect(text).not.toContain(secret);
       }
