@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test as base, expect, signUpThroughUi } from './fixtures.ts';
 import { MailCatcher } from '../src/server/testing/mail-catcher.ts';
-import { freePort } from '../src/server/testing/free-port.ts';
+import { serverPort } from '../src/server/testing/free-port.ts';
 import { spawnServer, type ServerProcess } from '../src/server/testing/spawn-server.ts';
 
 /**
@@ -21,7 +21,7 @@ const test = base.extend<object, { built: { server: ServerProcess; mail: MailCat
       const mail = await new MailCatcher().start();
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-e2e-built-'));
       const server = await spawnServer(
-        { PORT: String(await freePort()), DATA_DIR: dataDir, SMTP_URL: mail.url },
+        { PORT: String(await serverPort()), DATA_DIR: dataDir, SMTP_URL: mail.url },
         { entry },
       );
       await use({ server, mail });

@@ -8,6 +8,7 @@ import { Session, uniqueEmail, type TestServer } from './testing/test-server.ts'
 import { openEventStream } from './testing/sse-reader.ts';
 import { testDatabaseEnv } from './testing/test-database.ts';
 import { startScript } from './testing/run-script.ts';
+import { serverPort } from './testing/free-port.ts';
 
 /** The real entry point as a child process, the way `npm start` runs it. */
 async function startMain(env: Record<string, string>): Promise<{
@@ -34,14 +35,16 @@ async function startMain(env: Record<string, string>): Promise<{
 }
 
 describe('main: SIGTERM', () => {
-  const port = 20_000 + (process.pid % 20_000);
-  const url = `http://127.0.0.1:${port}`;
+  let port: number;
+  let url: string;
   let mail: MailCatcher;
   let dataDir: string;
   let database: Awaited<ReturnType<typeof testDatabaseEnv>>;
 
   beforeAll(async () => {
     mail = await new MailCatcher().start();
+    port = await serverPort();
+    url = `http://127.0.0.1:${port}`;
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-main-'));
     database = await testDatabaseEnv();
   });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from './testing/free-port.ts';
+import { serverPort } from './testing/free-port.ts';
 import { spawnServer } from './testing/spawn-server.ts';
 import { runScript } from './testing/run-script.ts';
 
@@ -23,7 +23,7 @@ const runCli = (script: string, args: string[], env: Record<string, string>) =>
 describe('files in the data folder', () => {
   it('are private from the start: folder 0700, database, WAL, key and outbox 0600', async () => {
     const dataDir = path.join(base, 'fresh', 'data');
-    const server = await spawnServer({ PORT: String(await freePort()), DATA_DIR: dataDir });
+    const server = await spawnServer({ PORT: String(await serverPort()), DATA_DIR: dataDir });
     try {
       const signUp = await fetch(`${server.url}/api/auth/sign-up/email`, {
         method: 'POST',
@@ -52,11 +52,11 @@ describe('files in the data folder', () => {
 
   it('are made private at start when an older install left them readable', async () => {
     const dataDir = path.join(base, 'older', 'data');
-    const first = await spawnServer({ PORT: String(await freePort()), DATA_DIR: dataDir });
+    const first = await spawnServer({ PORT: String(await serverPort()), DATA_DIR: dataDir });
     await first.stop();
     fs.chmodSync(dataDir, 0o755);
     fs.chmodSync(path.join(dataDir, 'clients-manager.db'), 0o644);
-    const again = await spawnServer({ PORT: String(await freePort()), DATA_DIR: dataDir });
+    const again = await spawnServer({ PORT: String(await serverPort()), DATA_DIR: dataDir });
     try {
       expect(modeOf(dataDir)).toBe(0o700);
       expect(modeOf(path.join(dataDir, 'clients-manager.db'))).toBe(0o600);

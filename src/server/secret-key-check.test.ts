@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '#shared/clients.ts';
 import { runScript, startScript } from './testing/run-script.ts';
 import { testDatabaseEnv, testDialect } from './testing/test-database.ts';
+import { serverPort } from './testing/free-port.ts';
 import {
   Session,
-  freePort,
   signUpVerified,
   startTestServer,
   type TestServer,
@@ -19,7 +19,7 @@ import {
  * stopped again. `code` is the exit code, or 'started'.
  */
 async function startServer(env: Record<string, string>) {
-  const port = await freePort();
+  const port = await serverPort();
   const url = `http://127.0.0.1:${port}`;
   const child = startScript('src/server/main.ts', [], {
     PORT: String(port),

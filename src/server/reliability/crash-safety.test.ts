@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client, ClientList } from '#shared/clients.ts';
 import { clientEventSchema, STREAM_READY_EVENT } from '#shared/events.ts';
 import { MailCatcher } from '#server/testing/mail-catcher.ts';
-import { freePort } from '#server/testing/free-port.ts';
+import { serverPort } from '#server/testing/free-port.ts';
 import { signUpVerified, type Session } from '#server/testing/test-server.ts';
 import { openEventStream } from '#server/testing/sse-reader.ts';
 import { testDatabaseEnv, testDialect } from '#server/testing/test-database.ts';
@@ -82,7 +82,7 @@ describe(`crash safety (${testDialect()})`, () => {
         // A start takes 4 to 7 s here beside the other suites and once took more than the
         // usual 20 s bound: a hang is what this bound is for, and TIMEOUT_MS covers the rest.
         const started = await spawnServer(
-          { ...env, PORT: String(await freePort()) },
+          { ...env, PORT: String(await serverPort()) },
           { readyTimeoutMs: 60_000 },
         );
         address.url = started.url;

@@ -9,7 +9,7 @@ import {
   type WebhookPayload,
 } from '#shared/webhooks.ts';
 import { MailCatcher } from '#server/testing/mail-catcher.ts';
-import { freePort } from '#server/testing/free-port.ts';
+import { serverPort } from '#server/testing/free-port.ts';
 import { signUpVerified, type Session } from '#server/testing/test-server.ts';
 import { testDatabaseEnv, testDialect } from '#server/testing/test-database.ts';
 import { spawnServer, type ServerProcess } from '#server/testing/spawn-server.ts';
@@ -50,7 +50,7 @@ describe(`a webhook delivery across a SIGKILL (${testDialect()})`, () => {
         SMTP_URL: mail.url,
         WEBHOOK_ALLOW_PRIVATE: 'true',
         ...database.env,
-        PORT: String(await freePort()),
+        PORT: String(await serverPort()),
       });
       address.url = started.url;
       return started;

@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 
@@ -11,5 +12,30 @@ export function freePort(): Promise<number> {
       const { port } = server.address() as AddressInfo;
       server.close(() => resolve(port));
     });
+  });
+}
+
+/** Below Linux's ephemeral range (32768–60999), where outgoing connections take their ports. */
+const SERVER_PORTS = { from: 20_000, to: 32_000 };
+
+/**
+ * A port on 127.0.0.1 for a server that is started as a process and listens seconds later. A
+ * port freePort gives is one of the ephemeral ones, which the system hands to any outgoing
+ * connection once it is free, and during a start on a busy machine another test's connection
+ * took one (EADDRINUSE at the listen). Outside that range only a listen can take it.
+ */
+export async function serverPort(): Promise<number> {
+  for (;;) {
+    const port = randomInt(SERVER_PORTS.from, SERVER_PORTS.to);
+    if (await canListen(port)) return port;
+  }
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.unref();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 }

@@ -9,7 +9,7 @@ import type { ClientHistory } from '#shared/events.ts';
 import type { Server } from '#shared/servers.ts';
 import { openDatabase } from '#server/db/database.ts';
 import { MailCatcher } from '#server/testing/mail-catcher.ts';
-import { freePort } from '#server/testing/free-port.ts';
+import { serverPort } from '#server/testing/free-port.ts';
 import { signUpVerified, type Session } from '#server/testing/test-server.ts';
 import { testDatabaseEnv, testDialect } from '#server/testing/test-database.ts';
 import { spawnServer, type ServerProcess } from '#server/testing/spawn-server.ts';
@@ -53,7 +53,7 @@ describe(`a run across a crash of the server (${testDialect()})`, () => {
         DATA_DIR: dataDir,
         SMTP_URL: mail.url,
         ...database.env,
-        PORT: String(await freePort()),
+        PORT: String(await serverPort()),
       });
       address.url = started.url;
       return started;
