@@ -23,6 +23,7 @@ const DATABASE_FREE = [
   'src/server/realtime/webhook-address.test.ts',
   'src/server/testing/spawn-server.test.ts',
   'src/server/secret-key-file.test.ts',
+  'src/server/start-failure.test.ts',
 ];
 
 /** Tests of what only SQLite has (the database file's bytes, durability): SQLite project only. */

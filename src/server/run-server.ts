@@ -1,14 +1,22 @@
 import { configFromEnvOrExit } from './config-from-env.ts';
-import { ConfigError } from './config.ts';
 import { buildApp } from './app.ts';
+import { startFailureMessage } from './start-failure.ts';
 
 const config = configFromEnvOrExit();
-const app = await buildApp(config).catch((error: unknown) => {
-  // A setting that only the database can judge (the key): refused as a bad variable is.
-  if (!(error instanceof ConfigError)) throw error;
-  console.error(error.message);
+
+/**
+ * A setting only the database can judge (the key), or a machine that does not let the server
+ * start (no database there, a data folder it cannot use, a port in use): one line and exit 1,
+ * as a bad variable gets. Anything else is a bug and keeps its stack.
+ */
+function refuseStart(error: unknown): never {
+  const message = startFailureMessage(error, config);
+  if (message === null) throw error;
+  console.error(message);
   process.exit(1);
-});
+}
+
+const app = await buildApp(config).catch(refuseStart);
 
 let closing = false;
 async function shutdown(signal: string): Promise<void> {
@@ -26,5 +34,8 @@ async function shutdown(signal: string): Promise<void> {
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));
 
-await app.listen({ port: config.port, host: config.host });
+await app.listen({ port: config.port, host: config.host }).catch(async (error: unknown) => {
+  await app.close();
+  refuseStart(error);
+});
 app.log.info(`Clients Manager is ready at ${config.publicUrl}`);
