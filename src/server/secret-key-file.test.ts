@@ -31,6 +31,15 @@ describe('the secret key file', () => {
     );
   });
 
+  it('refuses a link to a key that is gone, and makes no key beside it', () => {
+    fs.symlinkSync(path.join(dataDir, 'moved-away.key'), keyFile());
+    expect(() => resolveSecretKey(undefined, dataDir)).toThrow(
+      /secret\.key is a link to a file that does not exist.*point it at the key, or set SECRET_KEY/,
+    );
+    expect(fs.readdirSync(dataDir)).toEqual(['secret.key']);
+    expect(fs.lstatSync(keyFile()).isSymbolicLink()).toBe(true);
+  });
+
   it('is not read or made when SECRET_KEY is set', () => {
     expect(resolveSecretKey('from the environment', dataDir)).toBe('from the environment');
     expect(fs.readdirSync(dataDir)).toEqual([]);

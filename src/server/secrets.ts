@@ -177,14 +177,21 @@ export function readSecretKey(configured: string | undefined, dataDir: string): 
   return configured || readKeyFile(path.join(dataDir, 'secret.key'));
 }
 
-/** The key in `file`; undefined when there is none; an error when it is empty. */
+/** The key in `file`; undefined when there is none; an error when it is empty or a broken link. */
 function readKeyFile(file: string): string | undefined {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    // A link whose target is gone is no missing key: a new one made beside it would seal new
+    // secrets while the old ones wait behind a link someone meant to keep.
+    if (fs.lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink()) {
+      throw new ConfigError(
+        `${file} is a link to a file that does not exist: it should hold the key that seals this server's secrets; point it at the key, or set SECRET_KEY`,
+      );
+    }
+    return undefined;
   }
   const key = text.trim();
   if (key === '') {
