@@ -30,7 +30,7 @@ describe('spawnServer', () => {
 
   it('is not ready when another process answers on its port', async () => {
     await expect(spawnServer({ PORT: String(port), DATA_DIR: dataDir })).rejects.toThrow(
-      /exited before it was ready[\s\S]*EADDRINUSE/,
+      /exited before it was ready[\s\S]*127\.0\.0\.1:\d+ is in use by another program/,
     );
   });
 });
