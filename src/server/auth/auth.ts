@@ -87,6 +87,11 @@ export function createAuth({ db, config, secretKey, mailer, log }: AuthOptions) 
       log: (level, message, ...args) =>
         log[level]({ auth: args.length > 0 ? args : undefined }, message),
     },
+    // An unexpected failure inside Better Auth reaches our error handler (http/error-handler.ts):
+    // logged once through pino, with its redaction and the request's id, and answered as every
+    // 500 is (503 while the database is unreachable). Without it better-call also printed the
+    // error raw to stderr. Its refusals (4xx) and redirects are answered by it as before.
+    onAPIError: { throw: true },
     appName: 'Clients Manager',
     baseURL: publicUrl,
     basePath: '/api/auth',

@@ -20,7 +20,13 @@ import type { Me } from '#shared/account.ts';
 
 const PASSWORD = 'correct horse battery';
 
-const t = serveThisFile({ staff: { admin: { name: 'Admin', role: 'admin' } } });
+/** What the server logged, as JSON lines: an unexpected failure is logged here, once. */
+const logLines: string[] = [];
+const t = serveThisFile({
+  env: { LOG_LEVEL: 'error' },
+  start: { logStream: { write: (line) => logLines.push(line) } },
+  staff: { admin: { name: 'Admin', role: 'admin' } },
+});
 // Every test signs in several times from 127.0.0.1; each starts with fresh counters.
 beforeEach(async () => {
   await t.server.app.parts.db.kysely.deleteFrom('rateLimit').execute();
@@ -503,3 +509,44 @@ describe('REQUIRE_2FA=true', () => {
 function wrongCode(right: string): string {
   return String((Number(right) + 1) % 1_000_000).padStart(6, '0');
 }
+
+describe('an unexpected failure inside Better Auth', () => {
+  it('is logged once through the app log and answered as every 500, never printed raw', async () => {
+    const { email, session: enrolledIn } = await enrolledPerson();
+    const { id } = (await enrolledIn.json<Me>('GET', '/api/me')).body;
+    // A secret that no longer opens, as a database restored under another key would hold:
+    // Better Auth's decryption throws at the code step.
+    const { kysely } = t.server.app.parts.db;
+    const { secret } = await kysely
+      .selectFrom('twoFactor')
+      .select('secret')
+      .where('userId', '=', id)
+      .executeTakeFirstOrThrow();
+    const flipped = secret.slice(0, -1) + (secret.endsWith('0') ? '1' : '0');
+    await kysely
+      .updateTable('twoFactor')
+      .set({ secret: flipped })
+      .where('userId', '=', id)
+      .execute();
+    const { session } = await signInWithPassword(t.server, email, PASSWORD);
+
+    const printed: unknown[][] = [];
+    const loggedBefore = logLines.length;
+    const consoleError = console.error;
+    console.error = (...args: unknown[]) => void printed.push(args);
+    let answer;
+    try {
+      answer = await verify(session, 'totp', '123456');
+    } finally {
+      console.error = consoleError;
+    }
+    expect(answer.status).toBe(500);
+    expect(answer.body).toEqual({ error: 'Something went wrong on the server. Try again.' });
+    expect(printed).toEqual([]);
+    const failures = logLines
+      .slice(loggedBefore)
+      .map((line) => JSON.parse(line) as { msg?: string })
+      .filter((entry) => entry.msg === 'request failed');
+    expect(failures).toHaveLength(1);
+  });
+});
