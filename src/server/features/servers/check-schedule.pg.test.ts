@@ -183,13 +183,12 @@ describe('a round whose instance loses the lock', () => {
   let otherDatabase: Awaited<ReturnType<typeof createTestPostgresDatabase>>;
   let c: TestServer;
   let d: TestServer;
-  const lockLines = new Map<string, string[]>([
-    ['c', []],
-    ['d', []],
-  ]);
+  const cLines: string[] = [];
+  const dLines: string[] = [];
+  const logOf = (instance: TestServer) => (instance === c ? cLines : dLines);
   /** How many times an instance has taken the schedule's lock, by its log. */
   const takings = (instance: TestServer) =>
-    (lockLines.get(instance === c ? 'c' : 'd') ?? []).filter((line) =>
+    logOf(instance).filter((line) =>
       line.includes('this instance runs the scheduled server checks'),
     ).length;
 
@@ -201,13 +200,13 @@ describe('a round whose instance loses the lock', () => {
       SECRET_KEY: 'check-schedule-lost-key-'.repeat(3),
     };
     const options = { serverChecks: { timeoutMs: 30_000, retryDelayMs: 10 } };
-    const logged = (instance: string) => ({
+    const logged = (lines: string[]) => ({
       ...options,
       checkIntervalMs: INTERVAL_MS,
-      logStream: { write: (line: string) => lockLines.get(instance)?.push(line) },
+      logStream: { write: (line: string) => lines.push(line) },
     });
-    c = await startTestServer({ ...env, LOG_LEVEL: 'info' }, logged('c'));
-    d = await startTestServer({ ...env, LOG_LEVEL: 'info' }, logged('d'));
+    c = await startTestServer({ ...env, LOG_LEVEL: 'info' }, logged(cLines));
+    d = await startTestServer({ ...env, LOG_LEVEL: 'info' }, logged(dLines));
   });
   afterAll(async () => {
     if (held) held.answersHeldUntil = undefined;
@@ -238,10 +237,10 @@ describe('a round whose instance loses the lock', () => {
       { timeout: 15_000, interval: 20 },
     );
 
-    // Let every login through: the old leader ends the checks it had under way and starts no
-    // other, while the new holder checks every server.
     expect(takings(next)).toBeGreaterThan(0);
     const leaderTakings = takings(leader);
+    // Let every login through: the old leader ends the checks it had under way and starts no
+    // other, while the new holder checks every server.
     letThrough();
     await vi.waitFor(
       () => {
@@ -256,9 +255,7 @@ describe('a round whose instance loses the lock', () => {
     if (takings(leader) === leaderTakings) {
       expect(scheduleOf(leader).checksStarted).toBe(startedByLeader);
     } else {
-      expect(lockLines.get(next === c ? 'c' : 'd')?.join('')).toContain(
-        'lost the scheduled checks lock',
-      );
+      expect(logOf(next).join('')).toContain('lost the scheduled checks lock');
     }
   }, 90_000);
 });
