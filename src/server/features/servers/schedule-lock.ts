@@ -16,7 +16,11 @@ export class ScheduleLock {
   readonly #url: string;
   readonly #log: FastifyBaseLogger;
   #client: pg.Client | null = null;
-  #held = false;
+  /**
+   * The connection holding the lock, always the open `#client`: the lock is that session's, so
+   * a new connection never holds it until it takes the lock itself.
+   */
+  #holder: pg.Client | null = null;
 
   constructor(url: string, log: FastifyBaseLogger) {
     this.#url = url;
@@ -24,27 +28,32 @@ export class ScheduleLock {
   }
 
   get held(): boolean {
-    return this.#held;
+    return this.#holder !== null;
   }
 
   /** True when this instance holds the lock, now or already. */
   async acquire(): Promise<boolean> {
+    const holder = this.#holder;
     try {
-      const client = this.#client ?? (await this.#connect());
-      if (this.#held) {
-        await client.query('select 1');
-        return true;
+      if (holder) {
+        await holder.query('select 1');
+        return this.#holder === holder;
       }
+      const client = this.#client ?? (await this.#connect());
       const { rows } = await client.query<{ locked: boolean }>(
         'select pg_try_advisory_lock($1) as locked',
         [CHECK_SCHEDULE_LOCK],
       );
-      const locked = rows[0]?.locked === true;
-      if (locked) this.#log.info('this instance runs the scheduled server checks');
-      this.#held = locked;
+      // The answer and the end of its connection can arrive together, the end handled first:
+      // the lock went with that session.
+      const locked = rows[0]?.locked === true && this.#client === client;
+      if (locked && this.#holder === null) {
+        this.#log.info('this instance runs the scheduled server checks');
+        this.#holder = client;
+      }
       return locked;
     } catch (error) {
-      if (this.#held) this.#log.warn({ err: error }, 'lost the scheduled checks lock');
+      if (this.#holder) this.#log.warn({ err: error }, 'lost the scheduled checks lock');
       await this.release();
       return false;
     }
@@ -63,8 +72,8 @@ export class ScheduleLock {
     const lost = (error?: unknown) => {
       if (this.#client !== client) return;
       this.#client = null;
-      if (this.#held) this.#log.warn({ err: error }, 'lost the scheduled checks lock');
-      this.#held = false;
+      if (this.#holder === client) this.#log.warn({ err: error }, 'lost the scheduled checks lock');
+      this.#holder = null;
       client.end().catch(() => undefined);
     };
     client.on('error', lost);
@@ -83,7 +92,7 @@ export class ScheduleLock {
   async release(): Promise<void> {
     const client = this.#client;
     this.#client = null;
-    this.#held = false;
+    this.#holder = null;
     await client?.end().catch(() => undefined);
   }
 }
