@@ -4,16 +4,8 @@ import { symmetricDecrypt } from 'better-auth/crypto';
 import { ConfigError, type Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import type { Database } from './db/schema.ts';
-import {
-  SecretBox,
-  betterAuthSecret,
-  clientPasswordPlace,
-  credentialPlace,
-  deployTokenPlace,
-  readSecretKey,
-  resolveSecretKey,
-  webhookSecretPlace,
-} from './secrets.ts';
+import { SEALED_TABLES } from './sealed-tables.ts';
+import { SecretBox, betterAuthSecret, readSecretKey, resolveSecretKey } from './secrets.ts';
 
 /** One value stored sealed with the key: what it is, and whether a key opens it. */
 interface SealedSample {
@@ -55,52 +47,22 @@ export async function secretKeyFor(
 
 /** The first sealed value found, checking one row of each table that holds them, in turn. */
 async function sealedSample(db: Kysely<Database>): Promise<SealedSample | undefined> {
-  const boxOpens = (sealed: string, place: Parameters<SecretBox['open']>[1]) => {
-    return (secretKey: string) => {
-      try {
-        new SecretBox(secretKey).open(sealed, place);
-        return Promise.resolve(true);
-      } catch {
-        return Promise.resolve(false);
-      }
-    };
-  };
-  const credential = await db
-    .selectFrom('credential')
-    .select(['id', 'secret', 'sealedForClient'])
-    .limit(1)
-    .executeTakeFirst();
-  if (credential) {
-    const place =
-      credential.sealedForClient === null
-        ? credentialPlace(credential.id)
-        : clientPasswordPlace(credential.sealedForClient);
-    return {
-      what: `the secret of credential ${credential.id}`,
-      opensWith: boxOpens(credential.secret, place),
-    };
-  }
-  const token = await db
-    .selectFrom('deployToken')
-    .select(['userId', 'token'])
-    .limit(1)
-    .executeTakeFirst();
-  if (token) {
-    return {
-      what: `the deploy token of user ${token.userId}`,
-      opensWith: boxOpens(token.token, deployTokenPlace(token.userId)),
-    };
-  }
-  const webhook = await db
-    .selectFrom('webhook')
-    .select(['id', 'secret'])
-    .limit(1)
-    .executeTakeFirst();
-  if (webhook) {
-    return {
-      what: `the signing secret of webhook ${webhook.id}`,
-      opensWith: boxOpens(webhook.secret, webhookSecretPlace(webhook.id)),
-    };
+  for (const rowsOf of Object.values(SEALED_TABLES)) {
+    const [row] = await rowsOf(db, 1);
+    const secret = row?.secrets.find((value) => value !== null);
+    if (secret) {
+      return {
+        what: secret.what,
+        opensWith: (secretKey) => {
+          try {
+            new SecretBox(secretKey).open(secret.sealed, secret.from);
+            return Promise.resolve(true);
+          } catch {
+            return Promise.resolve(false);
+          }
+        },
+      };
+    }
   }
   // Better Auth's twoFactor plugin encrypts an authenticator's secret with its own secret,
   // which is derived from SECRET_KEY.

@@ -1,26 +1,11 @@
 import type { Kysely, Transaction } from 'kysely';
 import { symmetricDecrypt, symmetricEncrypt } from 'better-auth/crypto';
 import type { Database } from './db/schema.ts';
-import {
-  SecretBox,
-  betterAuthSecret,
-  clientPasswordPlace,
-  credentialPassphrasePlace,
-  credentialPlace,
-  deployTokenPlace,
-  webhookSecretPlace,
-  type SealedPlace,
-} from './secrets.ts';
+import { SEALED_TABLES, type SealedCounts, type StoredSecret } from './sealed-tables.ts';
+import { SecretBox, betterAuthSecret } from './secrets.ts';
 
 export class RotationError extends Error {
   override name = 'RotationError';
-}
-
-/** Rows whose values the app seals itself (SecretBox), per table. */
-interface SealedCounts {
-  credentials: number;
-  deployTokens: number;
-  webhooks: number;
 }
 
 export interface RotationReport {
@@ -33,14 +18,6 @@ export interface RotationReport {
   alreadyNew: number;
   /** Sessions deleted: their cookies were signed with the old key, which nothing checks now. */
   sessionsEnded: number;
-}
-
-/** A stored secret: where it is sealed now, and where it belongs. */
-interface StoredSecret {
-  sealed: string;
-  from: SealedPlace;
-  to: SealedPlace;
-  what: string;
 }
 
 /**
@@ -75,7 +52,7 @@ export async function rotateSecretKey(
         next.open(sealed, from);
       } catch {
         throw new RotationError(
-          `${what} opens with neither SECRET_KEY_PREVIOUS nor SECRET_KEY: nothing was changed. Check SECRET_KEY_PREVIOUS.`,
+          `Neither SECRET_KEY_PREVIOUS nor SECRET_KEY opens ${what}: nothing was changed. Check SECRET_KEY_PREVIOUS.`,
         );
       }
       alreadyNew += 1;
@@ -98,7 +75,7 @@ export async function rotateSecretKey(
         await symmetricDecrypt({ key: authSecrets.next, data });
       } catch {
         throw new RotationError(
-          `${what} opens with neither SECRET_KEY_PREVIOUS nor SECRET_KEY: nothing was changed. Check SECRET_KEY_PREVIOUS.`,
+          `Neither SECRET_KEY_PREVIOUS nor SECRET_KEY opens ${what}: nothing was changed. Check SECRET_KEY_PREVIOUS.`,
         );
       }
       alreadyNew += 1;
@@ -135,10 +112,10 @@ async function reencryptTwoFactors(
   for (const row of rows) {
     // An empty column holds nothing encrypted.
     const secret = row.secret
-      ? await reencrypt(row.secret, `The authenticator secret of user ${row.userId}`)
+      ? await reencrypt(row.secret, `the authenticator secret of user ${row.userId}`)
       : null;
     const backupCodes = row.backupCodes
-      ? await reencrypt(row.backupCodes, `The backup codes of user ${row.userId}`)
+      ? await reencrypt(row.backupCodes, `the backup codes of user ${row.userId}`)
       : null;
     if (secret === null && backupCodes === null) continue;
     await trx
@@ -156,69 +133,20 @@ async function reencryptTwoFactors(
 
 /**
  * Passes every stored secret through `reseal` inside the caller's transaction, and stores what
- * it returns at the place the secret belongs (null: keep it). Returns how many changed.
+ * it returns at the place the secret belongs (null: keep it). Returns how many rows changed.
  */
 async function resealEach(
   trx: Transaction<Database>,
   reseal: (secret: StoredSecret) => string | null,
 ): Promise<SealedCounts> {
-  const counts = { credentials: 0, deployTokens: 0, webhooks: 0 };
-  const credentials = await trx
-    .selectFrom('credential')
-    .select(['id', 'secret', 'sealedForClient', 'passphrase'])
-    .execute();
-  for (const row of credentials) {
-    const to = credentialPlace(row.id);
-    const from = row.sealedForClient === null ? to : clientPasswordPlace(row.sealedForClient);
-    const sealed = reseal({
-      sealed: row.secret,
-      from,
-      to,
-      what: `The secret of credential ${row.id}`,
-    });
-    // A key's passphrase was always sealed at its own place (keys came after migration 0007).
-    const passphrasePlace = credentialPassphrasePlace(row.id);
-    const passphrase =
-      row.passphrase === null
-        ? null
-        : reseal({
-            sealed: row.passphrase,
-            from: passphrasePlace,
-            to: passphrasePlace,
-            what: `The passphrase of credential ${row.id}`,
-          });
-    if (sealed === null && passphrase === null) continue;
-    await trx
-      .updateTable('credential')
-      .set({
-        ...(sealed === null ? {} : { secret: sealed, sealedForClient: null }),
-        ...(passphrase === null ? {} : { passphrase }),
-      })
-      .where('id', '=', row.id)
-      .execute();
-    counts.credentials += 1;
-  }
-  const tokens = await trx.selectFrom('deployToken').select(['userId', 'token']).execute();
-  for (const row of tokens) {
-    const place = deployTokenPlace(row.userId);
-    const what = `The deploy token of user ${row.userId}`;
-    const sealed = reseal({ sealed: row.token, from: place, to: place, what });
-    if (sealed === null) continue;
-    await trx
-      .updateTable('deployToken')
-      .set({ token: sealed })
-      .where('userId', '=', row.userId)
-      .execute();
-    counts.deployTokens += 1;
-  }
-  const webhooks = await trx.selectFrom('webhook').select(['id', 'secret']).execute();
-  for (const row of webhooks) {
-    const place = webhookSecretPlace(row.id);
-    const what = `The signing secret of webhook ${row.id}`;
-    const sealed = reseal({ sealed: row.secret, from: place, to: place, what });
-    if (sealed === null) continue;
-    await trx.updateTable('webhook').set({ secret: sealed }).where('id', '=', row.id).execute();
-    counts.webhooks += 1;
+  const counts: SealedCounts = { credentials: 0, deployTokens: 0, webhooks: 0 };
+  for (const table of Object.keys(SEALED_TABLES) as (keyof SealedCounts)[]) {
+    for (const row of await SEALED_TABLES[table](trx)) {
+      const resealed = row.secrets.map((secret) => (secret === null ? null : reseal(secret)));
+      if (resealed.every((value) => value === null)) continue;
+      await row.store(trx, resealed);
+      counts[table] += 1;
+    }
   }
   return counts;
 }
