@@ -28,6 +28,7 @@ import {
   secondFactorPlugins,
   secondFactorRateLimits,
 } from './second-factors.ts';
+import { MAX_NAME_LENGTH, storableDisplayName } from './display-name.ts';
 import { roleForNewUser } from './first-admin.ts';
 import { withoutProviderTokens } from './provider-tokens.ts';
 import { refuseOffAppRedirects } from './redirect-targets.ts';
@@ -39,9 +40,6 @@ import { signUpWillCreateUser } from './sign-up-check.ts';
  * by a forged X-Forwarded-For.
  */
 export const CLIENT_IP_HEADER = 'x-clients-manager-client-ip';
-
-/** The longest display name, as for a client's name. */
-export const MAX_NAME_LENGTH = 200;
 
 export const ACCOUNT_DISABLED_MESSAGE =
   'This account is disabled. Ask an administrator if you think that is a mistake.';
@@ -247,11 +245,13 @@ export function createAuth({ db, config, secretKey, mailer, log }: AuthOptions) 
       user: {
         create: {
           // The first person of a new installation is its administrator (first-admin.ts); an
-          // invited person gets the role and tags of their invitation.
+          // invited person gets the role and tags of their invitation. A provider's name is
+          // made one a form would take.
           async before(user, ctx) {
             const role = await roleForNewUser(db, config.defaultRole);
             const invited = await invitedUserData(db, user, ctx?.body);
-            return { data: { ...user, role, ...invited } };
+            const name = storableDisplayName(user.name);
+            return { data: { ...user, name, role, ...invited } };
           },
           async after(user, ctx) {
             await acceptInvitation(db, user, ctx?.body);

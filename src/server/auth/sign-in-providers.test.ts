@@ -1,6 +1,8 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasHiddenCharacters } from '#shared/command-safe-text.ts';
 import type { OidcIssuer } from '#server/testing/oidc-issuer.ts';
+import { MAX_NAME_LENGTH } from './display-name.ts';
 import {
   signInThroughIssuer,
   startGoogleTestServer,
@@ -109,6 +111,24 @@ describe('the provider’s tokens, kept', () => {
     // Signing in again updates the account Better Auth found, with that sign-in's tokens.
     expect((await signInThroughIssuer(server, issuer, email)).callback.status).toBe(302);
     expect(await stored()).toEqual(nothing);
+  });
+});
+
+describe('a display name the provider sends', () => {
+  it('is stored as one line within the cap, as the app’s own forms would take it', async () => {
+    const email = 'mallory@example.test';
+    // A newline and ESC would forge a line in an operator's terminal, U+202E reverse what
+    // follows on every screen; and the profile has no cap of its own.
+    const sent = `Mallory\u202Enimda\n\u001b[2JAdmin ${'x'.repeat(300)}`;
+    issuer.accounts.set(email, { name: sent, emailVerified: true });
+    const { session, callback } = await signInThroughIssuer(server, issuer, email);
+    expect(callback.status).toBe(302);
+    const me = await session.json<{ displayName: string }>('GET', '/api/me');
+    expect(me.status).toBe(200);
+    const name = me.body.displayName;
+    expect(hasHiddenCharacters(name)).toBe(false);
+    expect(name).toHaveLength(MAX_NAME_LENGTH);
+    expect(name.startsWith('Mallory nimda  [2JAdmin xxx')).toBe(true);
   });
 });
 

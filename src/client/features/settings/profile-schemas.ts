@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { passwordSchema } from '#shared/account.ts';
 import { HIDDEN_IN_LINE_MESSAGE, hasHiddenCharacters } from '#shared/command-safe-text.ts';
 
-/** The longest display name: as the server's (MAX_NAME_LENGTH in auth.ts) and a client's name. */
+/** The longest display name: as the server's (MAX_NAME_LENGTH in display-name.ts) and a client's name. */
 export const MAX_DISPLAY_NAME_LENGTH = 200;
 
 export const displayNameSchema = z.object({
