@@ -48,6 +48,15 @@ test('an administrator invites someone, changes their role and tags, disables th
 
   const invitee = await browser.newContext();
   const inviteePage = await invitee.newPage();
+  // Signed up without the link, the address is refused beside it: only the link proves the
+  // mailbox, and a sign-up without it would mail a link for a password anyone may have chosen.
+  await inviteePage.goto(`${server.url}/sign-up`);
+  await inviteePage.getByLabel('Email').fill(email);
+  await inviteePage.getByLabel('Password').fill('typed without the link');
+  await inviteePage.getByRole('button', { name: 'Sign up' }).click();
+  await expect(inviteePage.getByLabel('Email')).toHaveAccessibleDescription(
+    'This address has an invitation: sign up through the link in its mail',
+  );
   await inviteePage.goto(linkIn(mail));
   const address = inviteePage.getByLabel('Email');
   await expect(address).toHaveValue(email);

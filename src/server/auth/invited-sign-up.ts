@@ -57,13 +57,23 @@ export function invitationTokenOf(body: unknown): string | undefined {
 export type SignUpRefusal = { status: 400 | 403; code: string; message: string };
 
 /**
- * Checks an email sign-up that names an invitation before Better Auth creates anyone: the token
- * must be pending and the address the one it was mailed to. A sign-up without a token is none
- * of this function's business.
+ * Checks an email sign-up before Better Auth creates anyone. With an invitation token, the
+ * token must be pending and the address the one it was mailed to. Without one, the address
+ * must have no pending invitation: such a sign-up would mail the invitee a link that verifies
+ * an account with whatever password its author chose (someone else's, as likely as theirs),
+ * and the invitation's own link is what proves the mailbox.
  */
 export async function refuseInvitedSignUp(db: Db, body: unknown): Promise<SignUpRefusal | null> {
   const token = invitationTokenOf(body);
-  if (token === undefined) return null;
+  if (token === undefined) {
+    const email: unknown = (body as { email?: unknown } | null | undefined)?.email;
+    if (typeof email !== 'string' || !(await pendingInvitationOf(db, email))) return null;
+    return {
+      status: 403,
+      code: 'INVITATION_REQUIRED',
+      message: 'email: This address has an invitation: sign up through the link in its mail',
+    };
+  }
   const invitation = await pendingInvitation(db, token);
   if (!invitation) {
     return {
@@ -88,7 +98,8 @@ export async function refuseInvitedSignUp(db: Db, body: unknown): Promise<SignUp
  * invitation's token (the link proves the mail was read, so the address is taken as verified);
  * an account made through a sign-in provider gets it when the provider vouches for the address
  * (`emailVerified`), since the invitation is for whoever owns it. A sign-up by password without
- * the token gets nothing: whoever typed the address has not shown that they own it.
+ * the token is refused while the invitation is pending (refuseInvitedSignUp), and gets nothing
+ * once it is not: whoever typed the address has not shown that they own it.
  */
 export async function invitationFor(
   db: Db,
@@ -153,7 +164,10 @@ export async function recordSignIn(db: Db, userId: string): Promise<void> {
     .execute();
 }
 
-/** Before `/sign-up/email`: refuses a used or expired token, or an address it was not sent to. */
+/**
+ * Before `/sign-up/email`: refuses a used or expired token, an address it was not sent to, and
+ * an invited address signed up without its invitation.
+ */
 export async function checkInvitedSignUp(db: Db, body: unknown): Promise<void> {
   const refusal = await refuseInvitedSignUp(db, body);
   if (!refusal) return;

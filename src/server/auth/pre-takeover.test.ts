@@ -141,5 +141,14 @@ describe('an invitation of an address someone else signed up first, not yet veri
       .where('email', '=', email)
       .executeTakeFirstOrThrow();
     expect(invitation.acceptedAt).toBeNull();
+
+    // The outsider signs the address up again: refused while the invitation is pending, so no
+    // second mail can carry a link that verifies their password as the colleague's.
+    const again = await signUp(outsider, ATTACKER_PASSWORD, email);
+    expect(again.status).toBe(403);
+    expect(((await again.json()) as { code?: string }).code).toBe('INVITATION_REQUIRED');
+    expect(
+      await kysely.selectFrom('user').select('id').where('email', '=', email).execute(),
+    ).toEqual([]);
   });
 });

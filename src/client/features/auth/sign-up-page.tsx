@@ -4,6 +4,7 @@ import { Alert, Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useQuery } from '@tanstack/react-query';
 import { authClient, authErrorMessage } from '#client/lib/auth-client.ts';
+import { authFieldError } from '#client/lib/auth-field-error.ts';
 import { meQuery } from '#client/lib/session.ts';
 import { FormErrorAlert } from '#client/components/form-error-alert.tsx';
 import { AuthLayout } from './components/auth-layout.tsx';
@@ -46,7 +47,10 @@ export function SignUpPage() {
     };
     const result = await authClient.signUp.email(body);
     if (result.error) {
-      setError(authErrorMessage(result.error));
+      // A refusal of the name or the address ("email: This address has an invitation: …").
+      const refused = authFieldError(result.error.message, ['name', 'email', 'password']);
+      if (refused) form.setFieldError(refused.field, refused.message);
+      else setError(authErrorMessage(result.error));
       return;
     }
     if (invitedEmail !== undefined) {

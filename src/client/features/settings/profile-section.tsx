@@ -5,6 +5,7 @@ import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Role } from '#shared/people.ts';
 import { authClient, authErrorMessage } from '#client/lib/auth-client.ts';
+import { authFieldError } from '#client/lib/auth-field-error.ts';
 import { meKey, useMe } from '#client/lib/session.ts';
 import { FormErrorAlert } from '#client/components/form-error-alert.tsx';
 import { VisibleText } from '#client/components/visible-text.tsx';
@@ -93,8 +94,8 @@ function DisplayNameForm({ current }: { current: string }) {
     const result = await authClient.updateUser({ name: name.trim() });
     if (result.error) {
       // The server's own refusal of the name ("name: Must be at most …") goes by the field.
-      const said = result.error.message ?? '';
-      if (said.startsWith('name: ')) form.setFieldError('name', said.slice('name: '.length));
+      const refused = authFieldError(result.error.message, ['name']);
+      if (refused) form.setFieldError(refused.field, refused.message);
       else setProblem(authErrorMessage(result.error));
       return;
     }

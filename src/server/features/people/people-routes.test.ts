@@ -344,9 +344,34 @@ describe('invitations', () => {
     expect((await new Session(t.server).json('GET', '/api/invitations/made-up')).status).toBe(404);
   });
 
-  it('a sign-up by password without the token gets the default role, not the invitation', async () => {
+  it('a sign-up by password without the token is refused while the invitation is pending', async () => {
     const email = uniqueEmail('invited');
-    await invite(email, 'admin', null);
+    const { invitation } = await invite(email, 'admin', null);
+    const refused = await new Session(t.server).json<{ code?: string; message?: string }>(
+      'POST',
+      '/api/auth/sign-up/email',
+      { email, password: 'whoever typed this', name: 'Not Shown' },
+    );
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({
+      code: 'INVITATION_REQUIRED',
+      message: 'email: This address has an invitation: sign up through the link in its mail',
+    });
+    // No account, so no verification link to mail.
+    expect(
+      await t.server.app.parts.db.kysely
+        .selectFrom('user')
+        .select('id')
+        .where('email', '=', email)
+        .execute(),
+    ).toEqual([]);
+
+    // Once the invitation is revoked, the address signs up as any other: the default role.
+    const revoked = await t.staff.admin.request(
+      'DELETE',
+      `/api/people/invitations/${invitation.id}`,
+    );
+    expect(revoked.status).toBe(204);
     const session = await signUpVerified(t.server, { email });
     expect((await session.json<Me>('GET', '/api/me')).body.role).toBe('editor');
   });
