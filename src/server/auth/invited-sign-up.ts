@@ -36,7 +36,7 @@ export async function pendingInvitation(db: Db, token: string) {
 }
 
 /** The pending, unexpired invitation of an address, newest first. */
-async function pendingInvitationOf(db: Db, email: string) {
+export async function pendingInvitationOf(db: Db, email: string) {
   const now = new Date();
   return db.kysely
     .selectFrom('invitation')

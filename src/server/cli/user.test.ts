@@ -108,6 +108,30 @@ describe('npm run user', { timeout: 60_000 }, () => {
     expect(result.err.trim()).toBe(`A user with the email ${email} exists already.`);
   });
 
+  it('refuses an address with a pending invitation, and says what to do', async () => {
+    const email = 'invited.first@example.test';
+    const now = Date.now();
+    await t.server.app.parts.db.kysely
+      .insertInto('invitation')
+      .values({
+        id: 'inv-cli',
+        email,
+        role: 'viewer',
+        tags: null,
+        tokenHash: '0'.repeat(64),
+        invitedById: null,
+        createdAt: new Date(now).toISOString(),
+        expiresAt: new Date(now + 60 * 60 * 1000).toISOString(),
+        acceptedAt: null,
+      })
+      .execute();
+    const result = await userCommand(['create', '--email', email], 'operator chose this');
+    expect(result.code).toBe(1);
+    expect(result.err.trim()).toBe(
+      `${email} has a pending invitation: let them sign up through its link, or revoke it in People first.`,
+    );
+  });
+
   it('disables a user: their session and live stream stop at once, and sign-in is refused', async () => {
     await userCommand(['create', '--email', 'leaver@example.test'], 'leaver password');
     const { session } = await signIn('leaver@example.test', 'leaver password');
