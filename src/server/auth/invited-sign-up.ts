@@ -36,7 +36,7 @@ export async function pendingInvitation(db: Db, token: string) {
 }
 
 /** The pending, unexpired invitation of an address, newest first. */
-export async function pendingInvitationOf(db: Db, email: string) {
+async function pendingInvitationOf(db: Db, email: string) {
   const now = new Date();
   return db.kysely
     .selectFrom('invitation')
@@ -56,6 +56,9 @@ export function invitationTokenOf(body: unknown): string | undefined {
 
 export type SignUpRefusal = { status: 400 | 403; code: string; message: string };
 
+/** The refusal of a sign-up, without the token, of an address with a pending invitation. */
+export const INVITATION_REQUIRED_CODE = 'INVITATION_REQUIRED';
+
 /**
  * Checks an email sign-up before Better Auth creates anyone. With an invitation token, the
  * token must be pending and the address the one it was mailed to. Without one, the address
@@ -70,7 +73,7 @@ export async function refuseInvitedSignUp(db: Db, body: unknown): Promise<SignUp
     if (typeof email !== 'string' || !(await pendingInvitationOf(db, email))) return null;
     return {
       status: 403,
-      code: 'INVITATION_REQUIRED',
+      code: INVITATION_REQUIRED_CODE,
       message: 'email: This address has an invitation: sign up through the link in its mail',
     };
   }

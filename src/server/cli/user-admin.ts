@@ -8,7 +8,7 @@ import { createAuth, type Auth } from '#server/auth/auth.ts';
 import { toBool, toIso } from '#server/db/codec.ts';
 import type { Mailer } from '#server/mail/mailer.ts';
 import { changeRole, LastAdminError, lastAdminError } from '#server/auth/role-change.ts';
-import { pendingInvitationOf } from '#server/auth/invited-sign-up.ts';
+import { INVITATION_REQUIRED_CODE } from '#server/auth/invited-sign-up.ts';
 import { PeopleRepository } from '#server/features/people/people-repository.ts';
 import { roleSchema, type Role } from '#shared/people.ts';
 
@@ -76,20 +76,19 @@ export class UserAdmin {
   async create(email: string, password: string, name = ''): Promise<void> {
     if (await this.#find(email))
       throw new UserAdminError(`A user with the email ${email} exists already.`);
-    // The sign-up hook refuses it too, in words for the sign-up page.
-    if (await pendingInvitationOf(this.#db, email)) {
-      throw new UserAdminError(
-        `${email} has a pending invitation: let them sign up through its link, or revoke it in People first.`,
-      );
-    }
     if (password.length < 8)
       throw new UserAdminError('The password must be at least 8 characters.');
     try {
       await this.#auth.api.signUpEmail({ body: { email, password, name } });
     } catch (error) {
-      const message =
-        (error as { body?: { message?: string } }).body?.message ?? (error as Error).message;
-      throw new UserAdminError(message);
+      const body = (error as { body?: { code?: string; message?: string } }).body;
+      // The sign-up hook's refusal is worded for the sign-up page; an operator gets their own.
+      if (body?.code === INVITATION_REQUIRED_CODE) {
+        throw new UserAdminError(
+          `${email} has a pending invitation: let them sign up through its link, or revoke it in People first.`,
+        );
+      }
+      throw new UserAdminError(body?.message ?? (error as Error).message);
     }
     await this.#db.kysely
       .updateTable('user')
