@@ -5,6 +5,7 @@ import { roleSchema } from './people.ts';
 import { MIN_SECRET_LENGTH, SHORT_SECRET_MESSAGE } from './secret-length.ts';
 import {
   HIDDEN_CHARACTER_MESSAGE,
+  HIDDEN_IN_LINE_MESSAGE,
   LEADING_DASH_MESSAGE,
   hasHiddenCharacters,
   startsLikeOption,
@@ -47,6 +48,20 @@ export const publicConfigSchema = z.object({
   providers: z.array(z.object({ id: z.string(), name: z.string() })),
 });
 export type PublicConfig = z.infer<typeof publicConfigSchema>;
+
+/** The longest display name, as for a client's name. */
+export const DISPLAY_NAME_MAX = 200;
+
+/**
+ * A display name as sign-up and Settings take it: shown on one line in every list and in an
+ * operator's terminal, so without control, bidi or zero-width characters. The server's auth
+ * hook applies the same rule (src/server/auth/auth.ts).
+ */
+export const displayNameField = z
+  .string()
+  .trim()
+  .max(DISPLAY_NAME_MAX, `Must be at most ${DISPLAY_NAME_MAX} characters`)
+  .refine((v) => !hasHiddenCharacters(v), HIDDEN_IN_LINE_MESSAGE);
 
 export const passwordSchema = z
   .string()

@@ -2,7 +2,7 @@ import { betterAuth } from 'better-auth';
 import { APIError, createAuthMiddleware } from 'better-auth/api';
 import { genericOAuth } from 'better-auth/plugins/generic-oauth';
 import type { FastifyBaseLogger } from 'fastify';
-import { listViewSchema } from '#shared/account.ts';
+import { DISPLAY_NAME_MAX, listViewSchema } from '#shared/account.ts';
 import { ACCOUNT_DISABLED_CODE, EMAIL_NOT_ALLOWED_CODE } from '#shared/api-error.ts';
 import { isStorableText } from '#shared/clients.ts';
 import { HIDDEN_IN_LINE_MESSAGE, hasHiddenCharacters } from '#shared/command-safe-text.ts';
@@ -28,7 +28,7 @@ import {
   secondFactorPlugins,
   secondFactorRateLimits,
 } from './second-factors.ts';
-import { MAX_NAME_LENGTH, storableDisplayName } from './display-name.ts';
+import { storableDisplayName } from './display-name.ts';
 import { roleForNewUser } from './first-admin.ts';
 import { withoutProviderTokens } from './provider-tokens.ts';
 import { refuseOffAppRedirects } from './redirect-targets.ts';
@@ -191,10 +191,10 @@ export function createAuth({ db, config, secretKey, mailer, log }: AuthOptions) 
         // `npm run user -- list` in an operator's terminal: capped like a client's name, and
         // without the characters that would break or disguise its line (ESC, a newline, bidi).
         const { name } = body;
-        if (typeof name === 'string' && name.length > MAX_NAME_LENGTH) {
+        if (typeof name === 'string' && name.length > DISPLAY_NAME_MAX) {
           throw new APIError('BAD_REQUEST', {
             code: 'INVALID_NAME',
-            message: `name: Must be at most ${MAX_NAME_LENGTH} characters`,
+            message: `name: Must be at most ${DISPLAY_NAME_MAX} characters`,
           });
         }
         if (typeof name === 'string' && hasHiddenCharacters(name)) {

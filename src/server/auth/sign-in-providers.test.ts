@@ -1,8 +1,8 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DISPLAY_NAME_MAX } from '#shared/account.ts';
 import { hasHiddenCharacters } from '#shared/command-safe-text.ts';
 import type { OidcIssuer } from '#server/testing/oidc-issuer.ts';
-import { MAX_NAME_LENGTH } from './display-name.ts';
 import {
   signInThroughIssuer,
   startGoogleTestServer,
@@ -127,7 +127,7 @@ describe('a display name the provider sends', () => {
     expect(me.status).toBe(200);
     const name = me.body.displayName;
     expect(hasHiddenCharacters(name)).toBe(false);
-    expect(name).toHaveLength(MAX_NAME_LENGTH);
+    expect(name).toHaveLength(DISPLAY_NAME_MAX);
     expect(name.startsWith('Mallory nimda  [2JAdmin xxx')).toBe(true);
   });
 });

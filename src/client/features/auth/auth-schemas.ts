@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { passwordSchema } from '#shared/account.ts';
-import { HIDDEN_IN_LINE_MESSAGE, hasHiddenCharacters } from '#shared/command-safe-text.ts';
+import { displayNameField, passwordSchema } from '#shared/account.ts';
 
 const email = z
   .string()
@@ -14,11 +13,7 @@ export const signInSchema = z.object({
 });
 
 export const signUpSchema = z.object({
-  name: z
-    .string()
-    .trim()
-    .max(200, 'Must be at most 200 characters')
-    .refine((v) => !hasHiddenCharacters(v), HIDDEN_IN_LINE_MESSAGE),
+  name: displayNameField,
   email,
   password: passwordSchema,
 });
