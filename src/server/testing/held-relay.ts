@@ -3,7 +3,7 @@ import net, { type AddressInfo } from 'node:net';
 /**
  * A TCP relay on 127.0.0.1 to `target`, whose answers to the client can be held back: while
  * held, what the server sends is kept, and `deliver` hands all of it to the client in one
- * write and then ends the client's side if the server's side has ended. A client then reads
+ * write and ends the connection (it is meant for after `serverClosed`). A client then reads
  * an answer together with what the server said after it (a PostgreSQL backend's last answer
  * and its "terminating connection"), as a slow network delivers them.
  */
