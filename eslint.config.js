@@ -183,6 +183,31 @@ export default tseslint.config(
     },
   },
   {
+    // A rule of its own name, so that it holds beside the import directions above. The test
+    // helpers include a cheaper password hashing (testing/quick-password-hashing.ts).
+    files: ['src/server/**/*.ts'],
+    ignores: [
+      '**/*.test.ts',
+      'src/server/testing/**',
+      // The soak harness (`npm run soak`) starts servers and signs people up as the tests do.
+      'src/server/reliability/soak.ts',
+      'src/server/cli/soak.ts',
+    ],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^#server/testing/|^(\\.\\./)+testing/|^\\./testing/',
+              message: 'The server never runs test helpers.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['scripts/**', 'e2e/**', 'bench/**', 'src/server/cli/**'],
     rules: { 'no-console': 'off' },
   },

@@ -22,6 +22,7 @@ const DATABASE_FREE = [
   'src/server/features/transfer/import-mapping.test.ts',
   'src/server/realtime/webhook-address.test.ts',
   'src/server/testing/spawn-server.test.ts',
+  'src/server/testing/quick-password-hashing.test.ts',
   'src/server/secret-key-file.test.ts',
   'src/server/start-failure.test.ts',
 ];

@@ -9,7 +9,7 @@ import { secretKeyFor } from './secret-key-check.ts';
 import { tightenDataDir } from './private-files.ts';
 import { resealLegacySecrets } from './secret-key-rotation.ts';
 import { createMailer } from './mail/mailer.ts';
-import { createAuth, type Auth } from './auth/auth.ts';
+import { createAuth, type Auth, type PasswordHashing } from './auth/auth.ts';
 import { registerAuthRoutes } from './auth/auth-routes.ts';
 import { registerSessionGuard } from './auth/session-guard.ts';
 import { EventHub } from './realtime/event-hub.ts';
@@ -92,6 +92,8 @@ export async function buildApp(
     webhooks?: WebhookTimings;
     /** Heartbeat, cancel grace and SSH timeout of apps' runs (tests shorten the waits). */
     runs?: RunTimings;
+    /** Password hashing instead of Better Auth's own (tests make it cheaper). */
+    passwordHashing?: PasswordHashing;
   } = {},
 ): Promise<FastifyInstance> {
   const stream = options.logStream ?? (await terminalLogStream());
@@ -141,7 +143,14 @@ export async function buildApp(
   });
   app.addHook('onClose', async () => mailer.close());
 
-  const auth = createAuth({ db, config, secretKey, mailer, log: app.log });
+  const auth = createAuth({
+    db,
+    config,
+    secretKey,
+    mailer,
+    log: app.log,
+    ...(options.passwordHashing ? { passwordHashing: options.passwordHashing } : {}),
+  });
   if (config.allowedEmailDomains.length === 0 && config.allowedEmails.length === 0) {
     app.log.warn(
       'ALLOWED_EMAIL_DOMAINS and ALLOWED_EMAILS are not set: anyone who can reach this server may sign up',

@@ -60,6 +60,14 @@ export interface AuthOptions {
   secretKey: string;
   mailer: Mailer;
   log: FastifyBaseLogger;
+  /** How passwords are hashed and checked; unset, as in production: Better Auth's scrypt. */
+  passwordHashing?: PasswordHashing;
+}
+
+/** Better Auth's `emailAndPassword.password`: the one place a password is hashed or checked. */
+export interface PasswordHashing {
+  hash(password: string): Promise<string>;
+  verify(data: { hash: string; password: string }): Promise<boolean>;
 }
 
 /**
@@ -69,7 +77,7 @@ export interface AuthOptions {
  * every new user, every account link and every provider sign-in; the session hook covers
  * returning email sign-ins and disabled users.
  */
-export function createAuth({ db, config, secretKey, mailer, log }: AuthOptions) {
+export function createAuth({ db, config, secretKey, mailer, log, passwordHashing }: AuthOptions) {
   const { publicUrl, providers } = config;
   // Per client address. Staff behind one office NAT share it: raise it there.
   const perMinute = config.authRateLimitPerMinute;
@@ -103,6 +111,7 @@ export function createAuth({ db, config, secretKey, mailer, log }: AuthOptions) 
       minPasswordLength: 8,
       maxPasswordLength: 128,
       revokeSessionsOnPasswordReset: true,
+      ...(passwordHashing ? { password: passwordHashing } : {}),
       // A sign-in stopped at the code step with the old password must not finish after it.
       // The person's API tokens stay: each is revoked on its own in Settings.
       async onPasswordReset({ user }) {

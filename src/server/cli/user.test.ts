@@ -48,6 +48,14 @@ describe('npm run user', { timeout: 60_000 }, () => {
       'piped password 1\n',
     );
     expect(result).toMatchObject({ code: 0, out: 'Created ops@example.test (verified).\n' });
+    // Hashed as production hashes (Better Auth's scrypt), not as the test server does.
+    const stored = await t.server.app.parts.db.kysely
+      .selectFrom('account')
+      .innerJoin('user', 'user.id', 'account.userId')
+      .select('account.password')
+      .where('user.email', '=', 'ops@example.test')
+      .executeTakeFirstOrThrow();
+    expect(stored.password).toMatch(/^[0-9a-f]{32}:[0-9a-f]{128}$/);
     const { session, status } = await signIn('ops@example.test', 'piped password 1');
     expect(status).toBe(200);
     expect((await session.json<{ displayName: string }>('GET', '/api/me')).body.displayName).toBe(

@@ -10,6 +10,7 @@ import { loadConfig, type Config } from '#server/config.ts';
 import { MailCatcher, linkIn } from './mail-catcher.ts';
 import { freePort } from './free-port.ts';
 import { createTestPostgresDatabase, testDialect, type TestDialect } from './test-database.ts';
+import { quickPasswordHashing } from './quick-password-hashing.ts';
 
 export { freePort };
 
@@ -86,6 +87,7 @@ export async function startTestServer(
       ...(options.runs ? { runs: options.runs } : {}),
       // A test's servers are checked only when it asks: a schedule must not disturb the others.
       checkIntervalMs: options.checkIntervalMs ?? 0,
+      passwordHashing: quickPasswordHashing,
     });
     try {
       await app.listen({ port, host: '127.0.0.1' });
