@@ -1,8 +1,7 @@
 import { test, expect, seedClient } from './fixtures.ts';
 import { signUpVerified } from '../src/server/testing/test-server.ts';
 import { setAccess } from '../src/server/testing/access.ts';
-
-const SHOTS = '/tmp/shots-tagscope';
+import { saveScreen } from './screens.ts';
 
 test('a person limited by tag sees only their clients, live changes included', async ({
   page,
@@ -32,7 +31,7 @@ test('a person limited by tag sees only their clients, live changes included', a
   await expect(link('Tagscope Madrid')).toBeVisible();
   await expect(link('Tagscope Chicago')).toHaveCount(0);
   await expect(link('Tagscope Boston')).toHaveCount(0);
-  await page.screenshot({ path: `${SHOTS}/dashboard-1366.png` });
+  await saveScreen(page, 'access-by-tag/dashboard-1366');
 
   // The form says which tags a client must keep, and the server's refusal shows at the field.
   await page.getByRole('button', { name: 'Add client' }).click();
@@ -42,11 +41,11 @@ test('a person limited by tag sees only their clients, live changes included', a
   await page.getByRole('combobox', { name: 'Tags' }).pressSequentially('us,');
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Must include one of your tags: eu')).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/form-refused-1366.png` });
+  await saveScreen(page, 'access-by-tag/form-refused-1366');
 
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto('/?q=Tagscope');
   await expect(link('Tagscope Madrid')).toBeVisible();
   await expect(link('Tagscope Chicago')).toHaveCount(0);
-  await page.screenshot({ path: `${SHOTS}/dashboard-390.png` });
+  await saveScreen(page, 'access-by-tag/dashboard-390');
 });

@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures.ts';
 import { expectNoAxeViolations } from './axe.ts';
+import { saveScreen } from './screens.ts';
 
 /**
  * The reference page of the API: Swagger UI, from this server's own files, signed in, with
@@ -33,7 +34,7 @@ test('the API reference at /api/docs shows the operations, without CSP errors or
 }) => {
   void staff;
   const refused = await openReference(page, 1366, 768);
-  await page.screenshot({ path: '/tmp/shots-openapi/api-docs-1366.png' });
+  await saveScreen(page, 'api-docs/api-docs-1366');
   await expectNoAxeViolations(page, 'the API reference at 1366');
   expect(refused).toEqual([]);
 });
@@ -49,7 +50,7 @@ test('an open operation of the API reference names its controls and passes axe',
   await expect(page.getByText('Servers, of every client or filtered').first()).toBeVisible();
   // The one control Swagger UI leaves unnamed: a parameter's allowed values.
   await expect(listServers.getByRole('combobox', { name: 'status' })).toBeVisible();
-  await page.screenshot({ path: '/tmp/shots-openapi/api-docs-open-1366.png' });
+  await saveScreen(page, 'api-docs/api-docs-open-1366');
   await expectNoAxeViolations(page, 'an open operation at 1366');
   expect(refused).toEqual([]);
 });
@@ -57,7 +58,7 @@ test('an open operation of the API reference names its controls and passes axe',
 test('the API reference on a phone passes axe', async ({ page, staff }) => {
   void staff;
   const refused = await openReference(page, 390, 844);
-  await page.screenshot({ path: '/tmp/shots-openapi/api-docs-390.png' });
+  await saveScreen(page, 'api-docs/api-docs-390');
   await expectNoAxeViolations(page, 'the API reference at 390');
   expect(refused).toEqual([]);
 });

@@ -1,7 +1,6 @@
 import { test, expect, seedClient } from './fixtures.ts';
 import { axeViolations } from './axe.ts';
-
-const SHOTS = '/tmp/shots-tokens';
+import { saveScreen } from './screens.ts';
 
 test('a token made in Settings is shown once, works on the API, and stops when revoked', async ({
   page,
@@ -32,7 +31,7 @@ test('a token made in Settings is shown once, works on the API, and stops when r
   const row = section.getByRole('row', { name: /Deploy script/ });
   await expect(row).toContainText('Read and secrets');
   await expect(row).toContainText('Never');
-  await page.screenshot({ path: `${SHOTS}/settings-new-token-1366.png`, fullPage: true });
+  await saveScreen(page, 'api-tokens/settings-new-token-1366', { fullPage: true });
   expect(await axeViolations(page)).toEqual([]);
 
   // Once done, the token is gone from the page for good.
@@ -51,17 +50,17 @@ test('a token made in Settings is shown once, works on the API, and stops when r
   // Its last use shows once the list is asked again.
   await page.reload();
   await expect(row).not.toContainText('Never');
-  await section.screenshot({ path: `${SHOTS}/settings-tokens-1366.png` });
+  await saveScreen(section, 'api-tokens/settings-tokens-1366');
   expect(await axeViolations(page)).toEqual([]);
 
   await page.setViewportSize({ width: 390, height: 844 });
   await section.scrollIntoViewIfNeeded();
-  await section.screenshot({ path: `${SHOTS}/settings-tokens-390.png` });
+  await saveScreen(section, 'api-tokens/settings-tokens-390');
 
   await row.getByRole('button', { name: 'Revoke Deploy script' }).click();
   const dialog = page.getByRole('dialog', { name: 'Revoke API token' });
   await expect(dialog).toContainText('Revoke Deploy script?');
-  await page.screenshot({ path: `${SHOTS}/settings-revoke-390.png` });
+  await saveScreen(page, 'api-tokens/settings-revoke-390');
   await dialog.getByRole('button', { name: 'Revoke' }).click();
   await expect(page.getByText('Token revoked.')).toBeVisible();
   await expect(section.getByText('You have no API tokens.')).toBeVisible();

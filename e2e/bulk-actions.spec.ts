@@ -4,6 +4,7 @@ import type { Client } from '../src/shared/clients.ts';
 import type { ClientExport } from '../src/shared/client-transfer.ts';
 import type { Session } from '../src/server/testing/test-server.ts';
 import { test, expect, seedClient } from './fixtures.ts';
+import { saveScreen } from './screens.ts';
 
 /**
  * Acting on several clients at once from the list's selection toolbar: tags, export, delete
@@ -62,7 +63,7 @@ test('adds a tag to three selected clients, checked as the form checks it', asyn
   await expect(add.getByText('Each tag must be at most 100 characters')).toBeVisible();
   await expect(add.getByLabel('Tag to add')).toHaveAttribute('aria-invalid', 'true');
   await add.getByLabel('Tag to add').fill(tag);
-  await page.screenshot({ path: test.info().outputPath('add-tag.png') });
+  await saveScreen(page, 'bulk-actions/add-tag');
   await add.getByRole('button', { name: 'Add', exact: true }).click();
   await expect(page.getByText(`Tag ${tag} added to 3 clients.`)).toBeVisible();
   await expect(add).toHaveCount(0);
@@ -119,7 +120,7 @@ test('deletes three selected clients after one confirmation, and one Undo brings
   await toolbar(page).getByRole('button', { name: 'Delete' }).click();
   const confirm = page.getByRole('dialog', { name: 'Delete 3 clients?' });
   await expect(confirm).toBeVisible();
-  await page.screenshot({ path: test.info().outputPath('delete-confirm.png') });
+  await saveScreen(page, 'bulk-actions/delete-confirm');
   await confirm.getByRole('button', { name: 'Delete' }).click();
 
   await expect(page.getByText('3 clients deleted.')).toBeVisible();

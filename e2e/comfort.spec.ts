@@ -1,4 +1,5 @@
 import { test, expect, seedClient } from './fixtures.ts';
+import { saveScreen } from './screens.ts';
 
 test('Undo on the delete notification restores the client with its id and history', async ({
   page,
@@ -67,5 +68,5 @@ test('on a phone the dashboard fits the width', async ({ page, staff }) => {
   const panelBox = await page.getByRole('region', { name: 'Selected Client' }).boundingBox();
   expect(panelBox!.y).toBeGreaterThan(listTop!.y + listTop!.height);
   expect(panelBox!.width).toBeGreaterThan(300);
-  await page.screenshot({ path: test.info().outputPath('phone-dashboard.png'), fullPage: true });
+  await saveScreen(page, 'comfort/phone-dashboard', { fullPage: true });
 });

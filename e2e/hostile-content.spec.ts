@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import type { Client } from '../src/shared/clients.ts';
 import { test, expect, seedClient } from './fixtures.ts';
+import { saveScreen } from './screens.ts';
 
 /**
  * Browser-side safety (issue 7, item 5): stored script payloads render as text and never run,
@@ -94,7 +95,7 @@ test('script payloads in every field render as text and never run', async ({ pag
   await page.getByRole('menuitem', { name: 'Edit' }).click();
   await expect(page.getByLabel('Name', { exact: true })).toHaveValue(PAYLOADS[0]!);
   await expect(page.getByLabel('uiDir', { exact: true })).toHaveValue(PAYLOADS[3]!);
-  await page.screenshot({ path: test.info().outputPath('hostile-edit.png') });
+  await saveScreen(page, 'hostile-content/hostile-edit');
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Client Saved!')).toBeVisible();
   await expectNothingRan(page, seen);
@@ -182,7 +183,7 @@ test('a disabled user with a session left is sent to sign-in and told why', asyn
       'This account is disabled. Ask an administrator if you think that is a mistake.',
     ),
   ).toBeVisible();
-  await page.screenshot({ path: test.info().outputPath('disabled.png') });
+  await saveScreen(page, 'hostile-content/disabled');
 });
 
 test('a stored tag with a control character is shown as U+0003 and withholds the deploy command', async ({
@@ -221,7 +222,7 @@ test('a stored tag with a control character is shown as U+0003 and withholds the
   await expect(panel.getByText('"uiDir": "/srv/\\u202eiu"')).toBeVisible();
   await expect(panel.getByRole('button', { name: 'Copy Deploy command' })).toHaveCount(0);
   await expect(panel.getByRole('button', { name: 'Copy SSH command' })).toBeVisible();
-  await page.screenshot({ path: '/work/screens/hidden-tag-desktop.png' });
+  await saveScreen(page, 'hostile-content/hidden-tag-desktop');
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: '/work/screens/hidden-tag-phone.png', fullPage: true });
+  await saveScreen(page, 'hostile-content/hidden-tag-phone', { fullPage: true });
 });

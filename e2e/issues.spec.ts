@@ -1,12 +1,10 @@
-import fs from 'node:fs';
 import type { Locator, Page } from '@playwright/test';
 import type { Issue } from '../src/shared/issues.ts';
 import type { Server } from '../src/shared/servers.ts';
 import { setAccess } from '../src/server/testing/access.ts';
 import { freePort, type Session } from '../src/server/testing/test-server.ts';
 import { test, expect, seedClient } from './fixtures.ts';
-
-const SHOTS = '/tmp/shots-issues';
+import { saveScreen } from './screens.ts';
 
 const panel = (page: Page) => page.getByRole('region', { name: 'Selected Client' });
 
@@ -295,9 +293,8 @@ test('the system opens a problem when a check finds a server unreachable', async
   await row.getByRole('link').first().click();
   await expect(page.getByText('Opened by the system: the server is unreachable.')).toBeVisible();
   await expect(page.getByText(/^system, /)).toBeVisible();
-  fs.mkdirSync(SHOTS, { recursive: true });
   await page.setViewportSize({ width: 1366, height: 768 });
-  await page.screenshot({ path: `${SHOTS}/system-problem-1366x768.png` });
+  await saveScreen(page, 'issues/system-problem-1366x768');
 });
 
 test('a viewer reads issues and comments but sees no way to write', async ({
@@ -340,66 +337,5 @@ test('a viewer reads issues and comments but sees no way to write', async ({
   ];
   for (const response of await Promise.all(forced)) {
     expect(response.status(), response.url()).toBe(403);
-  }
-});
-
-test('screenshots of the Issues screens at a desktop and a phone size', async ({ page, staff }) => {
-  // Fourteen screenshots at two sizes in both schemes: more than the default on a busy machine.
-  test.setTimeout(120_000);
-  const client = await seedClient(staff, {
-    name: 'Shots Co',
-    code: 'SHO',
-    description: 'A client with a few issues',
-    server: { host: 'prod.shots.example', username: 'deploy' },
-  });
-  const meId = (await staff.json<{ id: string }>('GET', '/api/me')).body.id;
-  const problem = await seedIssue(staff, {
-    clientId: client.id,
-    kind: 'problem',
-    title: 'Disk on prod is 95% full',
-    text: 'df -h says /var is at 95%.\nThe logs are not rotated since the last deploy.',
-    assigneeId: meId,
-  });
-  await seedIssue(staff, {
-    clientId: client.id,
-    kind: 'note',
-    title: 'Client prefers deploys after 18:00',
-    text: 'Agreed on the phone with their lead.',
-  });
-  for (const text of ['Rotated the logs by hand: 71% now.', 'Logrotate config added.\nWatching.']) {
-    await staff.json('POST', `/api/issues/${problem.id}/comments`, { text });
-  }
-
-  fs.mkdirSync(SHOTS, { recursive: true });
-  for (const [width, height] of [
-    [1366, 768],
-    [390, 844],
-  ] as const) {
-    await page.setViewportSize({ width, height });
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      await page.goto('/issues');
-      await expect(page.getByRole('link', { name: 'Disk on prod is 95% full' })).toBeVisible();
-      await page.screenshot({ path: `${SHOTS}/issues-${width}x${height}-${scheme}.png` });
-      await page.goto(`/issues/${problem.id}`);
-      await expect(page.getByRole('list', { name: 'Comments' })).toContainText('Watching.');
-      await page.screenshot({
-        path: `${SHOTS}/issue-${width}x${height}-${scheme}.png`,
-        fullPage: true,
-      });
-      await page.goto(`/clients/${client.id}`);
-      const open = panel(page).getByRole('list', { name: 'Open issues' });
-      await expect(open.getByRole('listitem')).toHaveCount(2);
-      await open.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: `${SHOTS}/panel-${width}x${height}-${scheme}.png` });
-      if (scheme === 'light') {
-        await panel(page).getByRole('button', { name: 'New issue' }).click();
-        const dialog = page.getByRole('dialog', { name: 'New issue' });
-        await dialog.getByRole('button', { name: 'Save' }).click();
-        await expect(dialog.getByText('Enter a title')).toBeVisible();
-        await page.screenshot({ path: `${SHOTS}/new-issue-error-${width}x${height}.png` });
-        await dialog.getByRole('button', { name: 'Cancel' }).click();
-      }
-    }
   }
 });

@@ -3,6 +3,7 @@ import { startSshd } from '../src/server/testing/sshd.ts';
 import { axeViolations, switchScheme } from './axe.ts';
 import { expectUncovered } from './uncovered.ts';
 import { test, expect, seedClient } from './fixtures.ts';
+import { saveScreen } from './screens.ts';
 
 for (const viewport of [
   { width: 1366, height: 768 },
@@ -50,9 +51,7 @@ for (const viewport of [
       await page.getByRole('button', { name: 'Save' }).click({ timeout: 2_000 });
       await expect(page.getByRole('heading', { name: 'Notice 2 (NTC)' })).toBeVisible();
       await expect(page.getByText('Client Saved!').first()).toBeVisible();
-      await page.screenshot({
-        path: test.info().outputPath(`after-two-saves-${viewport.width}.png`),
-      });
+      await saveScreen(page, `notifications/after-two-saves-${viewport.width}`);
     });
 
     test('a notification with a title: its message is readable in both schemes', async ({
@@ -79,14 +78,10 @@ for (const viewport of [
         await notice.hover();
         await switchScheme(page, 'light');
         expect(await axeViolations(page, ['color-contrast'])).toEqual([]);
-        await page.screenshot({
-          path: test.info().outputPath(`titled-${viewport.width}-light.png`),
-        });
+        await saveScreen(page, `notifications/titled-${viewport.width}-light`);
         await switchScheme(page, 'dark');
         expect(await axeViolations(page, ['color-contrast'])).toEqual([]);
-        await page.screenshot({
-          path: test.info().outputPath(`titled-${viewport.width}-dark.png`),
-        });
+        await saveScreen(page, `notifications/titled-${viewport.width}-dark`);
       } finally {
         await sshd.close();
       }

@@ -1,10 +1,8 @@
-import fs from 'node:fs';
 import { test, expect } from './fixtures.ts';
 import { setAccess } from '../src/server/testing/access.ts';
 import { signUpVerified, uniqueEmail } from '../src/server/testing/test-server.ts';
 import { linkIn } from '../src/server/testing/mail-catcher.ts';
-
-const SHOTS = '/tmp/shots-people';
+import { saveScreen } from './screens.ts';
 
 test('an administrator invites someone, changes their role and tags, disables them, and sees the audit trail live', async ({
   page,
@@ -12,7 +10,6 @@ test('an administrator invites someone, changes their role and tags, disables th
   server,
   staff,
 }) => {
-  fs.mkdirSync(SHOTS, { recursive: true });
   // The only administrator of this worker's installation: earlier tests' people may be admins
   // (the first person of an installation is one), and the last-admin refusal below needs none.
   const myId = await setAccess(server, staff, { role: 'admin' });
@@ -63,7 +60,7 @@ test('an administrator invites someone, changes their role and tags, disables th
   await expect(address).toHaveAttribute('readonly', '');
   await inviteePage.getByLabel('Password').fill('invited and joined');
   await inviteePage.setViewportSize({ width: 390, height: 844 });
-  await inviteePage.screenshot({ path: `${SHOTS}/sign-up-invited-phone.png`, fullPage: true });
+  await saveScreen(inviteePage, 'people/sign-up-invited-phone', { fullPage: true });
   await inviteePage.getByRole('button', { name: 'Sign up' }).click();
   await expect(inviteePage).toHaveURL(`${server.url}/`);
   await invitee.close();
@@ -85,7 +82,7 @@ test('an administrator invites someone, changes their role and tags, disables th
   await page.getByRole('option', { name: 'Editor' }).click();
   await access.getByRole('combobox', { name: 'Limit to tags' }).fill('acme');
   await access.getByRole('combobox', { name: 'Limit to tags' }).press('Enter');
-  await page.screenshot({ path: `${SHOTS}/access-dialog-desktop.png` });
+  await saveScreen(page, 'people/access-dialog-desktop');
   await access.getByRole('button', { name: 'Save' }).click();
   await expect(access).toHaveCount(0);
   await expect(row).toContainText('Editor');
@@ -128,10 +125,10 @@ test('an administrator invites someone, changes their role and tags, disables th
   await expect(trail.getByText(`enabled ${email}`)).toBeVisible();
   await expect(row).toContainText('Active');
 
-  await page.screenshot({ path: `${SHOTS}/people-desktop.png`, fullPage: true });
+  await saveScreen(page, 'people/people-desktop', { fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(page.getByRole('list', { name: 'People' })).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/people-phone.png`, fullPage: true });
+  await saveScreen(page, 'people/people-phone', { fullPage: true });
 });
 
 test('People is not in the navigation of someone who is not an administrator', async ({

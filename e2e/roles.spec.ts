@@ -1,9 +1,7 @@
-import fs from 'node:fs';
 import { test, expect, seedClient, signInContext } from './fixtures.ts';
 import { setAccess } from '../src/server/testing/access.ts';
 import { Session, signUpVerified, uniqueEmail } from '../src/server/testing/test-server.ts';
-
-const SHOTS = '/tmp/shots-roles';
+import { saveScreen } from './screens.ts';
 
 test.describe('a viewer', () => {
   test('sees no Reveal, Edit, Delete or + and is refused if they force it', async ({
@@ -42,7 +40,6 @@ test.describe('a viewer', () => {
       await expect(bar.getByRole('button', { name }), name).toHaveCount(0);
     }
 
-    fs.mkdirSync(SHOTS, { recursive: true });
     for (const [width, height] of [
       [1366, 768],
       [390, 844],
@@ -50,7 +47,7 @@ test.describe('a viewer', () => {
       await page.setViewportSize({ width, height });
       await page.goto(`/clients/${client.id}`);
       await expect(page.getByRole('button', { name: /^Copy SSH command/ })).toBeVisible();
-      await page.screenshot({ path: `${SHOTS}/viewer-dashboard-${width}x${height}.png` });
+      await saveScreen(page, `roles/viewer-dashboard-${width}x${height}`);
     }
 
     // Forced through the API from this very browser, every write and secret is a 403.
@@ -179,14 +176,13 @@ test.describe('settings for one’s own account', () => {
     await page.reload();
     await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
 
-    fs.mkdirSync(SHOTS, { recursive: true });
     for (const [width, height] of [
       [1366, 768],
       [390, 844],
     ] as const) {
       await page.setViewportSize({ width, height });
       await profile.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: `${SHOTS}/settings-${width}x${height}.png`, fullPage: true });
+      await saveScreen(page, `roles/settings-${width}x${height}`, { fullPage: true });
     }
   });
 });

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import type { Browser, Locator, Page } from '@playwright/test';
 import * as OTPAuth from 'otpauth';
 import { test, expect, signInContext, WEB_APP } from './fixtures.ts';
@@ -12,6 +11,7 @@ import {
 import { enrolTotp } from '../src/server/testing/second-factor-steps.ts';
 import { USED_SECOND_FACTOR_MESSAGE } from '../src/shared/api-error.ts';
 import { expectNoAxeViolations, switchScheme } from './axe.ts';
+import { saveScreen } from './screens.ts';
 
 /*
  * Second factors through the screens: authenticator codes (computed here from the secret the
@@ -20,19 +20,17 @@ import { expectNoAxeViolations, switchScheme } from './axe.ts';
  */
 
 const PASSWORD = 'correct horse battery';
-const SHOTS = '/tmp/shots-factors';
 const SIZES = [
   { name: 'desktop', width: 1366, height: 768 },
   { name: 'phone', width: 390, height: 844 },
 ] as const;
 
 /**
- * Screenshots at both sizes (of the window with `part` scrolled into it, or else of the whole
- * page), and an axe scan (WCAG 2.1 A and AA) at each, in light and dark mode, as
- * accessibility.spec.ts scans the other screens.
+ * An axe scan (WCAG 2.1 A and AA) at both sizes, in light and dark mode, as
+ * accessibility.spec.ts scans the other screens, and a screenshot at each size in light mode
+ * (of the window with `part` scrolled into it, or else of the whole page) when E2E_SCREENS asks.
  */
 async function look(page: Page, name: string, part?: Locator): Promise<void> {
-  fs.mkdirSync(SHOTS, { recursive: true });
   const before = page.viewportSize();
   for (const size of SIZES) {
     await page.setViewportSize({ width: size.width, height: size.height });
@@ -40,12 +38,7 @@ async function look(page: Page, name: string, part?: Locator): Promise<void> {
       await switchScheme(page, colorScheme);
       await part?.scrollIntoViewIfNeeded();
       if (colorScheme === 'light') {
-        // Fast-forwards the fade from the dark scheme scanned a moment ago.
-        await page.screenshot({
-          path: `${SHOTS}/${name}-${size.name}.png`,
-          fullPage: !part,
-          animations: 'disabled',
-        });
+        await saveScreen(page, `second-factors/${name}-${size.name}`, { fullPage: !part });
       }
       await expectNoAxeViolations(page, `${name} at ${size.name}, ${colorScheme}`);
     }

@@ -1,4 +1,5 @@
 import { test, expect } from './fixtures.ts';
+import { saveScreen } from './screens.ts';
 
 test('settings list the signed-in devices and sign out all the others', async ({
   page,
@@ -23,7 +24,7 @@ test('settings list the signed-in devices and sign out all the others', async ({
   await expect(devices.getByRole('row')).toHaveCount(3);
   await expect(devices.getByText('This device')).toHaveCount(1);
   await expect(devices.getByText('Safari on iOS')).toBeVisible();
-  await page.screenshot({ path: test.info().outputPath('settings-sessions.png'), fullPage: true });
+  await saveScreen(page, 'settings/settings-sessions', { fullPage: true });
 
   await devices.getByRole('button', { name: 'Sign out all other devices' }).click();
   await expect(page.getByText('Signed out of all other devices.')).toBeVisible();

@@ -7,6 +7,7 @@ import {
 } from '../src/server/testing/test-server.ts';
 import { OidcIssuer, PROVIDER_PICTURE } from '../src/server/testing/oidc-issuer.ts';
 import { WEB_APP } from './fixtures.ts';
+import { saveScreen } from './screens.ts';
 
 /** One app configured with Google (pointed at a local OpenID provider) and a second provider. */
 const test = base.extend<object, { issuer: OidcIssuer; server: TestServer }>({
@@ -94,7 +95,7 @@ test('Log in with Google: the provider signs you in and the app shows your name 
   await expect(page).toHaveURL(`${server.url}/`);
   await expect(page.getByText('Grace Hopper', { exact: true })).toBeVisible();
   await expect(page.locator(`img[src="${PROVIDER_PICTURE}"]`)).toBeVisible();
-  await page.screenshot({ path: test.info().outputPath('signed-in-with-google.png') });
+  await saveScreen(page, 'sign-in-providers/signed-in-with-google');
   // Signed in: the sign-in screen sends you on.
   await page.goto('/sign-in');
   await expect(page).toHaveURL(`${server.url}/`);
@@ -129,7 +130,7 @@ test('a person outside the allowed domains is refused with the reason, and no ac
   await expect(page.getByRole('alert')).toContainText(
     'is not allowed to sign in to Clients Manager',
   );
-  await page.screenshot({ path: test.info().outputPath('refused.png') });
+  await saveScreen(page, 'sign-in-providers/refused');
   const users = await server.app.parts.db.kysely
     .selectFrom('user')
     .select('id')

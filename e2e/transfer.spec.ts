@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import type { Page } from '@playwright/test';
 import type { ClientExport } from '../src/shared/client-transfer.ts';
 import { test, expect, holdBack, seedClient } from './fixtures.ts';
+import { saveScreen } from './screens.ts';
 
 const section = (page: Page) => page.getByRole('region', { name: 'Import and export' });
 
@@ -74,7 +75,7 @@ test('import shows the dry run, then imports the valid documents with a progress
     `4e2e${run}0004server.port: Must be a number`,
     `9e2e${run}0009domains.0: Must be an http:// or https:// URL`,
   ]);
-  await page.screenshot({ path: test.info().outputPath('import-review.png') });
+  await saveScreen(page, 'transfer/import-review');
 
   // The answer is held until the bar has been seen, so its server phase is always there to see.
   const release = await holdBack(page, '**/api/clients/import?skipInvalid=1');
@@ -194,7 +195,7 @@ test('a version 2 file without secrets: servers whose key the vault lacks are a 
   await expect(summary.getByRole('row', { name: 'New clients' })).toContainText('1');
   const warnings = dialog.getByRole('table', { name: 'Import warnings' });
   await expect(warnings.getByRole('row').nth(1)).toContainText(`0v2${run}servers.1.credentialId`);
-  await page.screenshot({ path: test.info().outputPath('import-warnings.png') });
+  await saveScreen(page, 'transfer/import-warnings');
   await dialog.getByRole('button', { name: 'Import 1 client' }).click();
   await expect(page.getByText('Import done: 1 new, 0 updated.')).toBeVisible();
 });

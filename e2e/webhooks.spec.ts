@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { createHmac } from 'node:crypto';
 import type { Locator, Page } from '@playwright/test';
 import { test as base, expect, seedClient } from './fixtures.ts';
@@ -13,8 +12,7 @@ import {
   TIMESTAMP_HEADER,
   webhookPayloadSchema,
 } from '../src/shared/webhooks.ts';
-
-const SHOTS = '/tmp/shots-hooksweb';
+import { saveScreen } from './screens.ts';
 
 /**
  * `admin`: the test's staff member, made an administrator (webhooks are theirs alone);
@@ -35,7 +33,6 @@ const test = base.extend<{ admin: Session; receiver: WebhookReceiver }>({
 
 // Each test takes several axe scans and screenshots: longer than the default on a loaded machine.
 test.describe.configure({ timeout: 120_000 });
-test.beforeAll(() => fs.mkdirSync(SHOTS, { recursive: true }));
 
 /** Deletes an endpoint from its actions menu in `scope`, answering the question. */
 async function deleteEndpoint(page: Page, scope: Locator, url: string): Promise<void> {
@@ -83,7 +80,7 @@ test('an administrator adds an endpoint, sees its secret once, and sees a signed
   await expect(dialog.getByText('Enter a full http:// or https:// address')).toBeVisible();
   await expect(dialog.getByText('Choose at least one event')).toBeVisible();
   await expect(dialog.getByLabel('Address (URL)')).toHaveAttribute('aria-invalid', 'true');
-  await page.screenshot({ path: `${SHOTS}/add-errors-desktop.png` });
+  await saveScreen(page, 'webhooks/add-errors-desktop');
   await expectNoAxeViolations(page, 'the add dialog with errors');
 
   await dialog.getByLabel('Address (URL)').fill(url);
@@ -96,7 +93,7 @@ test('an administrator adds an endpoint, sees its secret once, and sees a signed
   await expect(added.getByText('You will not see it again.')).toBeVisible();
   const secret = await added.getByRole('textbox', { name: 'Signing secret' }).inputValue();
   expect(secret.length).toBeGreaterThanOrEqual(16);
-  await page.screenshot({ path: `${SHOTS}/secret-once-desktop.png` });
+  await saveScreen(page, 'webhooks/secret-once-desktop');
   await expectNoAxeViolations(page, 'the secret shown once');
   await added.getByRole('button', { name: 'Done' }).click();
   await expect(added).toHaveCount(0);
@@ -122,7 +119,7 @@ test('an administrator adds an endpoint, sees its secret once, and sees a signed
   await expect(row).toContainText('Delivered', { timeout: 15_000 });
   await expect(row).toContainText('HTTP 200');
   await showSection(page);
-  await page.screenshot({ path: `${SHOTS}/list-desktop.png` });
+  await saveScreen(page, 'webhooks/list-desktop');
   await expectNoAxeViolations(page, 'Settings as an administrator');
   await switchScheme(page, 'dark');
   await expectNoAxeViolations(page, 'Settings as an administrator, dark');
@@ -148,7 +145,7 @@ test('an administrator adds an endpoint, sees its secret once, and sees a signed
   await expectUncovered(page, drawerTop(drawer), { inDialog: true });
   // Scanned first: the scan waits for the drawer's slide to end, so the picture is of it open.
   await expectNoAxeViolations(page, 'the deliveries');
-  await page.screenshot({ path: `${SHOTS}/deliveries-desktop.png` });
+  await saveScreen(page, 'webhooks/deliveries-desktop');
   await drawer.getByRole('button', { name: 'Close' }).click();
 
   // Delete, asked first: the row goes.
@@ -176,12 +173,12 @@ test('on a phone: endpoints as cards, one added with its own secret, edited, del
   const cards = section.getByRole('list', { name: 'Webhook endpoints' });
   await expect(cards.getByText(url)).toBeVisible();
   await showSection(page);
-  await page.screenshot({ path: `${SHOTS}/list-phone.png` });
+  await saveScreen(page, 'webhooks/list-phone');
   await expectNoAxeViolations(page, 'Settings as an administrator on a phone');
   await section.getByRole('button', { name: 'Add endpoint' }).click();
   await dialog.getByRole('button', { name: 'Add endpoint' }).click();
   await expect(dialog.getByText('Choose at least one event')).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/add-errors-phone.png` });
+  await saveScreen(page, 'webhooks/add-errors-phone');
   // A second endpoint, added on the phone with a secret of one's own, which is shown once too.
   const phoneUrl = receiver.url(`/phone-${Date.now()}`);
   await dialog.getByLabel('Address (URL)').fill(phoneUrl);
@@ -192,7 +189,7 @@ test('on a phone: endpoints as cards, one added with its own secret, edited, del
   await expect(added.getByRole('textbox', { name: 'Signing secret' })).toHaveValue(
     'a secret chosen by hand',
   );
-  await page.screenshot({ path: `${SHOTS}/secret-once-phone.png` });
+  await saveScreen(page, 'webhooks/secret-once-phone');
   await added.getByRole('button', { name: 'Done' }).click();
   const phoneCard = cards.getByRole('listitem').filter({ hasText: phoneUrl });
   await expect(phoneCard).toContainText('Slack-compatible');
@@ -216,7 +213,7 @@ test('on a phone: endpoints as cards, one added with its own secret, edited, del
   ).toBeVisible();
   await expectUncovered(page, drawerTop(drawer), { inDialog: true });
   await expectNoAxeViolations(page, 'the deliveries on a phone');
-  await page.screenshot({ path: `${SHOTS}/deliveries-phone.png` });
+  await saveScreen(page, 'webhooks/deliveries-phone');
   await drawer.getByRole('button', { name: 'Close' }).click();
 
   // Delete, asked first; nothing more is sent.

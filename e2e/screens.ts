@@ -1,0 +1,21 @@
+import path from 'node:path';
+import type { Locator, Page } from '@playwright/test';
+
+/**
+ * E2E_SCREENS names a folder for screenshots of the screens a person should look at after a
+ * change: `E2E_SCREENS=/tmp/screens npm run test:e2e`. Unset, as in CI, none is taken: each
+ * costs the browser a render and a PNG, and nobody looks at them there.
+ */
+const SCREENS = process.env.E2E_SCREENS;
+
+/** Saves `E2E_SCREENS/<name>.png` of the page (or of the part) when that folder is named. */
+export async function saveScreen(
+  target: Page | Locator,
+  name: string,
+  options: { fullPage?: boolean } = {},
+): Promise<void> {
+  if (!SCREENS) return;
+  const file = path.join(SCREENS, `${name}.png`);
+  if ('goto' in target) await target.screenshot({ path: file, ...options });
+  else await target.screenshot({ path: file });
+}
