@@ -37,6 +37,8 @@ export const quickPasswordHashing: PasswordHashing = {
     if (!hash.startsWith(PREFIX)) return verifyPassword({ hash, password });
     const [salt, key] = hash.slice(PREFIX.length).split(':');
     if (!salt || !key) throw new Error('Invalid password hash');
-    return timingSafeEqual(await derive(password, salt), Buffer.from(key, 'hex'));
+    const expected = Buffer.from(key, 'hex');
+    const derived = await derive(password, salt);
+    return derived.length === expected.length && timingSafeEqual(derived, expected);
   },
 };
