@@ -20,9 +20,11 @@ export interface ServerProcess {
 }
 
 /**
- * The real entry point as a child process on the given settings: the TypeScript sources
- * (`src/server/main.ts`, as `npm run dev` runs them) unless `entry` names a built bundle (what
- * `npm run serve` runs). Resolves once `/readyz` answers 200 (the database is
+ * The real entry point as a child process on the given settings: `entry`, else the one
+ * TEST_SERVER_ENTRY names, else the TypeScript sources (`src/server/main.ts`, as `npm run dev`
+ * runs them). `npm test` names the bundle it has just built from the same tree
+ * (`dist/server/main.mjs`, what `npm run serve` runs), which starts on about half the CPU: the
+ * crash tests start the server 44 times. Resolves once `/readyz` answers 200 (the database is
  * migrated and reachable), so a test can kill it at any moment after and start it again.
  */
 export async function spawnServer(
@@ -30,7 +32,8 @@ export async function spawnServer(
   options: { readyTimeoutMs?: number; entry?: string } = {},
 ): Promise<ServerProcess> {
   const url = `http://127.0.0.1:${env.PORT}`;
-  const child = startScript(options.entry ?? 'src/server/main.ts', [], {
+  const entry = options.entry ?? process.env.TEST_SERVER_ENTRY ?? 'src/server/main.ts';
+  const child = startScript(entry, [], {
     PUBLIC_URL: url,
     LOG_LEVEL: 'warn',
     ...env,
