@@ -23,8 +23,9 @@ function derive(password: string, salt: string): Promise<Buffer> {
 
 /**
  * Password hashing for the servers tests start in their own process (test-server.ts): scrypt
- * as Better Auth does it, at a sixteenth of its cost. Its cost is its purpose in production and
- * the largest CPU cost of the test suites on a 2-core machine (docs/decisions/0008). A hash
+ * as Better Auth does it, at a sixteenth of its cost. Its cost is its purpose in production,
+ * and in the test suites, which sign people up by the hundred on 2 cores, a large share of
+ * their CPU (docs/decisions/0008). A hash
  * without this module's prefix (one a server process or `npm run user` made with Better Auth's
  * own settings) is checked by Better Auth's own function, so data made either way signs in.
  */

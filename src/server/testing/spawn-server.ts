@@ -23,9 +23,10 @@ export interface ServerProcess {
  * The real entry point as a child process on the given settings: `entry`, else the one
  * TEST_SERVER_ENTRY names, else the TypeScript sources (`src/server/main.ts`, as `npm run dev`
  * runs them). `npm test` names the bundle it has just built from the same tree
- * (`dist/server/main.mjs`, what `npm run serve` runs), which starts on about half the CPU: the
- * crash tests start the server 44 times. Resolves once `/readyz` answers 200 (the database is
- * migrated and reachable), so a test can kill it at any moment after and start it again.
+ * (`dist/server/main.mjs`, what `npm run serve` runs), which loads a handful of files where the
+ * sources load over a thousand, and the crash tests start the server dozens of times
+ * (docs/performance.md). Resolves once `/readyz` answers 200 (the database is migrated and
+ * reachable), so a test can kill it at any moment after and start it again.
  */
 export async function spawnServer(
   env: Record<string, string> & { PORT: string; DATA_DIR: string },
