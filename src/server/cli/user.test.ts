@@ -7,6 +7,7 @@ import {
   type TestServer,
 } from '#server/testing/test-server.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
+import { setAccess } from '#server/testing/access.ts';
 import { openEventStream } from '#server/testing/sse-reader.ts';
 import { notAllowedMessage } from '#server/auth/allowlist.ts';
 import { runScript, type ScriptResult } from '#server/testing/run-script.ts';
@@ -118,21 +119,14 @@ describe('npm run user', { timeout: 60_000 }, () => {
 
   it('refuses an address with a pending invitation, and says what to do', async () => {
     const email = 'invited.first@example.test';
-    const now = Date.now();
-    await t.server.app.parts.db.kysely
-      .insertInto('invitation')
-      .values({
-        id: 'inv-cli',
-        email,
-        role: 'viewer',
-        tags: null,
-        tokenHash: '0'.repeat(64),
-        invitedById: null,
-        createdAt: new Date(now).toISOString(),
-        expiresAt: new Date(now + 60 * 60 * 1000).toISOString(),
-        acceptedAt: null,
-      })
-      .execute();
+    const admin = await signUpVerified(t.server, { email: 'inviter@example.test' });
+    await setAccess(t.server, admin, { role: 'admin' });
+    const invited = await admin.json('POST', '/api/people/invitations', {
+      email,
+      role: 'viewer',
+      tags: null,
+    });
+    expect(invited.status).toBe(201);
     const result = await userCommand(['create', '--email', email], 'operator chose this');
     expect(result.code).toBe(1);
     expect(result.err.trim()).toBe(
