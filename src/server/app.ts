@@ -149,7 +149,7 @@ export async function buildApp(
     secretKey,
     mailer,
     log: app.log,
-    ...(options.passwordHashing ? { passwordHashing: options.passwordHashing } : {}),
+    passwordHashing: options.passwordHashing,
   });
   if (config.allowedEmailDomains.length === 0 && config.allowedEmails.length === 0) {
     app.log.warn(
