@@ -48,23 +48,23 @@ async function look(page: Page, name: string, part?: Locator): Promise<void> {
 }
 
 /** Turns on authenticator codes in Settings; returns the app's TOTP and the backup codes. */
-async function setUpCodes(page: Page, shots = false) {
+async function setUpCodes(page: Page, lookAtSteps = false) {
   const section = page.getByRole('region', { name: 'Two-factor sign-in' });
   await section.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
   await section.getByLabel('Current password').fill(PASSWORD);
   await section.getByRole('button', { name: 'Continue' }).click();
-  return confirmCodes(page, section, shots);
+  return confirmCodes(page, section, lookAtSteps);
 }
 
 async function confirmCodes(
   page: Page,
   within: ReturnType<Page['getByRole']>,
-  shots: boolean,
+  lookAtSteps: boolean,
 ): Promise<{ totp: OTPAuth.TOTP; backupCodes: string[] }> {
   await expect(within.getByRole('img', { name: /QR code/ })).toBeVisible();
   const secret = (await within.locator('code').innerText()).trim();
   const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret) });
-  if (shots) await look(page, 'enrol-qr-and-secret', within);
+  if (lookAtSteps) await look(page, 'enrol-qr-and-secret', within);
 
   await within
     .getByLabel('Code from the app')
@@ -77,7 +77,7 @@ async function confirmCodes(
   const list = within.getByRole('list', { name: 'Backup codes' });
   await expect(list.getByRole('listitem')).toHaveCount(10);
   const backupCodes = (await list.getByRole('listitem').allInnerTexts()).map((c) => c.trim());
-  if (shots) await look(page, 'enrol-backup-codes', within);
+  if (lookAtSteps) await look(page, 'enrol-backup-codes', within);
 
   const done = within.getByRole('button', { name: 'Done' });
   await expect(done).toBeDisabled();
