@@ -68,4 +68,48 @@ describe('the schedule lock', () => {
     expect(logged.join('')).not.toContain('this instance runs the scheduled server checks');
     await lock.release();
   });
+
+  it('asks on one connection, one query at a time, however many callers ask at once', async () => {
+    await other.query('select pg_advisory_unlock_all()');
+    // node-postgres queues a query sent while another is under way, a use it deprecates.
+    const overlaps: string[] = [];
+    const busy = new WeakMap<object, number>();
+    const query = pg.Client.prototype.query;
+    const spy = vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (
+      this: pg.Client,
+      ...args: Parameters<pg.Client['query']>
+    ) {
+      const underway = busy.get(this) ?? 0;
+      if (underway > 0) overlaps.push(String(args[0]));
+      busy.set(this, underway + 1);
+      const settled = () => busy.set(this, (busy.get(this) ?? 1) - 1);
+      const result = (query as (...a: unknown[]) => Promise<unknown>).apply(this, args);
+      void result.then(settled, settled);
+      return result;
+    } as typeof query);
+    const lock = new ScheduleLock(database.url, pino({ level: 'silent' }));
+    try {
+      // Taken by several at once, then asked about by several at once while held.
+      expect(await Promise.all([1, 2, 3, 4].map(() => lock.acquire()))).toEqual([
+        true,
+        true,
+        true,
+        true,
+      ]);
+      expect(await Promise.all([1, 2, 3, 4].map(() => lock.acquire()))).toEqual([
+        true,
+        true,
+        true,
+        true,
+      ]);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(overlaps).toEqual([]);
+    const sessions = await other.query(
+      `select pid from pg_stat_activity where application_name = 'clients-manager-schedule'`,
+    );
+    expect(sessions.rows).toHaveLength(1);
+    await lock.release();
+  });
 });

@@ -21,6 +21,8 @@ export class ScheduleLock {
    * a new connection never holds it until it takes the lock itself.
    */
   #holder: pg.Client | null = null;
+  /** The question to the database under way, which callers meanwhile wait on too. */
+  #asking: Promise<boolean> | undefined;
 
   constructor(url: string, log: FastifyBaseLogger) {
     this.#url = url;
@@ -31,8 +33,19 @@ export class ScheduleLock {
     return this.#holder !== null;
   }
 
-  /** True when this instance holds the lock, now or already. */
-  async acquire(): Promise<boolean> {
+  /**
+   * True when this instance holds the lock, now or already. Callers at the same time (a round's
+   * checks each ask before they start) share one question: a connection answers one query at a
+   * time, and a second connection would be a second session asking for the lock.
+   */
+  acquire(): Promise<boolean> {
+    this.#asking ??= this.#ask().finally(() => {
+      this.#asking = undefined;
+    });
+    return this.#asking;
+  }
+
+  async #ask(): Promise<boolean> {
     const holder = this.#holder;
     try {
       if (holder) {
