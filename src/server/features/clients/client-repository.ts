@@ -271,7 +271,7 @@ export class ClientRepository {
       const removed = await replaceServerList(context, before.id, servers.stored, servers.wanted);
       return { removedServerIds: removed };
     }
-    await updatePrimaryServer(context, { ...before, ...values }, values.server);
+    await updatePrimaryServer(context, { ...before, ...values }, before.server, values.server);
     return { removedServerIds: [] };
   }
 

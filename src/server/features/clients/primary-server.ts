@@ -1,5 +1,5 @@
 import type { Transaction } from 'kysely';
-import type { ClientValues } from '#shared/clients.ts';
+import type { Client, ClientValues } from '#shared/clients.ts';
 import type { Database } from '#server/db/schema.ts';
 import type { Dialect } from '#server/db/database.ts';
 import { fromBool, toBool } from '#server/db/codec.ts';
@@ -77,8 +77,12 @@ export function newPrimaryServer(
 export async function updatePrimaryServer(
   context: ServerWriteContext,
   client: { id: string; name: string; code: string; primaryServerId: string | null },
+  /** The primary server as the client's read in this transaction presents it. */
+  stored: Client['server'],
   values: ServerValues,
 ): Promise<void> {
+  // Most saves leave the server as it is, and the client's read shows that already.
+  if (client.primaryServerId !== null && !changes(stored, values)) return;
   const { trx, dialect, box, actor, at } = context;
   const current =
     client.primaryServerId === null
@@ -115,15 +119,14 @@ export async function updatePrimaryServer(
   const password = values.password;
   const hasPasswordCredential = current.credentialKind === 'password';
   const moved = current.host !== values.host || current.port !== values.port;
-  const changed =
-    moved ||
-    current.username !== values.username ||
-    current.uiDir !== values.uiDir ||
-    toBool(current.private) !== values.private ||
-    (password !== undefined && (password !== '' || hasPasswordCredential));
+  const server = {
+    ...current,
+    private: toBool(current.private),
+    hasPassword: hasPasswordCredential,
+  };
   // Its version counts changes: a save that changes nothing here must not refuse an edit of
   // the server made meanwhile.
-  if (!changed) return;
+  if (!changes(server, values)) return;
   let credentialId = current.credentialId;
   let dropped: string | null = null;
   if (password === '' && hasPasswordCredential) {
@@ -178,4 +181,17 @@ async function deleteIfUnused(trx: Transaction<Database>, credentialId: string):
     .where('credentialId', '=', credentialId)
     .executeTakeFirst();
   if (!user) await trx.deleteFrom('credential').where('id', '=', credentialId).execute();
+}
+
+/** Whether the form's 'Server details' change `server`: a password given, or removed from it. */
+function changes(server: Client['server'], values: ServerValues): boolean {
+  const { password } = values;
+  return (
+    server.host !== values.host ||
+    server.port !== values.port ||
+    server.username !== values.username ||
+    server.uiDir !== values.uiDir ||
+    server.private !== values.private ||
+    (password !== undefined && (password !== '' || server.hasPassword))
+  );
 }

@@ -96,6 +96,26 @@ describe('GET /api/servers', () => {
     expect(await serversOf(`?clientId=${client.id}`)).toEqual([after]);
   });
 
+  it.each([
+    ['nothing', {}, 1],
+    ['the host', { host: 'other.example.com' }, 2],
+    ['the port', { port: 2200 }, 2],
+    ['the username', { username: 'ops' }, 2],
+    ['the uiDir', { uiDir: '/srv/other' }, 2],
+    ['private', { private: false }, 2],
+  ])('changes the server when the client form changes %s of it', async (_, change, version) => {
+    const details = { host: 'same.example.com', port: 22, username: 'deploy', uiDir: '/srv/ui' };
+    const client = await addClient('Form Details', { ...details, password: 'first password' });
+    const edited = await t.staff.member.json<Client>('PUT', `/api/clients/${client.id}`, {
+      name: 'Form Details, renamed',
+      server: { ...details, ...change },
+      version: client.version,
+    });
+    expect(edited.status).toBe(200);
+    const [server] = await serversOf(`?clientId=${client.id}`);
+    expect(server).toMatchObject({ ...details, ...change, version });
+  });
+
   it('forgets the pinned and the offered host key when the client form moves the server', async () => {
     const client = await addClient('Moved Keys', { host: 'before.example.com' });
     const [server] = await serversOf(`?clientId=${client.id}`);
