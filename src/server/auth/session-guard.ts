@@ -13,6 +13,7 @@ import type { Actor } from '#shared/events.ts';
 import { HttpError } from '#server/http/http-error.ts';
 import type { Db } from '#server/db/database.ts';
 import { sessionCheck, type FoundSession } from './session-check.ts';
+import { parseAccessTags } from './access-tags.ts';
 import { SECRET_REFUSED_MESSAGE } from './secret-access.ts';
 import { isWebAppFile } from '#server/http/static-files.ts';
 import { bearerToken } from '#server/http/bearer-token.ts';
@@ -183,21 +184,6 @@ function admit(
 export function requireUser(request: FastifyRequest): SignedInUser {
   if (!request.user) throw new HttpError(401, 'Sign in to continue');
   return request.user;
-}
-
-/**
- * The stored tag limit: a JSON array of tags, or null for every client. Anything else (a value
- * written some other way) limits to no client at all rather than lifting the limit.
- */
-export function parseAccessTags(stored: string | null | undefined): readonly string[] | null {
-  if (stored === null || stored === undefined) return null;
-  try {
-    const value: unknown = JSON.parse(stored);
-    if (Array.isArray(value) && value.every((tag) => typeof tag === 'string')) return value;
-  } catch {
-    // Falls through to the narrowest reading.
-  }
-  return [];
 }
 
 /** What the signed-in person may see and do (their role and tag limit; with an API token, never an admin's). */

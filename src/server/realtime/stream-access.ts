@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '#server/db/schema.ts';
 import type { Dialect } from '#server/db/database.ts';
 import { roleSchema, type Access } from '#shared/people.ts';
-import { parseAccessTags } from '#server/auth/session-guard.ts';
+import { parseAccessTags } from '#server/auth/access-tags.ts';
 import { TOKEN_STREAM_PREFIX, tokenRole } from '#server/auth/api-tokens.ts';
 import type { EventHub, StreamSink } from './event-hub.ts';
 

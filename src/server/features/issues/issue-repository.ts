@@ -5,7 +5,7 @@ import type { Database } from '#server/db/schema.ts';
 import { fromBool } from '#server/db/codec.ts';
 import type { Dialect } from '#server/db/database.ts';
 import { canSeeTags } from '#shared/people.ts';
-import { parseAccessTags } from '#server/auth/session-guard.ts';
+import { parseAccessTags } from '#server/auth/access-tags.ts';
 import { clientTagsOf } from '#server/auth/tag-scope.ts';
 import { presentComment, presentIssue } from './issue-presenter.ts';
 

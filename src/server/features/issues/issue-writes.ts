@@ -9,7 +9,7 @@ import { newRecordId } from '#server/db/record-id.ts';
 import { isUniqueViolation } from '#server/db/unique-violation.ts';
 import { appendEvents, type NewEvent } from '#server/realtime/event-log.ts';
 import { refused, type WriteResult } from '#server/http/write-result.ts';
-import { parseAccessTags } from '#server/auth/session-guard.ts';
+import { parseAccessTags } from '#server/auth/access-tags.ts';
 import { canReachClient } from '#server/auth/tag-scope.ts';
 
 export type IssueCreateValues = z.output<typeof issueCreateSchema>;

@@ -14,7 +14,7 @@ import type { Db } from '#server/db/database.ts';
 import type { Database } from '#server/db/schema.ts';
 import { fromBool, toBool, toIso } from '#server/db/codec.ts';
 import { appendEvents, type NewEvent } from '#server/realtime/event-log.ts';
-import { parseAccessTags } from '#server/auth/session-guard.ts';
+import { parseAccessTags } from '#server/auth/access-tags.ts';
 
 /** What a change to a person came to: done, no such person, or refused with a reason. */
 export type PersonWriteResult =
