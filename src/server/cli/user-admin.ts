@@ -1,14 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import pino from 'pino';
 import type { Config } from '#server/config.ts';
 import { openDatabase, type Db } from '#server/db/database.ts';
 import { migrateToLatest } from '#server/db/migrate.ts';
 import { secretKeyFor } from '#server/secret-key-check.ts';
-import { createAuth, type Auth } from '#server/auth/auth.ts';
 import { toBool, toIso } from '#server/db/codec.ts';
-import type { Mailer } from '#server/mail/mailer.ts';
 import { changeRole, LastAdminError, lastAdminError } from '#server/auth/role-change.ts';
-import { INVITATION_REQUIRED_CODE } from '#server/auth/invited-sign-up.ts';
 import { PeopleRepository } from '#server/features/people/people-repository.ts';
 import { roleSchema, type Role } from '#shared/people.ts';
 
@@ -26,34 +22,30 @@ export interface UserRow {
   sessions: number;
 }
 
-/** Accounts made here are verified already, so the sign-up mail has nothing to say. */
-const noMail: Mailer = { send: async () => {}, close: () => {} };
-
 /**
  * What the `user` command does, on the same database and the same Better Auth rules as the
  * server (allowlists included): operators can bootstrap without mail or a provider.
  */
 export class UserAdmin {
   readonly #db: Db;
-  readonly #auth: Auth;
+  readonly #config: Config;
+  readonly #secretKey: string;
 
-  private constructor(db: Db, auth: Auth) {
+  private constructor(db: Db, config: Config, secretKey: string) {
     this.#db = db;
-    this.#auth = auth;
+    this.#config = config;
+    this.#secretKey = secretKey;
   }
 
   static async open(config: Config): Promise<UserAdmin> {
     const db = openDatabase(config.database);
-    let secretKey: string;
     try {
       await migrateToLatest(db);
-      secretKey = await secretKeyFor(db, config);
+      return new UserAdmin(db, config, await secretKeyFor(db, config));
     } catch (error) {
       await db.close();
       throw error;
     }
-    const log = pino({ level: 'warn' }, process.stderr);
-    return new UserAdmin(db, createAuth({ db, config, secretKey, mailer: noMail, log }));
   }
 
   close(): Promise<void> {
@@ -78,18 +70,11 @@ export class UserAdmin {
       throw new UserAdminError(`A user with the email ${email} exists already.`);
     if (password.length < 8)
       throw new UserAdminError('The password must be at least 8 characters.');
-    try {
-      await this.#auth.api.signUpEmail({ body: { email, password, name } });
-    } catch (error) {
-      const body = (error as { body?: { code?: string; message?: string } }).body;
-      // The sign-up hook's refusal is worded for the sign-up page; an operator gets their own.
-      if (body?.code === INVITATION_REQUIRED_CODE) {
-        throw new UserAdminError(
-          `${email} has a pending invitation: let them sign up through its link, or revoke it in People first.`,
-        );
-      }
-      throw new UserAdminError(body?.message ?? (error as Error).message);
-    }
+    // Better Auth and its plugins are most of what this command loads: loaded for `create` alone.
+    const { signUpWithPassword } = await import('./user-sign-up.ts');
+    const parts = { db: this.#db, config: this.#config, secretKey: this.#secretKey };
+    const refused = await signUpWithPassword(parts, { email, password, name });
+    if (refused !== null) throw new UserAdminError(refused);
     await this.#db.kysely
       .updateTable('user')
       .set({ emailVerified: this.#db.dialect === 'postgres' ? true : 1 })
