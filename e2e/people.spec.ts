@@ -1,5 +1,5 @@
 import { test, expect } from './fixtures.ts';
-import { setAccess } from '../src/server/testing/access.ts';
+import { onlyAdmins, setAccess } from '../src/server/testing/access.ts';
 import { signUpVerified, uniqueEmail } from '../src/server/testing/test-server.ts';
 import { linkIn } from '../src/server/testing/mail-catcher.ts';
 import { saveScreen } from './screens.ts';
@@ -12,13 +12,8 @@ test('an administrator invites someone, changes their role and tags, disables th
 }) => {
   // The only administrator of this worker's installation: earlier tests' people may be admins
   // (the first person of an installation is one), and the last-admin refusal below needs none.
-  const myId = await setAccess(server, staff, { role: 'admin' });
-  await server.app.parts.db.kysely
-    .updateTable('user')
-    .set({ role: 'editor' })
-    .where('role', '=', 'admin')
-    .where('id', '!=', myId)
-    .execute();
+  await setAccess(server, staff, { role: 'admin' });
+  await onlyAdmins(server, [staff]);
   await page.setViewportSize({ width: 1366, height: 768 });
   await page.goto('/');
   await page

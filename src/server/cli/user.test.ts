@@ -7,7 +7,7 @@ import {
   type TestServer,
 } from '#server/testing/test-server.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
-import { setAccess } from '#server/testing/access.ts';
+import { onlyAdmins, setAccess } from '#server/testing/access.ts';
 import { openEventStream } from '#server/testing/sse-reader.ts';
 import { notAllowedMessage } from '#server/auth/allowlist.ts';
 import { runScript, type ScriptResult } from '#server/testing/run-script.ts';
@@ -203,16 +203,6 @@ describe('npm run user -- role', { timeout: 60_000 }, () => {
   /** Someone signed up through the API: what the role commands act on, not what they test. */
   const signUp = (email: string) => signUpVerified(server, { email });
 
-  /** Every admin but `keep` made an editor straight in the database, as setAccess does. */
-  async function onlyAdmins(keep: readonly string[]) {
-    await server.app.parts.db.kysely
-      .updateTable('user')
-      .set({ role: 'editor' })
-      .where('role', '=', 'admin')
-      .where('email', 'not in', keep)
-      .execute();
-  }
-
   async function roleEvents(email: string) {
     const user = await server.app.parts.db.kysely
       .selectFrom('user')
@@ -275,11 +265,11 @@ describe('npm run user -- role', { timeout: 60_000 }, () => {
   });
 
   it('refuses to demote the last admin, and says why', async () => {
-    await signUp('only-admin@example.test');
+    const onlyAdmin = await signUp('only-admin@example.test');
     expect((await run(['role', '--email', 'only-admin@example.test', 'admin'])).out).toBe(
       'only-admin@example.test is now admin (was editor).\n',
     );
-    await onlyAdmins(['only-admin@example.test']);
+    await onlyAdmins(server, [onlyAdmin]);
 
     const refused = await run(['role', '--email', 'only-admin@example.test', 'viewer']);
     expect(refused.code).toBe(1);
@@ -293,9 +283,12 @@ describe('npm run user -- role', { timeout: 60_000 }, () => {
   });
 
   it('counts only enabled admins: the last enabled one is neither demoted nor disabled', async () => {
-    await setAccess(server, await signUp('sole-admin@example.test'), { role: 'admin' });
-    await setAccess(server, await signUp('off-admin@example.test'), { role: 'admin' });
-    await onlyAdmins(['sole-admin@example.test', 'off-admin@example.test']);
+    const admins = [
+      await signUp('sole-admin@example.test'),
+      await signUp('off-admin@example.test'),
+    ];
+    for (const admin of admins) await setAccess(server, admin, { role: 'admin' });
+    await onlyAdmins(server, admins);
     expect((await run(['disable', '--email', 'off-admin@example.test'])).code).toBe(0);
 
     // One enabled admin and one disabled: the enabled one is the last who can manage people.

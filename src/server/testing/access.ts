@@ -18,18 +18,37 @@ export async function setAccess(
   session: Session,
   access: TestAccess,
 ): Promise<string> {
-  const me = await session.json<{ id: string }>('GET', '/api/me');
-  if (me.status !== 200) throw new Error(`setAccess: /api/me answered ${me.status}`);
+  const id = await idOf(session);
   const set: { role?: Role; tags?: string | null } = {};
   if (access.role !== undefined) set.role = access.role;
   if (access.tags !== undefined)
     set.tags = access.tags === null ? null : JSON.stringify(access.tags);
   if (Object.keys(set).length > 0) {
-    await server.app.parts.db.kysely
-      .updateTable('user')
-      .set(set)
-      .where('id', '=', me.body.id)
-      .execute();
+    await server.app.parts.db.kysely.updateTable('user').set(set).where('id', '=', id).execute();
   }
+  return id;
+}
+
+/**
+ * Makes every administrator but the people signed in in `sessions` an editor, straight in the
+ * database: a test of the last-admin rule has to know who the admins are, and earlier tests'
+ * people may be some (the first person of an installation is one).
+ */
+export async function onlyAdmins(
+  server: Pick<TestServer, 'app'>,
+  sessions: readonly Session[],
+): Promise<void> {
+  const ids = await Promise.all(sessions.map(idOf));
+  await server.app.parts.db.kysely
+    .updateTable('user')
+    .set({ role: 'editor' })
+    .where('role', '=', 'admin')
+    .where('id', 'not in', ids)
+    .execute();
+}
+
+async function idOf(session: Session): Promise<string> {
+  const me = await session.json<{ id: string }>('GET', '/api/me');
+  if (me.status !== 200) throw new Error(`/api/me answered ${me.status}`);
   return me.body.id;
 }
