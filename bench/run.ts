@@ -22,7 +22,7 @@ import { benchClientBody, seedClients } from './seed.ts';
 import { startFloor } from './floor.ts';
 import { httpLoad, type LoadResult } from './http-load.ts';
 import { sseFanout, type FanoutResult } from './sse-fanout.ts';
-import { measureWeb, type WebResult } from './web.ts';
+import { CHROMIUM, measureWeb, type WebResult } from './web.ts';
 import { median, sleep } from './stats.ts';
 import { updateLoad } from './update-load.ts';
 import { formatTable, type DatabaseFigures, type BenchReport } from './table.ts';
@@ -42,6 +42,13 @@ const { values: args } = parseArgs({
     'web-dir': { type: 'string' },
   },
 });
+// The browser is needed minutes into a run: one that is not there is said before anything starts.
+if (!args['no-web'] && !isExecutable(CHROMIUM)) {
+  console.error(
+    `No browser at ${CHROMIUM}: install Debian's (apt-get install -y chromium), name another in CHROMIUM_PATH, or run with --no-web.`,
+  );
+  process.exit(1);
+}
 const runs = Number(args.runs);
 const seconds = Number(args.seconds);
 const sizes = args.sizes.split(',').map(Number);
@@ -49,6 +56,15 @@ const subscriberCounts = args.subscribers.split(',').map(Number);
 
 const log = (line: string) =>
   console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
+
+function isExecutable(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** The median run of `samples` by requests/s, with the failures of all runs added up. */
 function medianLoad(samples: LoadResult[]): LoadResult & { samples: LoadResult[] } {

@@ -21,6 +21,8 @@ export interface WebResult {
   rowsInDom: number;
 }
 
+/** Debian's full browser, as a person would use it (not the tests' headless shell). */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking'];
 
 /** gzip sizes of the scripts and stylesheets `page` loaded while `load` ran. */
@@ -55,7 +57,7 @@ export async function measureWeb(options: {
   runs: number;
 }): Promise<WebResult> {
   const browser: Browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: CHROMIUM,
     args: CHROMIUM_ARGS,
   });
   try {
