@@ -30,9 +30,8 @@ function userCommand(
 async function signIn(
   email: string,
   password: string,
-  server: TestServer = t.server,
 ): Promise<{ session: Session; status: number; body: { message?: string } }> {
-  const session = new Session(server);
+  const session = new Session(t.server);
   const { status, body } = await session.json<{ message?: string }>(
     'POST',
     '/api/auth/sign-in/email',
