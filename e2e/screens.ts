@@ -8,7 +8,10 @@ import type { Locator, Page } from '@playwright/test';
  */
 const SCREENS = process.env.E2E_SCREENS;
 
-/** Saves `E2E_SCREENS/<name>.png` of the page (or of the part) when that folder is named. */
+/**
+ * Saves `E2E_SCREENS/<name>.png` of the page (or of the part) when that folder is named, its
+ * animations run to their end (a fade from the scheme scanned a moment ago, say).
+ */
 export async function saveScreen(
   target: Page | Locator,
   name: string,
@@ -16,6 +19,6 @@ export async function saveScreen(
 ): Promise<void> {
   if (!SCREENS) return;
   const file = path.join(SCREENS, `${name}.png`);
-  if ('goto' in target) await target.screenshot({ path: file, ...options });
-  else await target.screenshot({ path: file });
+  if ('goto' in target) await target.screenshot({ path: file, animations: 'disabled', ...options });
+  else await target.screenshot({ path: file, animations: 'disabled' });
 }
