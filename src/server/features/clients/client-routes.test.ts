@@ -218,6 +218,86 @@ describe('clients', () => {
     );
   });
 
+  it('of saves on one version at the same time, takes one and refuses the others', async () => {
+    const created = (await t.staff.alice.json<Client>('POST', '/api/clients', { name: 'Hooli' }))
+      .body;
+    const before = await counts();
+    const saves = await Promise.all(
+      [1, 2, 3, 4, 5].map((n) =>
+        (n % 2 === 0 ? t.staff.bob : t.staff.alice).json<Client>(
+          'PUT',
+          `/api/clients/${created.id}`,
+          { name: `Hooli ${n}`, version: created.version },
+        ),
+      ),
+    );
+    expect(saves.map((save) => save.status).sort()).toEqual([200, 409, 409, 409, 409]);
+    const winner = saves.find((save) => save.status === 200)!.body;
+    expect(winner.version).toBe(created.version + 1);
+    expect((await t.staff.alice.json<Client>('GET', `/api/clients/${created.id}`)).body).toEqual(
+      winner,
+    );
+    expect(await counts()).toEqual({ ...before, events: before.events + 1 });
+  });
+
+  it('answers each write with the client as a read finds it right after', async () => {
+    const read = async (id: string) =>
+      (await t.staff.bob.json<Client>('GET', `/api/clients/${id}`)).body;
+    const plain = await t.staff.alice.json<Client>('POST', '/api/clients', { name: 'Pied Piper' });
+    expect(plain.status).toBe(201);
+    expect(plain.body).toEqual(await read(plain.body.id));
+    const full = await t.staff.alice.json<Client>('POST', '/api/clients', {
+      name: 'Raviga',
+      code: 'RVG',
+      description: 'Funds',
+      tags: 'vc, prod',
+      startDate: '2023-03-01',
+      server: {
+        host: 'raviga.example.com',
+        port: 2200,
+        username: 'ops',
+        password: 'pw',
+        uiDir: '/ui',
+        private: false,
+      },
+      domains: ['https://raviga.example.com'],
+    });
+    expect(full.body).toEqual(await read(full.body.id));
+
+    // The form's save as its own author, then another person's; neither touches the server.
+    const { id, version: _version, createdAt: _at, updatedAt: _up, ...form } = full.body;
+    const own = await t.staff.alice.json<Client>('PUT', `/api/clients/${id}`, {
+      ...form,
+      tags: ['vc'],
+      version: 1,
+    });
+    expect(own.body).toMatchObject({ version: 2, tags: ['vc'], updatedBy: ALICE });
+    expect(own.body).toEqual(await read(id));
+    const other = await t.staff.bob.json<Client>('PUT', `/api/clients/${id}`, {
+      ...form,
+      name: 'Raviga Capital',
+      startDate: '2023-04-01',
+      version: 2,
+    });
+    expect(other.body).toMatchObject({ updatedBy: BOB, createdBy: ALICE, tags: ['vc', 'prod'] });
+    expect(other.body).toEqual(await read(id));
+    // A save that changes the server, and one that removes its password.
+    const moved = await t.staff.bob.json<Client>('PUT', `/api/clients/${id}`, {
+      ...form,
+      server: { ...form.server, host: 'moved.example.com', private: true },
+      version: 3,
+    });
+    expect(moved.body.server).toMatchObject({ host: 'moved.example.com', private: true });
+    expect(moved.body).toEqual(await read(id));
+    const cleared = await t.staff.bob.json<Client>('PUT', `/api/clients/${id}`, {
+      ...form,
+      server: { ...form.server, password: '' },
+      version: 4,
+    });
+    expect(cleared.body.server.hasPassword).toBe(false);
+    expect(cleared.body).toEqual(await read(id));
+  });
+
   it('removes a password when it is saved as empty', async () => {
     const created = (
       await t.staff.alice.json<Client>('POST', '/api/clients', { server: { password: 'x' } })

@@ -71,18 +71,22 @@ export function newPrimaryServer(
  * Stores the form's 'Server details' over the client's primary server (making one if it has
  * none). The password: omitted keeps it, empty removes it (and its credential, when no other
  * server uses it), a new one replaces the secret of the server's password credential when no
- * other server uses that, or else becomes a new credential of this server's own. A new host or port unpins the host key: it belongs to the
- * machine that answered there.
+ * other server uses that, or else becomes a new credential of this server's own. A new host or
+ * port unpins the host key: it belongs to the machine that answered there. True when it wrote
+ * a server row.
  */
 export async function updatePrimaryServer(
   context: ServerWriteContext,
   client: { id: string; name: string; code: string; primaryServerId: string | null },
-  /** The primary server as the client's read in this transaction presents it. */
+  /**
+   * The primary server as the client's read presents it, at the version the client's update
+   * required (that version goes up whenever what it shows of the server changes).
+   */
   stored: Client['server'],
   values: ServerValues,
-): Promise<void> {
+): Promise<boolean> {
   // Most saves leave the server as it is, and the client's read shows that already.
-  if (client.primaryServerId !== null && !changes(stored, values)) return;
+  if (client.primaryServerId !== null && !changes(stored, values)) return false;
   const { trx, dialect, box, actor, at } = context;
   const current =
     client.primaryServerId === null
@@ -113,7 +117,7 @@ export async function updatePrimaryServer(
       .set({ primaryServerId: server.id })
       .where('id', '=', client.id)
       .execute();
-    return;
+    return true;
   }
 
   const password = values.password;
@@ -126,7 +130,7 @@ export async function updatePrimaryServer(
   };
   // Its version counts changes: a save that changes nothing here must not refuse an edit of
   // the server made meanwhile.
-  if (!changes(server, values)) return;
+  if (!changes(server, values)) return false;
   let credentialId = current.credentialId;
   let dropped: string | null = null;
   if (password === '' && hasPasswordCredential) {
@@ -156,6 +160,7 @@ export async function updatePrimaryServer(
     .where('id', '=', current.id)
     .execute();
   if (dropped !== null) await deleteIfUnused(trx, dropped);
+  return true;
 }
 
 /** Whether a server other than `server` uses its credential. */
