@@ -53,6 +53,11 @@ const runs = Number(args.runs);
 const seconds = Number(args.seconds);
 const sizes = args.sizes.split(',').map(Number);
 const subscriberCounts = args.subscribers.split(',').map(Number);
+// Each run's updates save clients of their own (update-load.ts).
+if (sizes.some((size) => !(size >= runs * CONNECTIONS))) {
+  console.error(`Each of --sizes must be at least --runs × ${CONNECTIONS}: ${runs * CONNECTIONS}.`);
+  process.exit(1);
+}
 
 const log = (line: string) =>
   console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
@@ -177,12 +182,14 @@ async function benchDatabase(
       const fastifyOne: LoadResult[] = [];
       const history: LoadResult[] = [];
       const updates: LoadResult[] = [];
-      // Each update worker saves a client of its own (a save carries the version it read).
-      const updated = (
-        JSON.parse(listBody) as { clients: { id: string; version: number }[] }
-      ).clients
-        .slice(0, CONNECTIONS)
-        .map(({ id, version }) => ({ id, version }));
+      // Each update connection saves a client of its own (a save carries the version it read),
+      // and each run other clients: see updateLoad.
+      const listed = (JSON.parse(listBody) as { clients: { id: string; version: number }[] })
+        .clients;
+      const updatedIn = (run: number) =>
+        listed
+          .slice(run * CONNECTIONS, (run + 1) * CONNECTIONS)
+          .map(({ id, version }) => ({ id, version }));
       log(
         `${kind}: list, get-one, history and update at ${size} clients, ${runs} × ${seconds} s each`,
       );
@@ -201,7 +208,7 @@ async function benchDatabase(
             await load(`${running.url}/api/clients`, true, running.pid),
             await load(`${running.url}/api/clients/${someId}`, true, running.pid),
             await load(`${running.url}/api/clients/${someId}/history`, true, running.pid),
-            await updateLoad({ url: running.url, headers, clients: updated, seconds }),
+            await updateLoad({ url: running.url, headers, clients: updatedIn(run), seconds }),
           ]);
           peak = Math.max(peak, rss);
           list.push(results[0]!);

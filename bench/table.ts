@@ -14,7 +14,7 @@ export interface SizeFigures {
   fastifyOne?: LoadResult;
   /** One client's history (`GET /api/clients/:id/history`). */
   history?: LoadResult;
-  /** Saves, each worker its own client (bench/update-load.ts). */
+  /** Saves, each connection its own client (bench/update-load.ts). */
   update?: LoadResult;
 }
 
@@ -134,7 +134,7 @@ export function formatTable(report: BenchReport): string {
     );
     for (const [label, pick] of [
       ['history of one client', (s: SizeFigures) => s.history],
-      ['update (each worker its own client)', (s: SizeFigures) => s.update],
+      ['update (each connection its own client)', (s: SizeFigures) => s.update],
     ] as const) {
       if (!at.some((s) => pick(s))) continue;
       row(
@@ -236,7 +236,7 @@ export function formatTable(report: BenchReport): string {
   const quiet = floors.length > 0 && Math.min(...floors) >= QUIET_FLOOR_PER_SECOND;
   const lines = [
     `Clients Manager bench, ${report.at.slice(0, 16).replace('T', ' ')} UTC: ${m.cpus} × ${m.cpuModel}, Node ${m.node}, ${m.platform}; load average ${m.loadAverageAtStart.map((l) => l.toFixed(2)).join(' ')} at start.`,
-    `Medians of ${report.settings.runs} runs of ${report.settings.seconds} s, ${report.settings.connections} connections (autocannon in its own process); % = share of the floor's requests/s, shown, not a target.`,
+    `Medians of ${report.settings.runs} runs of ${report.settings.seconds} s, ${report.settings.connections} connections (autocannon; in a process of its own for the reads and creates); % = share of the floor's requests/s, shown, not a target.`,
     `Quiet host (floor get-one ≥ ${n(QUIET_FLOOR_PER_SECOND)}/s in this run, so absolute times can be judged): ${quiet ? 'yes' : `no (lowest floor ${n(Math.min(...floors))}/s)`}.`,
     '',
     `| ${header.join(' | ')} |`,
