@@ -23,6 +23,7 @@ export const SYSTEM_PROBLEMS = ['server_unreachable', 'host_key_changed', 'run_f
 export const systemProblemSchema = z.enum(SYSTEM_PROBLEMS);
 export type SystemProblem = z.infer<typeof systemProblemSchema>;
 
+/** Who wrote or resolved: `name` is their email as recorded then (a display name can be changed). */
 const personSchema = z.object({ id: z.string().nullable(), name: z.string() });
 
 /** An issue as the API presents it. */

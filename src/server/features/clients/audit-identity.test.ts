@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Client } from '#shared/clients.ts';
 import type { ClientHistory } from '#shared/events.ts';
+import type { Issue, IssueComment } from '#shared/issues.ts';
 import { Session, signUpVerified, uniqueEmail } from '#server/testing/test-server.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
 
@@ -41,6 +42,34 @@ describe('who did it', () => {
     const { body: read } = await mallory.json<Client>('GET', `/api/clients/${client.id}`);
     expect(read.createdBy).toBe(mallorysEmail);
     expect(read.updatedBy).toBe(mallorysEmail);
+  });
+
+  it('writes, comments and resolves issues by email, whatever display name is worn', async () => {
+    const mallorysEmail = uniqueEmail('mallory');
+    const mallory = await signUpVerified(t.server, { name: 'Mallory', email: mallorysEmail });
+    const { body: client } = await mallory.json<Client>('POST', '/api/clients', { name: 'Co' });
+    expect((await rename(mallory, 'Alice')).status).toBe(200);
+    const { body: opened } = await mallory.json<Issue>('POST', '/api/issues', {
+      clientId: client.id,
+      title: 'Approved: deploy on Friday',
+    });
+    await mallory.json('POST', `/api/issues/${opened.id}/comments`, { text: 'Signed off.' });
+    await mallory.json('POST', `/api/issues/${opened.id}/resolve`);
+
+    // Read while the borrowed name is still worn: an issue must not name Alice.
+    const { body: issue } = await mallory.json<Issue>('GET', `/api/issues/${opened.id}`);
+    expect(issue.author.name).toBe(mallorysEmail);
+    expect(issue.resolvedBy?.name).toBe(mallorysEmail);
+    const { body: list } = await mallory.json<{ issues: Issue[] }>(
+      'GET',
+      `/api/issues?clientId=${client.id}&state=all`,
+    );
+    expect(list.issues.map((one) => one.author.name)).toEqual([mallorysEmail]);
+    const { body: thread } = await mallory.json<{ comments: IssueComment[] }>(
+      'GET',
+      `/api/issues/${opened.id}/comments`,
+    );
+    expect(thread.comments.map((comment) => comment.author.name)).toEqual([mallorysEmail]);
   });
 });
 

@@ -5,26 +5,25 @@ import { toIso } from '#server/db/codec.ts';
 import { problemOfKey } from './problem-issues.ts';
 
 /**
- * An issue's row with what it names: its client, server and app, the people (their current
- * display names, when they still have an account) and how many comments it has.
+ * An issue's row with what it names: its client, server and app, its assignee's display name
+ * and how many comments it has.
  */
 export type IssueRow = Selectable<IssueTable> & {
   clientName: string;
   clientCode: string;
   serverLabel: string | null;
   appName: string | null;
-  authorCurrentName: string | null;
   assigneeName: string | null;
-  resolverName: string | null;
   commentCount: number | string | bigint | null;
 };
 
 /**
- * A person as an issue names them: their display name while they have an account, else what
- * was recorded (their email then, as history names people; 'system' for the system).
+ * Who wrote or resolved something, as it was recorded: their email, as history names people
+ * ('system' for the system). Not their display name, which anyone can change at will: renamed
+ * to a colleague's name, a person could comment and rename back.
  */
-function personOf(id: string | null, current: string | null, recorded: string) {
-  return { id, name: current ?? recorded };
+function personOf(id: string | null, recorded: string) {
+  return { id, name: recorded };
 }
 
 export function presentIssue(row: IssueRow): Issue {
@@ -41,7 +40,7 @@ export function presentIssue(row: IssueRow): Issue {
     state: row.state as IssueState,
     title: row.title,
     text: row.text,
-    author: personOf(row.authorId, row.authorCurrentName, row.authorName),
+    author: personOf(row.authorId, row.authorName),
     assignee:
       row.assigneeId === null || row.assigneeName === null
         ? null
@@ -51,20 +50,18 @@ export function presentIssue(row: IssueRow): Issue {
     createdAt: toIso(row.createdAt),
     updatedAt: toIso(row.updatedAt),
     resolvedAt: resolved ? toIso(row.resolvedAt!) : null,
-    resolvedBy: resolved
-      ? personOf(row.resolvedById, row.resolverName, row.resolvedByName ?? '')
-      : null,
+    resolvedBy: resolved ? personOf(row.resolvedById, row.resolvedByName ?? '') : null,
     version: row.version,
   };
 }
 
-export type IssueCommentRow = Selectable<IssueCommentTable> & { authorCurrentName: string | null };
+export type IssueCommentRow = Selectable<IssueCommentTable>;
 
 export function presentComment(row: IssueCommentRow): IssueComment {
   return {
     id: row.id,
     issueId: row.issueId,
-    author: personOf(row.authorId, row.authorCurrentName, row.authorName),
+    author: personOf(row.authorId, row.authorName),
     text: row.text,
     createdAt: toIso(row.createdAt),
   };

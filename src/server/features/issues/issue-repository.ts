@@ -40,18 +40,14 @@ export class IssueRepository {
       .innerJoin('client', 'client.id', 'issue.clientId')
       .leftJoin('server', 'server.id', 'issue.serverId')
       .leftJoin('app', 'app.id', 'issue.appId')
-      .leftJoin('user as author', 'author.id', 'issue.authorId')
       .leftJoin('user as assignee', 'assignee.id', 'issue.assigneeId')
-      .leftJoin('user as resolver', 'resolver.id', 'issue.resolvedById')
       .selectAll('issue')
       .select((eb) => [
         'client.name as clientName',
         'client.code as clientCode',
         'server.label as serverLabel',
         'app.name as appName',
-        'author.name as authorCurrentName',
         'assignee.name as assigneeName',
-        'resolver.name as resolverName',
         eb
           .selectFrom('issueComment')
           .select((c) => c.fn.countAll().as('n'))
@@ -107,9 +103,7 @@ export class IssueRepository {
   async comments(issueId: string): Promise<IssueComment[]> {
     const rows = await this.#db
       .selectFrom('issueComment')
-      .leftJoin('user', 'user.id', 'issueComment.authorId')
       .selectAll('issueComment')
-      .select('user.name as authorCurrentName')
       .where('issueComment.issueId', '=', issueId)
       .orderBy('issueComment.createdAt')
       .orderBy('issueComment.id')
