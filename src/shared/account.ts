@@ -53,15 +53,25 @@ export type PublicConfig = z.infer<typeof publicConfigSchema>;
 export const DISPLAY_NAME_MAX = 200;
 
 /**
- * A display name as sign-up and Settings take it: shown on one line in every list and in an
- * operator's terminal, so without control, bidi or zero-width characters. The server's auth
- * hook applies the same rule (src/server/auth/auth.ts).
+ * Why `name` cannot be a display name, or undefined. A display name is shown on one line in
+ * every list and in an operator's terminal, so it is capped and has no control, bidi or
+ * zero-width characters. Sign-up and Settings check it as typed (trimmed), the server's auth
+ * hook as Better Auth would store it (src/server/auth/auth.ts).
  */
+export function displayNameProblem(name: string): string | undefined {
+  if (name.length > DISPLAY_NAME_MAX) return `Must be at most ${DISPLAY_NAME_MAX} characters`;
+  if (hasHiddenCharacters(name)) return HIDDEN_IN_LINE_MESSAGE;
+  return undefined;
+}
+
+/** A display name as sign-up and Settings take it (displayNameProblem). */
 export const displayNameField = z
   .string()
   .trim()
-  .max(DISPLAY_NAME_MAX, `Must be at most ${DISPLAY_NAME_MAX} characters`)
-  .refine((v) => !hasHiddenCharacters(v), HIDDEN_IN_LINE_MESSAGE);
+  .superRefine((name, context) => {
+    const problem = displayNameProblem(name);
+    if (problem) context.addIssue({ code: 'custom', message: problem });
+  });
 
 export const passwordSchema = z
   .string()

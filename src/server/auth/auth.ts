@@ -2,10 +2,9 @@ import { betterAuth } from 'better-auth';
 import { APIError, createAuthMiddleware } from 'better-auth/api';
 import { genericOAuth } from 'better-auth/plugins/generic-oauth';
 import type { FastifyBaseLogger } from 'fastify';
-import { DISPLAY_NAME_MAX, listViewSchema } from '#shared/account.ts';
+import { displayNameProblem, listViewSchema } from '#shared/account.ts';
 import { ACCOUNT_DISABLED_CODE, EMAIL_NOT_ALLOWED_CODE } from '#shared/api-error.ts';
 import { isStorableText } from '#shared/clients.ts';
-import { HIDDEN_IN_LINE_MESSAGE, hasHiddenCharacters } from '#shared/command-safe-text.ts';
 import type { Config } from '#server/config.ts';
 import { betterAuthSecret } from '#server/secrets.ts';
 import type { Db } from '#server/db/database.ts';
@@ -197,20 +196,11 @@ export function createAuth({ db, config, secretKey, mailer, log, passwordHashing
           });
         }
         // A display name is shown on every screen, in every session list and by
-        // `npm run user -- list` in an operator's terminal: capped like a client's name, and
-        // without the characters that would break or disguise its line (ESC, a newline, bidi).
-        const { name } = body;
-        if (typeof name === 'string' && name.length > DISPLAY_NAME_MAX) {
-          throw new APIError('BAD_REQUEST', {
-            code: 'INVALID_NAME',
-            message: `name: Must be at most ${DISPLAY_NAME_MAX} characters`,
-          });
-        }
-        if (typeof name === 'string' && hasHiddenCharacters(name)) {
-          throw new APIError('BAD_REQUEST', {
-            code: 'INVALID_NAME',
-            message: `name: ${HIDDEN_IN_LINE_MESSAGE}`,
-          });
+        // `npm run user -- list` in an operator's terminal: checked as Better Auth will store it,
+        // untrimmed, by the rule the forms use.
+        const problem = typeof body.name === 'string' ? displayNameProblem(body.name) : undefined;
+        if (problem) {
+          throw new APIError('BAD_REQUEST', { code: 'INVALID_NAME', message: `name: ${problem}` });
         }
         if (ctx.path !== '/sign-up/email') return;
         const email: unknown = (ctx.body as { email?: unknown } | undefined)?.email;
