@@ -85,7 +85,7 @@ export function SignUpPage() {
           )}
           <TextInput
             label="Name"
-            description="Optional. Shown in the top bar, in People and on issues; history names you by your email."
+            description="Optional. Shown in the top bar, in People and as an issue's assignee; history and issues name you by your email."
             autoComplete="name"
             {...form.getInputProps('name')}
           />

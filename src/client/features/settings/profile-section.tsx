@@ -110,7 +110,7 @@ function DisplayNameForm({ current }: { current: string }) {
         <FormErrorAlert title="The name was not saved" message={problem} />
         <TextInput
           label="Display name"
-          description="Shown in the top bar, in People and on issues. History names you by your email address."
+          description="Shown in the top bar, in People and as an issue's assignee. History and issues name you by your email address."
           autoComplete="name"
           maw={420}
           {...form.getInputProps('name')}
