@@ -45,10 +45,6 @@ import { isUniqueViolation } from '#server/db/unique-violation.ts';
 
 type CurrentClient = Client & { primaryServerId: string | null };
 
-/** A client's own columns as an update stores them. */
-type StoredColumns = ReturnType<typeof clientColumns> &
-  Pick<ClientTable, 'updatedBy' | 'version'> & { updatedAt: string };
-
 /**
  * Another import (or a create) wrote a client or credential under an id this import creates,
  * after this one looked the ids up: nothing of this import was written, and run again it
@@ -253,14 +249,10 @@ export class ClientRepository {
     /** All its servers, replacing the stored ones (an import): then `values.server` is not read. */
     servers?: { stored: readonly StoredServer[]; wanted: readonly ListedServer[] },
   ): Promise<
-    false | { columns: StoredColumns; serversWritten: boolean; removedServerIds: readonly string[] }
+    | false
+    | { columns: UpdatedColumns; serversWritten: boolean; removedServerIds: readonly string[] }
   > {
-    const columns = {
-      ...clientColumns(values, before.startDate),
-      updatedAt: at,
-      updatedBy: actor.id,
-      version: before.version + 1,
-    };
+    const columns = updatedColumns(values, before, actor, at);
     const result = await trx
       .updateTable('client')
       .set(columns)
@@ -709,6 +701,22 @@ export class ClientRepository {
     });
   }
 }
+
+/** A client's own columns as an update of `before` stores them. */
+function updatedColumns(
+  values: ClientValues,
+  before: { startDate: string; version: number },
+  actor: NewEvent['actor'],
+  at: string,
+) {
+  return {
+    ...clientColumns(values, before.startDate),
+    updatedAt: at,
+    updatedBy: actor.id,
+    version: before.version + 1,
+  };
+}
+type UpdatedColumns = ReturnType<typeof updatedColumns>;
 
 /** The client table's columns for the given values (tags and domains as JSON lists). */
 export function clientColumns(values: ClientValues, defaultStartDate: string) {

@@ -2,7 +2,7 @@ import type { Transaction } from 'kysely';
 import type { Client, ClientValues } from '#shared/clients.ts';
 import type { Database } from '#server/db/schema.ts';
 import type { Dialect } from '#server/db/database.ts';
-import { fromBool, toBool } from '#server/db/codec.ts';
+import { fromBool } from '#server/db/codec.ts';
 import { joinKey } from '#server/db/join-key.ts';
 import { newRecordId, newRecordStamps, type Author } from '#server/db/record-id.ts';
 import { movedServerColumns } from '../servers/server-rows.ts';
@@ -85,7 +85,8 @@ export async function updatePrimaryServer(
   stored: Client['server'],
   values: ServerValues,
 ): Promise<boolean> {
-  // Most saves leave the server as it is, and the client's read shows that already.
+  // Most saves leave the server as it is. Nothing is written then: the server's version counts
+  // changes, and a save that changes nothing here must not refuse an edit of it made meanwhile.
   if (client.primaryServerId !== null && !changes(stored, values)) return false;
   const { trx, dialect, box, actor, at } = context;
   const current =
@@ -98,9 +99,6 @@ export async function updatePrimaryServer(
             'server.id',
             'server.host',
             'server.port',
-            'server.username',
-            'server.uiDir',
-            'server.private',
             'server.version',
             'server.credentialId',
             'credential.kind as credentialKind',
@@ -123,14 +121,6 @@ export async function updatePrimaryServer(
   const password = values.password;
   const hasPasswordCredential = current.credentialKind === 'password';
   const moved = current.host !== values.host || current.port !== values.port;
-  const server = {
-    ...current,
-    private: toBool(current.private),
-    hasPassword: hasPasswordCredential,
-  };
-  // Its version counts changes: a save that changes nothing here must not refuse an edit of
-  // the server made meanwhile.
-  if (!changes(server, values)) return false;
   let credentialId = current.credentialId;
   let dropped: string | null = null;
   if (password === '' && hasPasswordCredential) {
