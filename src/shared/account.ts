@@ -53,25 +53,17 @@ export type PublicConfig = z.infer<typeof publicConfigSchema>;
 export const DISPLAY_NAME_MAX = 200;
 
 /**
- * Why `name` cannot be a display name, or undefined. A display name is shown on one line in
- * every list and in an operator's terminal, so it is capped and has no control, bidi or
- * zero-width characters. Sign-up and Settings check it as typed (trimmed), the server's auth
- * hook as Better Auth would store it (src/server/auth/auth.ts).
+ * A display name as it is stored: shown on one line in every list and in an operator's
+ * terminal, so capped and without control, bidi or zero-width characters. The server's auth
+ * hook checks a name with it as Better Auth would store it, untrimmed (src/server/auth/auth.ts).
  */
-export function displayNameProblem(name: string): string | undefined {
-  if (name.length > DISPLAY_NAME_MAX) return `Must be at most ${DISPLAY_NAME_MAX} characters`;
-  if (hasHiddenCharacters(name)) return HIDDEN_IN_LINE_MESSAGE;
-  return undefined;
-}
-
-/** A display name as sign-up and Settings take it (displayNameProblem). */
-export const displayNameField = z
+export const displayNameText = z
   .string()
-  .trim()
-  .superRefine((name, context) => {
-    const problem = displayNameProblem(name);
-    if (problem) context.addIssue({ code: 'custom', message: problem });
-  });
+  .max(DISPLAY_NAME_MAX, `Must be at most ${DISPLAY_NAME_MAX} characters`)
+  .refine((v) => !hasHiddenCharacters(v), HIDDEN_IN_LINE_MESSAGE);
+
+/** A display name as sign-up and Settings take it: trimmed, then displayNameText. */
+export const displayNameField = z.string().trim().pipe(displayNameText);
 
 export const passwordSchema = z
   .string()

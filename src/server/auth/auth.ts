@@ -2,7 +2,7 @@ import { betterAuth } from 'better-auth';
 import { APIError, createAuthMiddleware } from 'better-auth/api';
 import { genericOAuth } from 'better-auth/plugins/generic-oauth';
 import type { FastifyBaseLogger } from 'fastify';
-import { displayNameProblem, listViewSchema } from '#shared/account.ts';
+import { displayNameText, listViewSchema } from '#shared/account.ts';
 import { ACCOUNT_DISABLED_CODE, EMAIL_NOT_ALLOWED_CODE } from '#shared/api-error.ts';
 import { isStorableText } from '#shared/clients.ts';
 import type { Config } from '#server/config.ts';
@@ -198,9 +198,10 @@ export function createAuth({ db, config, secretKey, mailer, log, passwordHashing
         // A display name is shown on every screen, in every session list and by
         // `npm run user -- list` in an operator's terminal: checked as Better Auth will store it,
         // untrimmed, by the rule the forms use.
-        const problem = typeof body.name === 'string' ? displayNameProblem(body.name) : undefined;
-        if (problem) {
-          throw new APIError('BAD_REQUEST', { code: 'INVALID_NAME', message: `name: ${problem}` });
+        const name = typeof body.name === 'string' ? displayNameText.safeParse(body.name) : null;
+        if (name && !name.success) {
+          const message = `name: ${name.error.issues[0]!.message}`;
+          throw new APIError('BAD_REQUEST', { code: 'INVALID_NAME', message });
         }
         if (ctx.path !== '/sign-up/email') return;
         const email: unknown = (ctx.body as { email?: unknown } | undefined)?.email;
