@@ -19,6 +19,7 @@ export async function saveScreen(
 ): Promise<void> {
   if (!SCREENS) return;
   const file = path.join(SCREENS, `${name}.png`);
-  if ('goto' in target) await target.screenshot({ path: file, animations: 'disabled', ...options });
-  else await target.screenshot({ path: file, animations: 'disabled' });
+  const shot = { path: file, animations: 'disabled' } as const;
+  if ('goto' in target) await target.screenshot({ ...shot, ...options });
+  else await target.screenshot(shot);
 }

@@ -47,8 +47,13 @@ export async function onlyAdmins(
     .execute();
 }
 
-async function idOf(session: Session): Promise<string> {
-  const me = await session.json<{ id: string }>('GET', '/api/me');
+/** Who is signed in in `session`: their id and email. */
+export async function whoIs(session: Session): Promise<{ id: string; email: string }> {
+  const me = await session.json<{ id: string; email: string }>('GET', '/api/me');
   if (me.status !== 200) throw new Error(`/api/me answered ${me.status}`);
-  return me.body.id;
+  return { id: me.body.id, email: me.body.email };
+}
+
+async function idOf(session: Session): Promise<string> {
+  return (await whoIs(session)).id;
 }

@@ -7,6 +7,7 @@ import type { Server } from '#shared/servers.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
 import { signUpVerified, type Session } from '#server/testing/test-server.ts';
 import { openEventStream, type SseReader } from '#server/testing/sse-reader.ts';
+import { whoIs } from '#server/testing/access.ts';
 import { fromBool } from '#server/db/codec.ts';
 import { newRecordId } from '#server/db/record-id.ts';
 import { STALE_VERSION_CODE } from '#shared/api-error.ts';
@@ -32,11 +33,7 @@ type Answer<T> = {
 };
 
 async function idOf(session: Session): Promise<string> {
-  return (await session.json<{ id: string }>('GET', '/api/me')).body.id;
-}
-
-async function emailOf(session: Session): Promise<string> {
-  return (await session.json<{ email: string }>('GET', '/api/me')).body.email;
+  return (await whoIs(session)).id;
 }
 
 async function newClient(name: string, tags: string[] = [], code?: string): Promise<Client> {
@@ -150,10 +147,8 @@ describe('an issue', () => {
     const client = await newClient('Issue Works', []);
     const server = await newServer(client.id, 'production');
     const appId = await newApp(client.id, 'storefront');
-    const editorId = await idOf(t.staff.editor);
-    const adminId = await idOf(t.staff.admin);
-    const editorEmail = await emailOf(t.staff.editor);
-    const adminEmail = await emailOf(t.staff.admin);
+    const { id: editorId, email: editorEmail } = await whoIs(t.staff.editor);
+    const { id: adminId, email: adminEmail } = await whoIs(t.staff.admin);
 
     const made = await opened({
       clientId: client.id,

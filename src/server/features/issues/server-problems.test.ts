@@ -11,6 +11,7 @@ import { WebhookReceiver } from '#server/testing/webhook-receiver.ts';
 import { resolveSecretKey, SecretBox } from '#server/secrets.ts';
 import { ServerChecks } from '../servers/server-checks.ts';
 import { SCHEDULED_CHECK_ACTOR } from '../servers/check-schedule.ts';
+import { whoIs } from '#server/testing/access.ts';
 
 /**
  * The problem issues the server checks open and resolve by themselves, against a real OpenSSH
@@ -165,9 +166,7 @@ describe('problem issues of server checks', () => {
     const resolved = await t.staff.editor.json<Issue>('POST', `/api/issues/${issue!.id}/resolve`);
     expect(resolved.body).toMatchObject({
       state: 'resolved',
-      resolvedBy: {
-        name: (await t.staff.editor.json<{ email: string }>('GET', '/api/me')).body.email,
-      },
+      resolvedBy: { name: (await whoIs(t.staff.editor)).email },
     });
 
     await check(server);
