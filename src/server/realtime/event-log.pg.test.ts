@@ -3,7 +3,13 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '#server/db/database.ts';
 import { openTestDatabase } from '#server/testing/test-database.ts';
-import { EVENT_CHANNEL, appendEvent, latestSeq, readEventsAfter } from './event-log.ts';
+import {
+  EVENT_CHANNEL,
+  appendEvent,
+  appendEvents,
+  latestSeq,
+  readEventsAfter,
+} from './event-log.ts';
 
 let db: Db;
 let closeDb: () => Promise<void>;
@@ -122,6 +128,38 @@ describe('the event log on PostgreSQL', () => {
       await expect
         .poll(() => heard, { timeout: 2000 })
         .toEqual(['marker 1', String(seq), 'marker 2']);
+    } finally {
+      await listener.end();
+    }
+  });
+
+  it('numbers a long append on from the last event without gaps, and notifies once, its last', async () => {
+    const listener = new pg.Client({ connectionString: url });
+    await listener.connect();
+    const heard: string[] = [];
+    listener.on('notification', (n) => heard.push(n.payload ?? ''));
+    await listener.query(`listen ${EVENT_CHANNEL}`);
+    try {
+      const head = await latestSeq(db.kysely);
+      // More than one insert statement's worth (500 rows each): the later ones number on from
+      // the rows the earlier ones wrote in the same transaction.
+      const ids = Array.from({ length: 1201 }, (_, i) => `bulk-${i}`);
+      const seqs = await db.kysely
+        .transaction()
+        .execute((trx) => appendEvents(trx, 'postgres', ids.map(event)));
+      expect(seqs).toEqual(ids.map((_, i) => head + 1 + i));
+      const stored = [];
+      for (let after = head; ;) {
+        const page = await readEventsAfter(db.kysely, after, 1000);
+        if (page.length === 0) break;
+        stored.push(...page);
+        after = page.at(-1)!.seq;
+      }
+      expect(stored.map((e) => [e.seq, e.clientId])).toEqual(
+        ids.map((id, i) => [head + 1 + i, id]),
+      );
+      await sql`select pg_notify(${EVENT_CHANNEL}, 'marker')`.execute(db.kysely);
+      await expect.poll(() => heard, { timeout: 2000 }).toEqual([String(head + 1201), 'marker']);
     } finally {
       await listener.end();
     }
