@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import {
   Alert,
@@ -9,10 +9,8 @@ import {
   Group,
   Paper,
   SimpleGrid,
-  Skeleton,
   Stack,
   Text,
-  Title,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { openConfirmModal } from '#client/lib/confirm-modal.tsx';
@@ -22,7 +20,7 @@ import { errorMessage } from '#client/lib/api-client.ts';
 import { confirmAction } from '#client/lib/confirm-action.tsx';
 import { useCan } from '#client/lib/use-can.ts';
 import { EditIcon, TrashIcon } from '#client/components/icons.tsx';
-import { RecordUnavailable } from '#client/components/record-unavailable.tsx';
+import { RecordField, RecordHeading, RecordPage } from '#client/components/record-page.tsx';
 import { Section } from '#client/components/section.tsx';
 import { useDeleteApp, useStartRun } from './api/app-mutations.ts';
 import { appQuery } from './api/app-queries.ts';
@@ -31,32 +29,21 @@ import { RunHistory } from './components/run-history.tsx';
 import { RunLog } from './components/run-log.tsx';
 import { clientLabel } from '#shared/clients.ts';
 
+const APPS = { to: '/apps', name: 'apps' };
+
 export function AppPage() {
   const { appId = '' } = useParams();
-  const app = useQuery(appQuery(appId));
-
-  if (app.isPending) {
-    return (
-      <Stack gap="sm" role="status" aria-label="Loading app">
-        <Skeleton height={32} width="40%" />
-        <Skeleton height={160} />
-        <Skeleton height={240} />
-      </Stack>
-    );
-  }
-  if (app.isError) {
-    return (
-      <RecordUnavailable
-        error={app.error}
-        onRetry={() => void app.refetch()}
-        noun="app"
-        gone="removed"
-        back={{ to: '/apps', label: 'Back to all apps' }}
-        heading={{ order: 1, size: 'h2' }}
-      />
-    );
-  }
-  return <AppDetails app={app.data} />;
+  return (
+    <RecordPage
+      record={useQuery(appQuery(appId))}
+      noun="app"
+      gone="removed"
+      list={APPS}
+      blocks={[160, 240]}
+    >
+      {(app) => <AppDetails app={app} />}
+    </RecordPage>
+  );
 }
 
 function AppDetails({ app }: { app: App }) {
@@ -69,26 +56,13 @@ function AppDetails({ app }: { app: App }) {
 
   return (
     <Stack gap="lg">
-      <Stack gap={4}>
-        <Anchor component={Link} to="/apps" size="sm">
-          All apps
-        </Anchor>
-        <Title order={1} size="h2" style={{ overflowWrap: 'anywhere' }}>
-          {app.name}
-        </Title>
-        <Text size="sm">
-          {'App of '}
-          <Anchor component={Link} to={`/clients/${encodeURIComponent(app.client.id)}`}>
-            {clientLabel(app.client)}
-          </Anchor>
-        </Text>
-      </Stack>
+      <RecordHeading list={APPS} title={app.name} of={{ what: 'App', client: app.client }} />
 
       {mayWrite && <AppActions app={app} onEdit={openEdit} onStarted={showRun} />}
 
       <Paper withBorder radius="md" p="lg">
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" verticalSpacing="sm">
-          <Field label="Server">
+          <RecordField label="Server">
             {app.server ? (
               <>
                 <Anchor
@@ -105,8 +79,8 @@ function AppDetails({ app }: { app: App }) {
                 None: its server was removed. Edit the app to choose one.
               </Text>
             )}
-          </Field>
-          <Field label="Directory">
+          </RecordField>
+          <RecordField label="Directory">
             <Text span size="sm" ff="monospace">
               {app.effectiveDirectory || '—'}
             </Text>
@@ -117,8 +91,8 @@ function AppDetails({ app }: { app: App }) {
                   : " (the server's uiDir)"}
               </Text>
             )}
-          </Field>
-          <Field label="Run command">
+          </RecordField>
+          <RecordField label="Run command">
             <Text span size="sm" ff="monospace">
               {app.effectiveCommand}
             </Text>
@@ -128,8 +102,8 @@ function AppDetails({ app }: { app: App }) {
                 (the default)
               </Text>
             )}
-          </Field>
-          <Field label="Domains">
+          </RecordField>
+          <RecordField label="Domains">
             {app.domains.length === 0 ? (
               <Text span size="sm" c="dimmed">
                 None
@@ -149,7 +123,7 @@ function AppDetails({ app }: { app: App }) {
                 ))}
               </Stack>
             )}
-          </Field>
+          </RecordField>
         </SimpleGrid>
       </Paper>
 
@@ -173,19 +147,6 @@ function AppDetails({ app }: { app: App }) {
       </Grid>
 
       <AppFormModal opened={editing} onClose={closeEdit} app={app} />
-    </Stack>
-  );
-}
-
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <Stack gap={0}>
-      <Text size="xs" c="dimmed" fw={600}>
-        {label}
-      </Text>
-      <Text size="sm" component="div" style={{ overflowWrap: 'anywhere' }}>
-        {children}
-      </Text>
     </Stack>
   );
 }

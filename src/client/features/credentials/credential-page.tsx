@@ -1,13 +1,13 @@
 import { useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { Anchor, Button, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { openConfirmModal } from '#client/lib/confirm-modal.tsx';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import type { Credential } from '#shared/credentials.ts';
 import { errorMessage } from '#client/lib/api-client.ts';
-import { RecordUnavailable } from '#client/components/record-unavailable.tsx';
+import { RecordHeading, RecordPage } from '#client/components/record-page.tsx';
 import { FormErrorAlert } from '#client/components/form-error-alert.tsx';
 import { EditIcon, TrashIcon } from '#client/components/icons.tsx';
 import { Section } from '#client/components/section.tsx';
@@ -23,31 +23,21 @@ import { SecretReveal } from './components/secret-reveal.tsx';
 import { useCan } from '#client/lib/use-can.ts';
 import { clientLabel } from '#shared/clients.ts';
 
+const CREDENTIALS = { to: '/credentials', name: 'credentials' };
+
 export function CredentialPage() {
   const { credentialId = '' } = useParams();
-  const credential = useQuery(credentialQuery(credentialId));
-
-  if (credential.isPending) {
-    return (
-      <Stack gap="sm" role="status" aria-label="Loading credential">
-        <Skeleton height={32} width="40%" />
-        <Skeleton height={160} />
-      </Stack>
-    );
-  }
-  if (credential.isError) {
-    return (
-      <RecordUnavailable
-        error={credential.error}
-        onRetry={() => void credential.refetch()}
-        noun="credential"
-        gone="deleted"
-        back={{ to: '/credentials', label: 'Back to all credentials' }}
-        heading={{ order: 1, size: 'h2' }}
-      />
-    );
-  }
-  return <CredentialDetails credential={credential.data} />;
+  return (
+    <RecordPage
+      record={useQuery(credentialQuery(credentialId))}
+      noun="credential"
+      gone="deleted"
+      list={CREDENTIALS}
+      blocks={[160]}
+    >
+      {(credential) => <CredentialDetails credential={credential} />}
+    </RecordPage>
+  );
 }
 
 function byWhom(at: string, by: string | null): string {
@@ -89,17 +79,11 @@ function CredentialDetails({ credential }: { credential: Credential }) {
 
   return (
     <Stack gap="lg" maw={960}>
-      <Stack gap={4}>
-        <Anchor component={Link} to="/credentials" size="sm">
-          All credentials
-        </Anchor>
-        <Group gap="sm" align="center">
-          <Title order={1} size="h2" style={{ overflowWrap: 'anywhere' }}>
-            {credential.name}
-          </Title>
-          <KindBadge kind={credential.kind} />
-        </Group>
-      </Stack>
+      <RecordHeading
+        list={CREDENTIALS}
+        title={credential.name}
+        badges={<KindBadge kind={credential.kind} />}
+      />
 
       {mayWrite && (
         <Group gap="sm">

@@ -1,22 +1,11 @@
-import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
-import {
-  Anchor,
-  Button,
-  Group,
-  Paper,
-  SimpleGrid,
-  Skeleton,
-  Stack,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Anchor, Button, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import type { Issue } from '#shared/issues.ts';
 import { EditIcon } from '#client/components/icons.tsx';
-import { RecordUnavailable } from '#client/components/record-unavailable.tsx';
+import { RecordField, RecordHeading, RecordPage } from '#client/components/record-page.tsx';
 import { Section } from '#client/components/section.tsx';
 import { formatDateTime } from '#client/lib/history-text.ts';
 import { notifyFailure } from '#client/lib/notify-failure.ts';
@@ -27,35 +16,23 @@ import { IssueKindBadge, IssueStateBadge } from './components/issue-badges.tsx';
 import { IssueComments } from './components/issue-comments.tsx';
 import { IssueFormModal } from './components/issue-form.tsx';
 import { PersonName } from './components/person-name.tsx';
-import { clientLabel } from '#shared/clients.ts';
 import { PROBLEM_LABELS } from './issue-text.ts';
+
+const ISSUES = { to: '/issues', name: 'issues' };
 
 export function IssuePage() {
   const { issueId = '' } = useParams();
-  const issue = useQuery(issueQuery(issueId));
-
-  if (issue.isPending) {
-    return (
-      <Stack gap="sm" role="status" aria-label="Loading issue">
-        <Skeleton height={32} width="40%" />
-        <Skeleton height={160} />
-        <Skeleton height={80} />
-      </Stack>
-    );
-  }
-  if (issue.isError) {
-    return (
-      <RecordUnavailable
-        error={issue.error}
-        onRetry={() => void issue.refetch()}
-        noun="issue"
-        gone="deleted with its client"
-        back={{ to: '/issues', label: 'Back to all issues' }}
-        heading={{ order: 1, size: 'h2' }}
-      />
-    );
-  }
-  return <IssueDetails issue={issue.data} />;
+  return (
+    <RecordPage
+      record={useQuery(issueQuery(issueId))}
+      noun="issue"
+      gone="deleted with its client"
+      list={ISSUES}
+      blocks={[160, 80]}
+    >
+      {(issue) => <IssueDetails issue={issue} />}
+    </RecordPage>
+  );
 }
 
 function IssueDetails({ issue }: { issue: Issue }) {
@@ -63,24 +40,17 @@ function IssueDetails({ issue }: { issue: Issue }) {
   const mayWrite = useCan('write');
   return (
     <Stack gap="lg" maw={960}>
-      <Stack gap={4}>
-        <Anchor component={Link} to="/issues" size="sm">
-          All issues
-        </Anchor>
-        <Title order={1} size="h2" style={{ overflowWrap: 'anywhere' }}>
-          {issue.title}
-        </Title>
-        <Group gap="xs">
-          <IssueStateBadge state={issue.state} />
-          <IssueKindBadge kind={issue.kind} />
-        </Group>
-        <Text size="sm">
-          {'Issue of '}
-          <Anchor component={Link} to={`/clients/${encodeURIComponent(issue.client.id)}`}>
-            {clientLabel(issue.client)}
-          </Anchor>
-        </Text>
-      </Stack>
+      <RecordHeading
+        list={ISSUES}
+        title={issue.title}
+        badges={
+          <>
+            <IssueStateBadge state={issue.state} />
+            <IssueKindBadge kind={issue.kind} />
+          </>
+        }
+        of={{ what: 'Issue', client: issue.client }}
+      />
 
       {mayWrite && <IssueActions issue={issue} onEdit={openEdit} />}
 
@@ -101,7 +71,7 @@ function IssueDetails({ issue }: { issue: Issue }) {
 
           <Section title="Details">
             <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm" verticalSpacing="xs">
-              <Field label="Server">
+              <RecordField label="Server">
                 {issue.server ? (
                   <Anchor
                     component={Link}
@@ -113,8 +83,8 @@ function IssueDetails({ issue }: { issue: Issue }) {
                 ) : (
                   'None'
                 )}
-              </Field>
-              <Field label="App">
+              </RecordField>
+              <RecordField label="App">
                 {issue.app ? (
                   <Anchor
                     component={Link}
@@ -126,17 +96,19 @@ function IssueDetails({ issue }: { issue: Issue }) {
                 ) : (
                   'None'
                 )}
-              </Field>
-              <Field label="Opened by">
+              </RecordField>
+              <RecordField label="Opened by">
                 <PersonName person={issue.author} />
                 {`, ${formatDateTime(issue.createdAt)}`}
-              </Field>
-              <Field label="Assignee">{issue.assignee ? issue.assignee.name : 'Nobody'}</Field>
+              </RecordField>
+              <RecordField label="Assignee">
+                {issue.assignee ? issue.assignee.name : 'Nobody'}
+              </RecordField>
               {issue.state === 'resolved' && issue.resolvedAt && (
-                <Field label="Resolved by">
+                <RecordField label="Resolved by">
                   {issue.resolvedBy ? <PersonName person={issue.resolvedBy} /> : 'Someone'}
                   {`, ${formatDateTime(issue.resolvedAt)}`}
-                </Field>
+                </RecordField>
               )}
             </SimpleGrid>
           </Section>
@@ -147,19 +119,6 @@ function IssueDetails({ issue }: { issue: Issue }) {
         </Stack>
       </Paper>
       <IssueFormModal opened={editing} onClose={closeEdit} issue={issue} />
-    </Stack>
-  );
-}
-
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <Stack gap={0}>
-      <Text size="xs" c="dimmed" fw={600}>
-        {label}
-      </Text>
-      <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-        {children}
-      </Text>
     </Stack>
   );
 }

@@ -1,24 +1,12 @@
-import { type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import {
-  Anchor,
-  Badge,
-  Button,
-  Group,
-  Paper,
-  SimpleGrid,
-  Skeleton,
-  Stack,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Anchor, Badge, Button, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { openConfirmModal } from '#client/lib/confirm-modal.tsx';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import type { Server } from '#shared/servers.ts';
 import { notifyFailure } from '#client/lib/notify-failure.ts';
-import { RecordUnavailable } from '#client/components/record-unavailable.tsx';
+import { RecordField, RecordHeading, RecordPage } from '#client/components/record-page.tsx';
 import { EditIcon, TrashIcon } from '#client/components/icons.tsx';
 import { CommandList } from '#client/components/command-list.tsx';
 import { Section } from '#client/components/section.tsx';
@@ -34,32 +22,21 @@ import { ServerStatusBadge } from '#client/components/server-status-badge.tsx';
 import { statusLook } from '#client/lib/server-status.ts';
 import { clientLabel } from '#shared/clients.ts';
 
+const SERVERS = { to: '/servers', name: 'servers' };
+
 export function ServerPage() {
   const { serverId = '' } = useParams();
-  const server = useQuery(serverQuery(serverId));
-
-  if (server.isPending) {
-    return (
-      <Stack gap="sm" role="status" aria-label="Loading server">
-        <Skeleton height={32} width="40%" />
-        <Skeleton height={160} />
-        <Skeleton height={80} />
-      </Stack>
-    );
-  }
-  if (server.isError) {
-    return (
-      <RecordUnavailable
-        error={server.error}
-        onRetry={() => void server.refetch()}
-        noun="server"
-        gone="removed"
-        back={{ to: '/servers', label: 'Back to all servers' }}
-        heading={{ order: 1, size: 'h2' }}
-      />
-    );
-  }
-  return <ServerDetails server={server.data} />;
+  return (
+    <RecordPage
+      record={useQuery(serverQuery(serverId))}
+      noun="server"
+      gone="removed"
+      list={SERVERS}
+      blocks={[160, 80]}
+    >
+      {(server) => <ServerDetails server={server} />}
+    </RecordPage>
+  );
 }
 
 function ServerDetails({ server }: { server: Server }) {
@@ -67,27 +44,18 @@ function ServerDetails({ server }: { server: Server }) {
   const mayWrite = useCan('write');
   return (
     <Stack gap="lg" maw={960}>
-      <Stack gap={4}>
-        <Anchor component={Link} to="/servers" size="sm">
-          All servers
-        </Anchor>
-        <Group gap="sm" align="center">
-          <Title order={1} size="h2" style={{ overflowWrap: 'anywhere' }}>
-            {server.label}
-          </Title>
-          {server.primary && (
+      <RecordHeading
+        list={SERVERS}
+        title={server.label}
+        badges={
+          server.primary && (
             <Badge variant="light" style={{ textTransform: 'none' }}>
               Primary
             </Badge>
-          )}
-        </Group>
-        <Text size="sm">
-          {'Server of '}
-          <Anchor component={Link} to={`/clients/${encodeURIComponent(server.client.id)}`}>
-            {clientLabel(server.client)}
-          </Anchor>
-        </Text>
-      </Stack>
+          )
+        }
+        of={{ what: 'Server', client: server.client }}
+      />
 
       {mayWrite && <ServerActions server={server} onEdit={openEdit} />}
 
@@ -111,20 +79,20 @@ function ServerDetails({ server }: { server: Server }) {
 
           <Section title="Details">
             <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm" verticalSpacing="xs">
-              <Field label="Host" mono>
+              <RecordField label="Host" mono>
                 {server.host || '—'}
-              </Field>
-              <Field label="Port" mono>
+              </RecordField>
+              <RecordField label="Port" mono>
                 {String(server.port)}
-              </Field>
-              <Field label="Username" mono>
+              </RecordField>
+              <RecordField label="Username" mono>
                 {server.username || '—'}
-              </Field>
-              <Field label="uiDir" mono>
+              </RecordField>
+              <RecordField label="uiDir" mono>
                 {server.uiDir || '—'}
-              </Field>
-              <Field label="Private">{server.private ? 'Yes' : 'No'}</Field>
-              <Field label="Credential">
+              </RecordField>
+              <RecordField label="Private">{server.private ? 'Yes' : 'No'}</RecordField>
+              <RecordField label="Credential">
                 {server.credential ? (
                   <Anchor
                     component={Link}
@@ -136,12 +104,12 @@ function ServerDetails({ server }: { server: Server }) {
                 ) : (
                   'None'
                 )}
-              </Field>
-              <Field label="Pinned host key" mono>
+              </RecordField>
+              <RecordField label="Pinned host key" mono>
                 {server.hostKey
                   ? `${server.hostKey.algorithm} ${server.hostKey.fingerprint}`
                   : 'Not pinned yet: the first check pins it.'}
-              </Field>
+              </RecordField>
             </SimpleGrid>
           </Section>
 
@@ -155,19 +123,6 @@ function ServerDetails({ server }: { server: Server }) {
         </Stack>
       </Paper>
       <ServerFormModal opened={editing} onClose={closeEdit} server={server} />
-    </Stack>
-  );
-}
-
-function Field({ label, mono, children }: { label: string; mono?: boolean; children: ReactNode }) {
-  return (
-    <Stack gap={0}>
-      <Text size="xs" c="dimmed" fw={600}>
-        {label}
-      </Text>
-      <Text size="sm" ff={mono ? 'monospace' : undefined} style={{ overflowWrap: 'anywhere' }}>
-        {children}
-      </Text>
     </Stack>
   );
 }
