@@ -1,3 +1,4 @@
+import { placeFieldErrors, schemaErrors, type PlacedErrors } from '#client/lib/form-errors.ts';
 import { appCreateSchema, type App, type AppCreate } from '#shared/apps.ts';
 
 /** The app form as its inputs hold it. */
@@ -48,30 +49,15 @@ function onForm(path: string): boolean {
 }
 
 /** The API's (or our own schema's) field errors on the form's fields; the rest said above it. */
-export function toFormErrors(fields: Record<string, string>): {
-  errors: Record<string, string>;
-  unplaced: string[];
-} {
-  const errors: Record<string, string> = {};
-  const unplaced: string[] = [];
-  for (const [path, message] of Object.entries(fields)) {
-    if (onForm(path)) errors[path] ??= message;
-    else unplaced.push(`${path}: ${message}`);
-  }
-  return { errors, unplaced };
+export function toFormErrors(fields: Record<string, string>): PlacedErrors {
+  return placeFieldErrors(fields, (path) => (onForm(path) ? path : undefined));
 }
 
 /** Validates with the schema the API uses, so both sides give the same messages. */
 export function validateAppForm(values: AppFormValues): Record<string, string> {
-  const result = appCreateSchema.safeParse(formValuesToInput(values));
-  if (result.success) return {};
-  const fields: Record<string, string> = {};
-  for (const issue of result.error.issues) {
-    fields[issue.path.map(String).join('.')] ??= issue.message;
-  }
-  if (fields.clientId) fields.clientId = 'Choose the client';
-  if (fields.serverId) fields.serverId = 'Choose the server it runs on';
-  const { errors, unplaced } = toFormErrors(fields);
-  if (unplaced.length > 0) errors.name ??= unplaced.join('\n');
-  return errors;
+  return schemaErrors(appCreateSchema, formValuesToInput(values), {
+    place: toFormErrors,
+    fallback: 'name',
+    named: { clientId: 'Choose the client', serverId: 'Choose the server it runs on' },
+  });
 }

@@ -1,3 +1,4 @@
+import { placeFieldErrors, schemaErrors, type PlacedErrors } from '#client/lib/form-errors.ts';
 import {
   DEFAULT_SERVER_PORT,
   clientInputSchema,
@@ -115,27 +116,19 @@ export function formValuesToInput(values: ClientFormValues): ClientInput {
 export function toFormErrors(
   fields: Record<string, string>,
   values: ClientFormValues,
-): { errors: Record<string, string>; unplaced: string[] } {
+): PlacedErrors {
   const domains = filledDomains(values.domains);
-  const errors: Record<string, string> = {};
-  const unplaced: string[] = [];
-  for (const [path, message] of Object.entries(fields)) {
+  return placeFieldErrors(fields, (path) => {
     const domain = /^domains\.(\d+)$/.exec(path);
     if (domain) {
       const index = domains[Number(domain[1])]?.index;
-      if (index === undefined) errors.domains ??= message;
-      else errors[`domains.${index}`] ??= message;
-    } else if (/^tags\.\d+$/.test(path)) {
-      errors.tags ??= message;
-    } else if (FORM_PATHS.has(path)) {
-      errors[path] ??= message;
-    } else if (path === 'server') {
-      errors['server.host'] ??= message;
-    } else {
-      unplaced.push(`${path}: ${message}`);
+      return index === undefined ? 'domains' : `domains.${index}`;
     }
-  }
-  return { errors, unplaced };
+    if (/^tags\.\d+$/.test(path)) return 'tags';
+    if (FORM_PATHS.has(path)) return path;
+    if (path === 'server') return 'server.host';
+    return undefined;
+  });
 }
 
 const FORM_PATHS = new Set([
@@ -155,14 +148,9 @@ const FORM_PATHS = new Set([
 
 /** Validates with the same schema the server uses, so both sides agree on every message. */
 export function validateClientForm(values: ClientFormValues): Record<string, string> {
-  const result = clientInputSchema.safeParse(formValuesToInput(values));
-  if (result.success) return {};
-  const fields: Record<string, string> = {};
-  for (const issue of result.error.issues) {
-    fields[issue.path.map(String).join('.')] ??= issue.message;
-  }
-  const { errors, unplaced } = toFormErrors(fields, values);
-  // Every schema path has a field; should one ever not, block the save visibly anyway.
-  if (unplaced.length > 0) errors.name ??= unplaced.join('\n');
-  return errors;
+  // Every schema path has a field; should one ever not, the name says it.
+  return schemaErrors(clientInputSchema, formValuesToInput(values), {
+    place: (fields) => toFormErrors(fields, values),
+    fallback: 'name',
+  });
 }

@@ -1,3 +1,4 @@
+import { placeFieldErrors, type PlacedErrors } from '#client/lib/form-errors.ts';
 import type { CredentialKind } from '#shared/servers.ts';
 import { MIN_SECRET_LENGTH, SHORT_SECRET_MESSAGE } from '#shared/secret-length.ts';
 
@@ -58,18 +59,10 @@ const FIELD_OF: Record<string, string> = {
   secret: 'secret',
 };
 
-export function toFormErrors(fields: Record<string, string>): {
-  errors: Record<string, string>;
-  unplaced: string[];
-} {
-  const errors: Record<string, string> = {};
-  const unplaced: string[] = [];
-  for (const [path, message] of Object.entries(fields)) {
-    const field = FIELD_OF[path];
-    if (field) errors[field] ??= message;
-    else unplaced.push(`${path}: ${message}`);
-  }
-  return { errors, unplaced };
+export function toFormErrors(fields: Record<string, string>): PlacedErrors {
+  return placeFieldErrors(fields, (path) =>
+    Object.hasOwn(FIELD_OF, path) ? FIELD_OF[path] : undefined,
+  );
 }
 
 /** The messages a form can give before asking the server (which reads the key itself). */

@@ -1,3 +1,4 @@
+import { placeFieldErrors, schemaErrors, type PlacedErrors } from '#client/lib/form-errors.ts';
 import {
   issueCreateSchema,
   type Issue,
@@ -73,29 +74,15 @@ export function formValuesToUpdate(values: IssueFormValues, version: number): Is
 const FORM_FIELDS = new Set<string>(Object.keys(emptyIssueFormValues()));
 
 /** The API's (or our own schema's) field errors on the form's fields; the rest said above it. */
-export function toFormErrors(fields: Record<string, string>): {
-  errors: Record<string, string>;
-  unplaced: string[];
-} {
-  const errors: Record<string, string> = {};
-  const unplaced: string[] = [];
-  for (const [path, message] of Object.entries(fields)) {
-    if (FORM_FIELDS.has(path)) errors[path] ??= message;
-    else unplaced.push(`${path}: ${message}`);
-  }
-  return { errors, unplaced };
+export function toFormErrors(fields: Record<string, string>): PlacedErrors {
+  return placeFieldErrors(fields, (path) => (FORM_FIELDS.has(path) ? path : undefined));
 }
 
 /** Validates with the schema the API uses, so both sides give the same messages. */
 export function validateIssueForm(values: IssueFormValues): Record<string, string> {
-  const result = issueCreateSchema.safeParse(formValuesToCreate(values));
-  if (result.success) return {};
-  const fields: Record<string, string> = {};
-  for (const issue of result.error.issues) {
-    fields[issue.path.map(String).join('.')] ??= issue.message;
-  }
-  if (fields.clientId) fields.clientId = 'Choose the client';
-  const { errors, unplaced } = toFormErrors(fields);
-  if (unplaced.length > 0) errors.title ??= unplaced.join('\n');
-  return errors;
+  return schemaErrors(issueCreateSchema, formValuesToCreate(values), {
+    place: toFormErrors,
+    fallback: 'title',
+    named: { clientId: 'Choose the client' },
+  });
 }

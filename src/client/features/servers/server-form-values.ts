@@ -1,3 +1,4 @@
+import { placeFieldErrors, schemaErrors, type PlacedErrors } from '#client/lib/form-errors.ts';
 import { DEFAULT_SERVER_PORT } from '#shared/clients.ts';
 import { serverCreateSchema, type Server, type ServerCreate } from '#shared/servers.ts';
 
@@ -64,29 +65,15 @@ export function formValuesToInput(values: ServerFormValues): ServerCreate {
 const FORM_FIELDS = new Set<string>(Object.keys(emptyServerFormValues()));
 
 /** The API's (or our own schema's) field errors on the form's fields; the rest said above it. */
-export function toFormErrors(fields: Record<string, string>): {
-  errors: Record<string, string>;
-  unplaced: string[];
-} {
-  const errors: Record<string, string> = {};
-  const unplaced: string[] = [];
-  for (const [path, message] of Object.entries(fields)) {
-    if (FORM_FIELDS.has(path)) errors[path] ??= message;
-    else unplaced.push(`${path}: ${message}`);
-  }
-  return { errors, unplaced };
+export function toFormErrors(fields: Record<string, string>): PlacedErrors {
+  return placeFieldErrors(fields, (path) => (FORM_FIELDS.has(path) ? path : undefined));
 }
 
 /** Validates with the schema the API uses, so both sides give the same messages. */
 export function validateServerForm(values: ServerFormValues): Record<string, string> {
-  const result = serverCreateSchema.safeParse(formValuesToInput(values));
-  if (result.success) return {};
-  const fields: Record<string, string> = {};
-  for (const issue of result.error.issues) {
-    fields[issue.path.map(String).join('.')] ??= issue.message;
-  }
-  if (fields.clientId) fields.clientId = 'Choose the client';
-  const { errors, unplaced } = toFormErrors(fields);
-  if (unplaced.length > 0) errors.label ??= unplaced.join('\n');
-  return errors;
+  return schemaErrors(serverCreateSchema, formValuesToInput(values), {
+    place: toFormErrors,
+    fallback: 'label',
+    named: { clientId: 'Choose the client' },
+  });
 }

@@ -40,7 +40,7 @@ describe('the webhook form', () => {
       toFormErrors({ url: 'resolves to a private address', 'events.2': 'Unknown', other: 'No' }),
     ).toEqual({
       errors: { url: 'resolves to a private address', events: 'Unknown' },
-      unplaced: ['No'],
+      unplaced: ['other: No'],
     });
   });
 });

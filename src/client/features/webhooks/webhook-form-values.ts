@@ -1,3 +1,4 @@
+import { placeFieldErrors, type PlacedErrors } from '#client/lib/form-errors.ts';
 import { z } from 'zod';
 import type { ClientEventKind } from '#shared/events.ts';
 import {
@@ -45,16 +46,8 @@ export function toInput(values: WebhookFormValues): WebhookInput {
  * A 400's fields as the form names them: `events.3` is said next to the events, and what no
  * field of the form holds is said above it.
  */
-export function toFormErrors(fields: Record<string, string>): {
-  errors: Record<string, string>;
-  unplaced: string[];
-} {
-  const errors: Record<string, string> = {};
-  const unplaced: string[] = [];
-  for (const [path, message] of Object.entries(fields)) {
-    const field = FORM_FIELDS.find((name) => path === name || path.startsWith(`${name}.`));
-    if (field) errors[field] ??= message;
-    else unplaced.push(message);
-  }
-  return { errors, unplaced };
+export function toFormErrors(fields: Record<string, string>): PlacedErrors {
+  return placeFieldErrors(fields, (path) =>
+    FORM_FIELDS.find((name) => path === name || path.startsWith(`${name}.`)),
+  );
 }

@@ -1,3 +1,4 @@
+import { focusFirstError, showFormFailure } from '#client/lib/form-errors.ts';
 import { useEffect, useId, useRef, useState } from 'react';
 import { FormModal } from '#client/components/form-modal.tsx';
 import { ActionIcon, Button, Fieldset, Group, Select, Stack, Text, TextInput } from '@mantine/core';
@@ -6,8 +7,6 @@ import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import type { App } from '#shared/apps.ts';
 import { TEMPLATE_PLACEHOLDERS } from '#shared/deploy-template.ts';
-import { errorMessage, isApiError } from '#client/lib/api-client.ts';
-import { focusWhenShown } from '#client/lib/focus-when-shown.ts';
 import { FormErrorAlert } from '#client/components/form-error-alert.tsx';
 import { PlusIcon, TrashIcon } from '#client/components/icons.tsx';
 import { clientsQuery } from '#client/lib/client-list-query.ts';
@@ -100,38 +99,26 @@ function AppForm({
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only when the servers arrive
   }, [onlyServer?.id]);
 
-  function focusFirstError() {
-    focusWhenShown(
-      () => document.getElementById(formId)?.querySelector<HTMLElement>('[aria-invalid="true"]'),
-      undefined,
-      500,
-    );
-  }
-
-  const submit = form.onSubmit(async (values) => {
-    setProblem(null);
-    const { clientId: chosenClient, ...fields } = formValuesToInput(values);
-    try {
-      const stored = await saved.save((base) =>
-        save.mutateAsync(
-          base
-            ? { kind: 'update', id: base.id, version: base.version, input: fields }
-            : { kind: 'create', input: { clientId: chosenClient, ...fields } },
-        ),
-      );
-      notifications.show({ color: 'green', message: 'App saved.' });
-      onSaved(stored);
-    } catch (error) {
-      if (isApiError(error, 400) && Object.keys(error.fields).length > 0) {
-        const { errors, unplaced } = toFormErrors(error.fields);
-        form.setErrors(errors);
-        setProblem(unplaced.length > 0 ? unplaced.join('\n') : null);
-        focusFirstError();
-        return;
+  const submit = form.onSubmit(
+    async (values) => {
+      setProblem(null);
+      const { clientId: chosenClient, ...fields } = formValuesToInput(values);
+      try {
+        const stored = await saved.save((base) =>
+          save.mutateAsync(
+            base
+              ? { kind: 'update', id: base.id, version: base.version, input: fields }
+              : { kind: 'create', input: { clientId: chosenClient, ...fields } },
+          ),
+        );
+        notifications.show({ color: 'green', message: 'App saved.' });
+        onSaved(stored);
+      } catch (error) {
+        showFormFailure(error, { formId, form, setProblem, place: toFormErrors });
       }
-      setProblem(errorMessage(error));
-    }
-  }, focusFirstError);
+    },
+    () => focusFirstError(formId),
+  );
 
   const serverOptions = (servers.data ?? []).map((server) => ({
     value: server.id,

@@ -1,3 +1,4 @@
+import { focusFirstError, showFormFailure } from '#client/lib/form-errors.ts';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import {
   Button,
@@ -20,13 +21,11 @@ import { useForm } from '@mantine/form';
 import { openConfirmModal } from '#client/lib/confirm-modal.tsx';
 import { notifications } from '@mantine/notifications';
 import { DEFAULT_SERVER_PORT, type Client } from '#shared/clients.ts';
-import { errorMessage, isApiError } from '#client/lib/api-client.ts';
 import { todayIsoDate } from '#client/lib/format-date.ts';
 import { parseTags } from '#shared/tags.ts';
 import { FormErrorAlert } from '#client/components/form-error-alert.tsx';
 import { PasswordField } from '#client/components/password-field.tsx';
 import { PlusIcon, TrashIcon } from '#client/components/icons.tsx';
-import { focusWhenShown } from '#client/lib/focus-when-shown.ts';
 import { useMe } from '#client/lib/session.ts';
 import classes from './client-form.module.css';
 import { useSaveClient } from '../api/client-mutations.ts';
@@ -80,15 +79,6 @@ export function ClientForm({
   // Opened by + or Edit: typing starts in the first field.
   useEffect(() => nameRef.current?.focus(), []);
 
-  /** Errors are drawn on the next render: then focus goes to the first field in error. */
-  function focusFirstError() {
-    focusWhenShown(
-      () => document.getElementById(formId)?.querySelector<HTMLElement>('[aria-invalid="true"]'),
-      undefined,
-      500,
-    );
-  }
-
   /** Escape: closes as Cancel does, but asks first if something was typed. */
   function onKeyDown(event: KeyboardEvent<HTMLFormElement>) {
     if (event.key !== 'Escape' || event.defaultPrevented || event.nativeEvent.isComposing) return;
@@ -108,30 +98,31 @@ export function ClientForm({
     });
   }
 
-  const submit = form.onSubmit(async (values) => {
-    setProblem(null);
-    const input = formValuesToInput(values);
-    try {
-      const stored = await saved.save((base) =>
-        save.mutateAsync(
-          base
-            ? { kind: 'update', id: base.id, version: base.version, input }
-            : { kind: 'create', input },
-        ),
-      );
-      notifications.show({ color: 'green', message: 'Client Saved!' });
-      onSaved(stored);
-    } catch (error) {
-      if (isApiError(error, 400) && Object.keys(error.fields).length > 0) {
-        const { errors, unplaced } = toFormErrors(error.fields, values);
-        form.setErrors(errors);
-        setProblem(unplaced.length > 0 ? unplaced.join('\n') : null);
-        focusFirstError();
-        return;
+  const submit = form.onSubmit(
+    async (values) => {
+      setProblem(null);
+      const input = formValuesToInput(values);
+      try {
+        const stored = await saved.save((base) =>
+          save.mutateAsync(
+            base
+              ? { kind: 'update', id: base.id, version: base.version, input }
+              : { kind: 'create', input },
+          ),
+        );
+        notifications.show({ color: 'green', message: 'Client Saved!' });
+        onSaved(stored);
+      } catch (error) {
+        showFormFailure(error, {
+          formId,
+          form,
+          setProblem,
+          place: (fields) => toFormErrors(fields, values),
+        });
       }
-      setProblem(errorMessage(error));
-    }
-  }, focusFirstError);
+    },
+    () => focusFirstError(formId),
+  );
 
   return (
     <Paper withBorder p="lg" radius="md">

@@ -1,11 +1,10 @@
+import { focusFirstError, showFormFailure } from '#client/lib/form-errors.ts';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Button, Group, Input, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import type { Credential } from '#shared/credentials.ts';
 import { CREDENTIAL_KINDS, type CredentialKind } from '#shared/servers.ts';
-import { errorMessage, isApiError } from '#client/lib/api-client.ts';
-import { focusWhenShown } from '#client/lib/focus-when-shown.ts';
 import { FormErrorAlert } from '#client/components/form-error-alert.tsx';
 import { useSavedVersion } from '#client/lib/saved-version.ts';
 import { LoadSavedVersion } from '#client/components/load-saved-version.tsx';
@@ -20,32 +19,6 @@ import {
   type CredentialFormValues,
 } from '../credential-form-values.ts';
 import { SecretFields } from './secret-fields.tsx';
-
-function useFirstErrorFocus(formId: string) {
-  return () =>
-    focusWhenShown(
-      () => document.getElementById(formId)?.querySelector<HTMLElement>('[aria-invalid="true"]'),
-      undefined,
-      500,
-    );
-}
-
-/** Puts a failed request's message next to its fields, or above the form. */
-function showFailure(
-  error: unknown,
-  form: { setErrors: (errors: Record<string, string>) => void },
-  setProblem: (problem: string | null) => void,
-  focusFirstError: () => void,
-) {
-  if (isApiError(error, 400) && Object.keys(error.fields).length > 0) {
-    const { errors, unplaced } = toFormErrors(error.fields);
-    form.setErrors(errors);
-    setProblem(unplaced.length > 0 ? unplaced.join('\n') : null);
-    focusFirstError();
-    return;
-  }
-  setProblem(errorMessage(error));
-}
 
 /** A new credential in the vault: its name, its kind, and its secret. */
 export function NewCredentialForm({
@@ -65,24 +38,26 @@ export function NewCredentialForm({
       ...validateSecret(values.kind, values),
     }),
   });
-  const focusFirstError = useFirstErrorFocus(formId);
   const nameRef = useRef<HTMLInputElement>(null);
   useEffect(() => nameRef.current?.focus(), []);
 
-  const submit = form.onSubmit(async (values) => {
-    setProblem(null);
-    try {
-      const saved = await create.mutateAsync({
-        name: values.name,
-        kind: values.kind,
-        ...secretInput(values.kind, values),
-      });
-      notifications.show({ color: 'green', message: 'Credential saved.' });
-      onSaved(saved);
-    } catch (error) {
-      showFailure(error, form, setProblem, focusFirstError);
-    }
-  }, focusFirstError);
+  const submit = form.onSubmit(
+    async (values) => {
+      setProblem(null);
+      try {
+        const saved = await create.mutateAsync({
+          name: values.name,
+          kind: values.kind,
+          ...secretInput(values.kind, values),
+        });
+        notifications.show({ color: 'green', message: 'Credential saved.' });
+        onSaved(saved);
+      } catch (error) {
+        showFormFailure(error, { formId, form, setProblem, place: toFormErrors });
+      }
+    },
+    () => focusFirstError(formId),
+  );
 
   return (
     <form id={formId} onSubmit={submit} noValidate>
@@ -139,7 +114,6 @@ export function RotateCredentialForm({
     initialValues: { name: credential.name, kind: credential.kind, ...emptySecretValues },
     validate: (values) => validateSecret(credential.kind, values),
   });
-  const focusFirstError = useFirstErrorFocus(formId);
   // The new secret typed stays when their version is loaded: theirs is never shown to compare.
   const saved = useSavedVersion(credential, form, {
     query: credentialQuery,
@@ -148,21 +122,24 @@ export function RotateCredentialForm({
       document.getElementById(formId)?.querySelector<HTMLElement>('button[type="submit"]')?.focus(),
   });
 
-  const submit = form.onSubmit(async (values) => {
-    setProblem(null);
-    try {
-      const stored = await saved.save((base = credential) =>
-        rotate.mutateAsync({
-          id: credential.id,
-          input: { version: base.version, ...secretInput(credential.kind, values) },
-        }),
-      );
-      notifications.show({ color: 'green', message: 'Secret replaced.' });
-      onSaved(stored);
-    } catch (error) {
-      showFailure(error, form, setProblem, focusFirstError);
-    }
-  }, focusFirstError);
+  const submit = form.onSubmit(
+    async (values) => {
+      setProblem(null);
+      try {
+        const stored = await saved.save((base = credential) =>
+          rotate.mutateAsync({
+            id: credential.id,
+            input: { version: base.version, ...secretInput(credential.kind, values) },
+          }),
+        );
+        notifications.show({ color: 'green', message: 'Secret replaced.' });
+        onSaved(stored);
+      } catch (error) {
+        showFormFailure(error, { formId, form, setProblem, place: toFormErrors });
+      }
+    },
+    () => focusFirstError(formId),
+  );
 
   return (
     <form id={formId} onSubmit={submit} noValidate>

@@ -1,3 +1,4 @@
+import { focusFirstError, showFormFailure } from '#client/lib/form-errors.ts';
 import { useEffect, useId, useRef, useState } from 'react';
 import { FormModal } from '#client/components/form-modal.tsx';
 import {
@@ -14,8 +15,6 @@ import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import type { Issue, IssueKind } from '#shared/issues.ts';
-import { errorMessage, isApiError } from '#client/lib/api-client.ts';
-import { focusWhenShown } from '#client/lib/focus-when-shown.ts';
 import { FormErrorAlert } from '#client/components/form-error-alert.tsx';
 import { clientsQuery } from '#client/lib/client-list-query.ts';
 import { serversQuery } from '#client/lib/server-queries.ts';
@@ -103,37 +102,25 @@ function IssueForm({
     focus: () => firstRef.current?.focus(),
   });
 
-  function focusFirstError() {
-    focusWhenShown(
-      () => document.getElementById(formId)?.querySelector<HTMLElement>('[aria-invalid="true"]'),
-      undefined,
-      500,
-    );
-  }
-
-  const submit = form.onSubmit(async (values) => {
-    setProblem(null);
-    try {
-      const stored = await saved.save((base) =>
-        save.mutateAsync(
-          base
-            ? { kind: 'update', id: base.id, input: formValuesToUpdate(values, base.version) }
-            : { kind: 'create', input: formValuesToCreate(values) },
-        ),
-      );
-      notifications.show({ color: 'green', message: issue ? 'Issue saved.' : 'Issue opened.' });
-      onSaved(stored);
-    } catch (error) {
-      if (isApiError(error, 400) && Object.keys(error.fields).length > 0) {
-        const { errors, unplaced } = toFormErrors(error.fields);
-        form.setErrors(errors);
-        setProblem(unplaced.length > 0 ? unplaced.join('\n') : null);
-        focusFirstError();
-        return;
+  const submit = form.onSubmit(
+    async (values) => {
+      setProblem(null);
+      try {
+        const stored = await saved.save((base) =>
+          save.mutateAsync(
+            base
+              ? { kind: 'update', id: base.id, input: formValuesToUpdate(values, base.version) }
+              : { kind: 'create', input: formValuesToCreate(values) },
+          ),
+        );
+        notifications.show({ color: 'green', message: issue ? 'Issue saved.' : 'Issue opened.' });
+        onSaved(stored);
+      } catch (error) {
+        showFormFailure(error, { formId, form, setProblem, place: toFormErrors });
       }
-      setProblem(errorMessage(error));
-    }
-  }, focusFirstError);
+    },
+    () => focusFirstError(formId),
+  );
 
   // What the issue is about, kept when the lists have not loaded yet (or it was removed since).
   const serverOptions = [

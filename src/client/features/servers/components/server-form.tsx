@@ -1,3 +1,4 @@
+import { focusFirstError, showFormFailure } from '#client/lib/form-errors.ts';
 import { useEffect, useId, useRef, useState } from 'react';
 import { FormModal } from '#client/components/form-modal.tsx';
 import {
@@ -14,8 +15,6 @@ import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import type { Server } from '#shared/servers.ts';
-import { errorMessage, isApiError } from '#client/lib/api-client.ts';
-import { focusWhenShown } from '#client/lib/focus-when-shown.ts';
 import { FormErrorAlert } from '#client/components/form-error-alert.tsx';
 import { clientsQuery } from '#client/lib/client-list-query.ts';
 import { credentialsQuery } from '#client/lib/credential-list-query.ts';
@@ -97,38 +96,26 @@ function ServerForm({
     focus: () => firstRef.current?.focus(),
   });
 
-  function focusFirstError() {
-    focusWhenShown(
-      () => document.getElementById(formId)?.querySelector<HTMLElement>('[aria-invalid="true"]'),
-      undefined,
-      500,
-    );
-  }
-
-  const submit = form.onSubmit(async (values) => {
-    setProblem(null);
-    const { clientId, ...fields } = formValuesToInput(values);
-    try {
-      const stored = await saved.save((base) =>
-        save.mutateAsync(
-          base
-            ? { kind: 'update', id: base.id, version: base.version, input: fields }
-            : { kind: 'create', input: { clientId, ...fields } },
-        ),
-      );
-      notifications.show({ color: 'green', message: 'Server saved.' });
-      onSaved(stored);
-    } catch (error) {
-      if (isApiError(error, 400) && Object.keys(error.fields).length > 0) {
-        const { errors, unplaced } = toFormErrors(error.fields);
-        form.setErrors(errors);
-        setProblem(unplaced.length > 0 ? unplaced.join('\n') : null);
-        focusFirstError();
-        return;
+  const submit = form.onSubmit(
+    async (values) => {
+      setProblem(null);
+      const { clientId, ...fields } = formValuesToInput(values);
+      try {
+        const stored = await saved.save((base) =>
+          save.mutateAsync(
+            base
+              ? { kind: 'update', id: base.id, version: base.version, input: fields }
+              : { kind: 'create', input: { clientId, ...fields } },
+          ),
+        );
+        notifications.show({ color: 'green', message: 'Server saved.' });
+        onSaved(stored);
+      } catch (error) {
+        showFormFailure(error, { formId, form, setProblem, place: toFormErrors });
       }
-      setProblem(errorMessage(error));
-    }
-  }, focusFirstError);
+    },
+    () => focusFirstError(formId),
+  );
 
   const credentialOptions = [
     { value: '', label: 'None' },

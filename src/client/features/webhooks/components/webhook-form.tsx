@@ -1,11 +1,10 @@
+import { focusFirstError, showFormFailure } from '#client/lib/form-errors.ts';
 import { useId, useState } from 'react';
 import { Button, Group, Modal, Radio, Stack, Switch, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { WEBHOOK_FORMATS, type Webhook, type WebhookFormat } from '#shared/webhooks.ts';
-import { errorMessage, isApiError } from '#client/lib/api-client.ts';
-import { focusWhenShown } from '#client/lib/focus-when-shown.ts';
 import { FormErrorAlert } from '#client/components/form-error-alert.tsx';
 import { PasswordField } from '#client/components/password-field.tsx';
 import { useCreateWebhook, useUpdateWebhook } from '../api/webhook-mutations.ts';
@@ -84,38 +83,25 @@ function WebhookForm({
     initialValues: initialValues(webhook),
     validate: schemaResolver(webhookFormSchema, { sync: true }),
   });
-  const focusFirstError = () =>
-    focusWhenShown(
-      () =>
-        document
-          .getElementById(formId)
-          ?.querySelector<HTMLElement>('[aria-invalid="true"], [data-error-group] input'),
-      undefined,
-      500,
-    );
 
-  const submit = form.onSubmit(async (values) => {
-    setProblem(null);
-    try {
-      if (webhook) {
-        await update.mutateAsync({ id: webhook.id, patch: toInput(values) });
-        notifications.show({ color: 'green', message: 'Endpoint saved.' });
-        onClose();
-      } else {
-        const created = await create.mutateAsync(toInput(values));
-        onCreated(created.secret);
+  const submit = form.onSubmit(
+    async (values) => {
+      setProblem(null);
+      try {
+        if (webhook) {
+          await update.mutateAsync({ id: webhook.id, patch: toInput(values) });
+          notifications.show({ color: 'green', message: 'Endpoint saved.' });
+          onClose();
+        } else {
+          const created = await create.mutateAsync(toInput(values));
+          onCreated(created.secret);
+        }
+      } catch (error) {
+        showFormFailure(error, { formId, form, setProblem, place: toFormErrors });
       }
-    } catch (error) {
-      if (isApiError(error, 400) && Object.keys(error.fields).length > 0) {
-        const { errors, unplaced } = toFormErrors(error.fields);
-        form.setErrors(errors);
-        setProblem(unplaced.length > 0 ? unplaced.join('\n') : null);
-        focusFirstError();
-        return;
-      }
-      setProblem(errorMessage(error));
-    }
-  }, focusFirstError);
+    },
+    () => focusFirstError(formId),
+  );
 
   const eventsError = form.errors.events;
   return (
