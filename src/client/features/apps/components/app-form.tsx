@@ -1,14 +1,14 @@
 import { focusFirstError, showFormFailure } from '#client/lib/form-errors.ts';
 import { useEffect, useId, useRef, useState } from 'react';
 import { FormModal } from '#client/components/form-modal.tsx';
-import { ActionIcon, Button, Fieldset, Group, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, Select, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import type { App } from '#shared/apps.ts';
 import { TEMPLATE_PLACEHOLDERS } from '#shared/deploy-template.ts';
 import { FormErrorAlert } from '#client/components/form-error-alert.tsx';
-import { PlusIcon, TrashIcon } from '#client/components/icons.tsx';
+import { DomainFields } from '#client/components/domain-fields.tsx';
 import { clientsQuery } from '#client/lib/client-list-query.ts';
 import { serversQuery } from '#client/lib/server-queries.ts';
 import { useSavedVersion } from '#client/lib/saved-version.ts';
@@ -206,45 +206,7 @@ function AppForm({
           styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
           {...form.getInputProps('command')}
         />
-        <Fieldset legend="Domains">
-          <Stack gap="xs">
-            {form.values.domains.map((_, index) => (
-              <Group key={index} gap="xs" align="flex-start" wrap="nowrap">
-                <TextInput
-                  flex={1}
-                  type="url"
-                  aria-label={`Domain ${index + 1}`}
-                  placeholder="https://example.com"
-                  autoComplete="off"
-                  {...form.getInputProps(`domains.${index}`)}
-                />
-                <ActionIcon
-                  variant="subtle"
-                  color="gray"
-                  size="lg"
-                  aria-label={`Remove domain ${index + 1}`}
-                  onClick={() => form.removeListItem('domains', index)}
-                >
-                  <TrashIcon size={16} />
-                </ActionIcon>
-              </Group>
-            ))}
-            {typeof form.errors.domains === 'string' && (
-              <Text size="xs" c="var(--mantine-color-error)" role="alert">
-                {form.errors.domains}
-              </Text>
-            )}
-            <Button
-              variant="light"
-              size="compact-sm"
-              leftSection={<PlusIcon size={14} />}
-              onClick={() => form.insertListItem('domains', '')}
-              style={{ alignSelf: 'flex-start' }}
-            >
-              Add domain
-            </Button>
-          </Stack>
-        </Fieldset>
+        <DomainFields form={form} />
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onCancel}>
             Cancel

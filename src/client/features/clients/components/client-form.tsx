@@ -14,7 +14,6 @@ import {
   TextInput,
   Textarea,
   Title,
-  ActionIcon,
   Pill,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
@@ -25,7 +24,7 @@ import { todayIsoDate } from '#client/lib/format-date.ts';
 import { parseTags } from '#shared/tags.ts';
 import { FormErrorAlert } from '#client/components/form-error-alert.tsx';
 import { PasswordField } from '#client/components/password-field.tsx';
-import { PlusIcon, TrashIcon } from '#client/components/icons.tsx';
+import { DomainFields } from '#client/components/domain-fields.tsx';
 import { useMe } from '#client/lib/session.ts';
 import classes from './client-form.module.css';
 import { useSaveClient } from '../api/client-mutations.ts';
@@ -246,48 +245,10 @@ export function ClientForm({
             </Stack>
           </Fieldset>
 
-          <Fieldset legend="Domains">
-            <Stack gap="xs">
-              <Text size="xs" c="dimmed">
-                Web addresses of this client, each an http:// or https:// URL.
-              </Text>
-              {form.values.domains.map((_, index) => (
-                <Group key={index} gap="xs" align="flex-start" wrap="nowrap">
-                  <TextInput
-                    flex={1}
-                    type="url"
-                    aria-label={`Domain ${index + 1}`}
-                    placeholder="https://example.com"
-                    autoComplete="off"
-                    {...form.getInputProps(`domains.${index}`)}
-                  />
-                  <ActionIcon
-                    variant="subtle"
-                    color="gray"
-                    size="lg"
-                    aria-label={`Remove domain ${index + 1}`}
-                    onClick={() => form.removeListItem('domains', index)}
-                  >
-                    <TrashIcon size={16} />
-                  </ActionIcon>
-                </Group>
-              ))}
-              {typeof form.errors.domains === 'string' && (
-                <Text size="xs" c="red" role="alert">
-                  {form.errors.domains}
-                </Text>
-              )}
-              <Button
-                variant="light"
-                size="compact-sm"
-                leftSection={<PlusIcon size={14} />}
-                onClick={() => form.insertListItem('domains', '')}
-                style={{ alignSelf: 'flex-start' }}
-              >
-                Add domain
-              </Button>
-            </Stack>
-          </Fieldset>
+          <DomainFields
+            form={form}
+            description="Web addresses of this client, each an http:// or https:// URL."
+          />
 
           <Group justify="flex-end" gap="sm">
             <Button variant="default" onClick={onCancel}>
