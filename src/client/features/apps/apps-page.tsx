@@ -1,20 +1,9 @@
+import { SectionHeading, SectionList, SectionSearch } from '#client/components/section-page.tsx';
 import { useNavigate } from 'react-router';
-import {
-  Button,
-  Group,
-  Paper,
-  Select,
-  Skeleton,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Group, Select, Stack } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { runStateSchema } from '#shared/apps.ts';
-import { ErrorAlert } from '#client/components/error-alert.tsx';
-import { PlusIcon, SearchIcon } from '#client/components/icons.tsx';
 import { useCan } from '#client/lib/use-can.ts';
 import { useUrlSearch } from '#client/lib/use-url-search.ts';
 import { appsQuery } from './api/app-queries.ts';
@@ -42,25 +31,13 @@ export function AppsPage() {
 
   return (
     <Stack gap="lg">
-      <Group justify="space-between" align="center">
-        <Title order={1} size="h2">
-          Apps
-        </Title>
-        {mayWrite && (
-          <Button leftSection={<PlusIcon size={16} />} onClick={openAdd}>
-            Add app
-          </Button>
-        )}
-      </Group>
+      <SectionHeading title="Apps" add={mayWrite && { label: 'Add app', onClick: openAdd }} />
       <Group gap="sm" align="flex-end" wrap="wrap">
-        <TextInput
-          label="Search apps"
+        <SectionSearch
+          what="apps"
           placeholder="App, client, server or domain"
-          leftSection={<SearchIcon size={16} />}
           value={search}
-          onChange={(event) => setSearch(event.currentTarget.value)}
-          style={{ flex: '1 1 240px' }}
-          maxLength={200}
+          onChange={setSearch}
         />
         <Select
           label="Last deploy"
@@ -71,27 +48,9 @@ export function AppsPage() {
           w={200}
         />
       </Group>
-      <Paper withBorder radius="md" p={{ base: 'xs', sm: 'md' }}>
-        {apps.isPending ? (
-          <Stack gap="xs" role="status" aria-label="Loading apps">
-            <Skeleton height={36} />
-            <Skeleton height={36} />
-            <Skeleton height={36} />
-          </Stack>
-        ) : apps.isError ? (
-          <ErrorAlert
-            title="Could not load the apps"
-            error={apps.error}
-            onRetry={() => void apps.refetch()}
-          />
-        ) : apps.data.length === 0 ? (
-          <Text c="dimmed" ta="center" py="lg">
-            {filtered ? 'No app matches.' : 'No apps yet.'}
-          </Text>
-        ) : (
-          <AppList apps={apps.data} />
-        )}
-      </Paper>
+      <SectionList items={apps} what="apps" empty={filtered ? 'No app matches.' : 'No apps yet.'}>
+        {(list) => <AppList apps={list} />}
+      </SectionList>
       <AppFormModal
         opened={adding}
         onClose={closeAdd}

@@ -1,9 +1,8 @@
+import { SectionHeading, SectionList } from '#client/components/section-page.tsx';
 import { useNavigate } from 'react-router';
-import { Button, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
-import { ErrorAlert } from '#client/components/error-alert.tsx';
-import { PlusIcon } from '#client/components/icons.tsx';
 import { credentialsQuery } from '#client/lib/credential-list-query.ts';
 import { useCan } from '#client/lib/use-can.ts';
 import { FormModal } from '#client/components/form-modal.tsx';
@@ -19,40 +18,17 @@ export function CredentialsPage() {
 
   return (
     <Stack gap="lg">
-      <Group justify="space-between" align="center">
-        <Title order={1} size="h2">
-          Credentials
-        </Title>
-        {mayWrite && (
-          <Button leftSection={<PlusIcon size={16} />} onClick={open}>
-            New credential
-          </Button>
-        )}
-      </Group>
+      <SectionHeading
+        title="Credentials"
+        add={mayWrite && { label: 'New credential', onClick: open }}
+      />
       <Text size="sm" c="dimmed" maw={720}>
         SSH keys, passwords and tokens that servers sign in with. Secrets are stored encrypted and
         leave the vault only when someone reveals or copies one, which is recorded.
       </Text>
-      <Paper withBorder radius="md" p={{ base: 'xs', sm: 'md' }}>
-        {credentials.isPending ? (
-          <Stack gap="xs" role="status" aria-label="Loading credentials">
-            <Skeleton height={36} />
-            <Skeleton height={36} />
-          </Stack>
-        ) : credentials.isError ? (
-          <ErrorAlert
-            title="Could not load the credentials"
-            error={credentials.error}
-            onRetry={() => void credentials.refetch()}
-          />
-        ) : credentials.data.length === 0 ? (
-          <Text c="dimmed" ta="center" py="lg">
-            No credentials yet.
-          </Text>
-        ) : (
-          <CredentialList credentials={credentials.data} />
-        )}
-      </Paper>
+      <SectionList items={credentials} what="credentials" rows={2} empty="No credentials yet.">
+        {(list) => <CredentialList credentials={list} />}
+      </SectionList>
       <FormModal opened={adding} onClose={close} title="New credential">
         <NewCredentialForm
           onCancel={close}

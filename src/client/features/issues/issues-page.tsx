@@ -1,19 +1,8 @@
+import { SectionHeading, SectionList, SectionSearch } from '#client/components/section-page.tsx';
 import { useNavigate } from 'react-router';
-import {
-  Button,
-  Group,
-  Paper,
-  Select,
-  Skeleton,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Group, Select, Stack } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { ErrorAlert } from '#client/components/error-alert.tsx';
-import { PlusIcon, SearchIcon } from '#client/components/icons.tsx';
 import { useCan } from '#client/lib/use-can.ts';
 import { useUrlSearch } from '#client/lib/use-url-search.ts';
 import { assigneesQuery, issuesQuery } from './api/issue-queries.ts';
@@ -60,27 +49,16 @@ export function IssuesPage() {
 
   return (
     <Stack gap="lg">
-      <Group justify="space-between" align="center">
-        <Title order={1} size="h2">
-          Issues
-        </Title>
-        {mayWrite && (
-          <Button leftSection={<PlusIcon size={16} />} onClick={openAdd}>
-            New issue
-          </Button>
-        )}
-      </Group>
+      <SectionHeading title="Issues" add={mayWrite && { label: 'New issue', onClick: openAdd }} />
       <Group gap="sm" align="flex-end" wrap="wrap">
-        <TextInput
-          label="Search issues"
+        <SectionSearch
+          what="issues"
           placeholder="Title, text or client"
-          leftSection={<SearchIcon size={16} />}
           value={search}
-          onChange={(event) => setSearch(event.currentTarget.value)}
+          onChange={setSearch}
           // Three shares of the spare width to the search; on a phone it has a row of its own,
           // State and Kind share the next and Assignee takes the last.
           style={{ flex: '3 1 240px' }}
-          maxLength={200}
         />
         <Select
           label="State"
@@ -110,27 +88,13 @@ export function IssuesPage() {
           style={{ flex: '1 1 180px' }}
         />
       </Group>
-      <Paper withBorder radius="md" p={{ base: 'xs', sm: 'md' }}>
-        {issues.isPending ? (
-          <Stack gap="xs" role="status" aria-label="Loading issues">
-            <Skeleton height={36} />
-            <Skeleton height={36} />
-            <Skeleton height={36} />
-          </Stack>
-        ) : issues.isError ? (
-          <ErrorAlert
-            title="Could not load the issues"
-            error={issues.error}
-            onRetry={() => void issues.refetch()}
-          />
-        ) : issues.data.length === 0 ? (
-          <Text c="dimmed" ta="center" py="lg">
-            {isNarrowed(filter) ? 'No issue matches.' : EMPTY_TEXT[filter.state]}
-          </Text>
-        ) : (
-          <IssueList issues={issues.data} />
-        )}
-      </Paper>
+      <SectionList
+        items={issues}
+        what="issues"
+        empty={isNarrowed(filter) ? 'No issue matches.' : EMPTY_TEXT[filter.state]}
+      >
+        {(list) => <IssueList issues={list} />}
+      </SectionList>
       <IssueFormModal
         opened={adding}
         onClose={closeAdd}

@@ -1,19 +1,8 @@
-import {
-  Button,
-  Group,
-  Paper,
-  Select,
-  Skeleton,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { SectionHeading, SectionList, SectionSearch } from '#client/components/section-page.tsx';
+import { Group, Select, Stack } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { serverStatusSchema } from '#shared/servers.ts';
-import { ErrorAlert } from '#client/components/error-alert.tsx';
-import { PlusIcon, SearchIcon } from '#client/components/icons.tsx';
 import { serversQuery } from '#client/lib/server-queries.ts';
 import { ServerFormModal } from './components/server-form.tsx';
 import { useCan } from '#client/lib/use-can.ts';
@@ -40,25 +29,13 @@ export function ServersPage() {
 
   return (
     <Stack gap="lg">
-      <Group justify="space-between" align="center">
-        <Title order={1} size="h2">
-          Servers
-        </Title>
-        {mayWrite && (
-          <Button leftSection={<PlusIcon size={16} />} onClick={openAdd}>
-            Add server
-          </Button>
-        )}
-      </Group>
+      <SectionHeading title="Servers" add={mayWrite && { label: 'Add server', onClick: openAdd }} />
       <Group gap="sm" align="flex-end" wrap="wrap">
-        <TextInput
-          label="Search servers"
+        <SectionSearch
+          what="servers"
           placeholder="Label, host, user or client"
-          leftSection={<SearchIcon size={16} />}
           value={search}
-          onChange={(event) => setSearch(event.currentTarget.value)}
-          style={{ flex: '1 1 240px' }}
-          maxLength={200}
+          onChange={setSearch}
         />
         <Select
           label="Status"
@@ -69,27 +46,13 @@ export function ServersPage() {
           w={200}
         />
       </Group>
-      <Paper withBorder radius="md" p={{ base: 'xs', sm: 'md' }}>
-        {servers.isPending ? (
-          <Stack gap="xs" role="status" aria-label="Loading servers">
-            <Skeleton height={36} />
-            <Skeleton height={36} />
-            <Skeleton height={36} />
-          </Stack>
-        ) : servers.isError ? (
-          <ErrorAlert
-            title="Could not load the servers"
-            error={servers.error}
-            onRetry={() => void servers.refetch()}
-          />
-        ) : servers.data.length === 0 ? (
-          <Text c="dimmed" ta="center" py="lg">
-            {filtered ? 'No server matches.' : 'No servers yet.'}
-          </Text>
-        ) : (
-          <ServerList servers={servers.data} />
-        )}
-      </Paper>
+      <SectionList
+        items={servers}
+        what="servers"
+        empty={filtered ? 'No server matches.' : 'No servers yet.'}
+      >
+        {(list) => <ServerList servers={list} />}
+      </SectionList>
       <ServerFormModal opened={adding} onClose={closeAdd} />
     </Stack>
   );
