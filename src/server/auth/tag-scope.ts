@@ -5,6 +5,7 @@ import type { Database } from '#server/db/schema.ts';
 import { toStringList } from '#server/db/codec.ts';
 import { chunks } from '#server/db/chunks.ts';
 import { HttpError } from '#server/http/http-error.ts';
+import { NO_SUCH_CLIENT } from '#server/http/write-result.ts';
 
 /**
  * Access by tag on the server: a person whose `tags` is a list sees and acts on only the
@@ -80,8 +81,7 @@ export async function requireReachableClientField(
   clientId: string,
 ): Promise<void> {
   if (await canReachClient(db, access, clientId)) return;
-  const message = 'No client with that id: it may have been deleted';
-  throw new HttpError(400, `clientId: ${message}`, { fields: { clientId: message } });
+  throw new HttpError(400, `clientId: ${NO_SUCH_CLIENT}`, { fields: { clientId: NO_SUCH_CLIENT } });
 }
 
 /**

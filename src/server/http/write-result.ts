@@ -10,8 +10,16 @@ export type WriteResult =
   /** Refused for what it asks: `field` names the input at fault, when one is. */
   | { status: 'refused'; code: 400 | 409; message: string; field?: string };
 
+/** Said of a client id that names no client: never there, deleted meanwhile, or out of reach. */
+export const NO_SUCH_CLIENT = 'No client with that id: it may have been deleted';
+
 export function refused(code: 400 | 409, message: string, field?: string): WriteResult {
   return { status: 'refused', code, message, ...(field === undefined ? {} : { field }) };
+}
+
+/** A new record names a client that is not there: refused on its `clientId`. */
+export function noSuchClient(): WriteResult {
+  return refused(400, NO_SUCH_CLIENT, 'clientId');
 }
 
 /**

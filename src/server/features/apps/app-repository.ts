@@ -13,7 +13,7 @@ import { appendEvents, type NewEvent } from '#server/realtime/event-log.ts';
 import { resolveProblems, runProblemKey } from '#server/features/issues/problem-issues.ts';
 import { presentRun } from '../runs/run-presenter.ts';
 import { presentApp, type AppRow } from './app-presenter.ts';
-import { refused, type WriteResult } from '#server/http/write-result.ts';
+import { noSuchClient, refused, type WriteResult } from '#server/http/write-result.ts';
 
 export type AppValues = z.output<typeof appFieldsSchema>;
 export type AppCreateValues = z.output<typeof appCreateSchema>;
@@ -228,7 +228,7 @@ export class AppRepository {
         .where('id', '=', values.clientId)
         .executeTakeFirst();
       if (!client) {
-        return refused(400, 'No client with that id: it may have been deleted', 'clientId');
+        return noSuchClient();
       }
       const refusal = await this.#refusal(trx, client.id, values, null);
       if (refusal) return refusal;

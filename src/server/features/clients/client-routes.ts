@@ -24,7 +24,7 @@ import { pageQuerySchema } from '#shared/pages.ts';
 import { filterClients } from '#shared/client-search.ts';
 import { HttpError } from '#server/http/http-error.ts';
 import { noContent, refusals, staleVersionAnswer } from '#server/http/route-schemas.ts';
-import { staleVersion } from '#server/http/write-result.ts';
+import { NO_SUCH_CLIENT, staleVersion } from '#server/http/write-result.ts';
 import { listPage, wantsPage } from '#server/http/pages.ts';
 import { REFUSE_CROSS_SITE } from '#server/http/csrf.ts';
 import { accessOf, actorOf, requireUser } from '#server/auth/session-guard.ts';
@@ -49,7 +49,7 @@ const params = z.object({ id: clientIdSchema });
 const tags = ['clients'];
 
 function notFound(): HttpError {
-  return new HttpError(404, 'No client with that id: it may have been deleted');
+  return new HttpError(404, NO_SUCH_CLIENT);
 }
 
 /** The clients a person's list holds: all, or those carrying one of their tags. */

@@ -8,7 +8,7 @@ import { fromBool } from '#server/db/codec.ts';
 import { newRecordId } from '#server/db/record-id.ts';
 import { isUniqueViolation } from '#server/db/unique-violation.ts';
 import { appendEvents, type NewEvent } from '#server/realtime/event-log.ts';
-import { refused, type WriteResult } from '#server/http/write-result.ts';
+import { noSuchClient, refused, type WriteResult } from '#server/http/write-result.ts';
 import { parseAccessTags } from '#server/auth/access-tags.ts';
 import { canReachClient } from '#server/auth/tag-scope.ts';
 
@@ -118,7 +118,7 @@ export class IssueWrites {
         .where('id', '=', values.clientId)
         .executeTakeFirst();
       if (!client) {
-        return refused(400, 'No client with that id: it may have been deleted', 'clientId');
+        return noSuchClient();
       }
       const refusal = await this.#refusalOf(trx, client.id, values, true);
       if (refusal) return refusal;

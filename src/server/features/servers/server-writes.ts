@@ -10,7 +10,7 @@ import { appendEvents, type NewEvent } from '#server/realtime/event-log.ts';
 import { resolveProblems, serverProblemKeys } from '#server/features/issues/problem-issues.ts';
 import { changedServerFields, createdServerFields } from './server-fields.ts';
 import { movedServerColumns } from './server-rows.ts';
-import { refused, type WriteResult } from '#server/http/write-result.ts';
+import { noSuchClient, refused, type WriteResult } from '#server/http/write-result.ts';
 
 export type ServerValues = z.output<typeof serverFieldsSchema>;
 export type ServerCreateValues = z.output<typeof serverCreateSchema>;
@@ -124,8 +124,7 @@ export class ServerWrites {
   create(values: ServerCreateValues, actor: Actor): Promise<WriteResult> {
     return this.#run(async (trx, at, record) => {
       const client = await this.#lockClient(trx, values.clientId);
-      if (!client)
-        return refused(400, 'No client with that id: it may have been deleted', 'clientId');
+      if (!client) return noSuchClient();
       const refusal =
         (await this.#labelTaken(trx, client.id, values.label, null)) ??
         (await this.#credentialMissing(trx, values.credentialId));
