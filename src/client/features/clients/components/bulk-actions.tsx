@@ -1,3 +1,4 @@
+import { FormActions } from '#client/components/form-actions.tsx';
 import { useState, type FormEvent } from 'react';
 import { useParams } from 'react-router';
 import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
@@ -220,14 +221,11 @@ function TagDialog({
               {problem}
             </Alert>
           )}
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={change.isPending}>
-              {mode === 'add' ? 'Add' : 'Remove'}
-            </Button>
-          </Group>
+          <FormActions
+            onCancel={onClose}
+            saving={change.isPending}
+            submit={mode === 'add' ? 'Add' : 'Remove'}
+          />
         </Stack>
       </form>
     </Modal>

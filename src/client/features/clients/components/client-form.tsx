@@ -1,10 +1,9 @@
+import { FormActions } from '#client/components/form-actions.tsx';
 import { focusFirstError, showFormFailure } from '#client/lib/form-errors.ts';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import {
-  Button,
   Checkbox,
   Fieldset,
-  Group,
   NumberInput,
   Paper,
   SimpleGrid,
@@ -250,14 +249,7 @@ export function ClientForm({
             description="Web addresses of this client, each an http:// or https:// URL."
           />
 
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={onCancel}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={form.submitting}>
-              Save
-            </Button>
-          </Group>
+          <FormActions onCancel={onCancel} saving={form.submitting} />
         </Stack>
       </form>
     </Paper>

@@ -1,6 +1,7 @@
+import { FormActions } from '#client/components/form-actions.tsx';
 import { focusFirstError, showFormFailure } from '#client/lib/form-errors.ts';
 import { useEffect, useId, useRef, useState } from 'react';
-import { Button, Group, Input, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import { Input, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import type { Credential } from '#shared/credentials.ts';
@@ -81,14 +82,7 @@ export function NewCredentialForm({
           />
         </Stack>
         <SecretFields kind={form.values.kind} form={form} />
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onCancel}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={form.submitting}>
-            Save
-          </Button>
-        </Group>
+        <FormActions onCancel={onCancel} saving={form.submitting} />
       </Stack>
     </form>
   );
@@ -155,14 +149,7 @@ export function RotateCredentialForm({
           <LoadSavedVersion of={saved} keepsTyped />
         </FormErrorAlert>
         <SecretFields kind={credential.kind} form={form} />
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onCancel}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={form.submitting}>
-            Rotate
-          </Button>
-        </Group>
+        <FormActions onCancel={onCancel} saving={form.submitting} submit="Rotate" />
       </Stack>
     </form>
   );

@@ -1,5 +1,6 @@
+import { FormActions } from '#client/components/form-actions.tsx';
 import { useRef, useState } from 'react';
-import { Button, Group, Stack, TextInput } from '@mantine/core';
+import { Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import type { Credential } from '#shared/credentials.ts';
@@ -65,14 +66,7 @@ export function RenameCredentialForm({
           ref={nameRef}
           {...form.getInputProps('name')}
         />
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onCancel}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={form.submitting}>
-            Save
-          </Button>
-        </Group>
+        <FormActions onCancel={onCancel} saving={form.submitting} />
       </Stack>
     </form>
   );

@@ -1,16 +1,8 @@
+import { FormActions } from '#client/components/form-actions.tsx';
 import { focusFirstError, showFormFailure } from '#client/lib/form-errors.ts';
 import { useEffect, useId, useRef, useState } from 'react';
 import { FormModal } from '#client/components/form-modal.tsx';
-import {
-  Button,
-  Group,
-  Radio,
-  Select,
-  SimpleGrid,
-  Stack,
-  TextInput,
-  Textarea,
-} from '@mantine/core';
+import { Group, Radio, Select, SimpleGrid, Stack, TextInput, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
@@ -237,14 +229,7 @@ function IssueForm({
           {...form.getInputProps('assigneeId')}
           onChange={(value) => form.setFieldValue('assigneeId', value ?? '')}
         />
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onCancel}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={form.submitting}>
-            Save
-          </Button>
-        </Group>
+        <FormActions onCancel={onCancel} saving={form.submitting} />
       </Stack>
     </form>
   );

@@ -1,16 +1,8 @@
+import { FormActions } from '#client/components/form-actions.tsx';
 import { focusFirstError, showFormFailure } from '#client/lib/form-errors.ts';
 import { useEffect, useId, useRef, useState } from 'react';
 import { FormModal } from '#client/components/form-modal.tsx';
-import {
-  Button,
-  Checkbox,
-  Group,
-  NumberInput,
-  Select,
-  SimpleGrid,
-  Stack,
-  TextInput,
-} from '@mantine/core';
+import { Checkbox, NumberInput, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
@@ -191,14 +183,7 @@ function ServerForm({
           onChange={(value) => form.setFieldValue('credentialId', value ?? '')}
         />
         <Checkbox label="Private" {...form.getInputProps('private', { type: 'checkbox' })} />
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onCancel}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={form.submitting}>
-            Save
-          </Button>
-        </Group>
+        <FormActions onCancel={onCancel} saving={form.submitting} />
       </Stack>
     </form>
   );

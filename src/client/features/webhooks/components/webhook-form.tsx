@@ -1,6 +1,7 @@
+import { FormActions } from '#client/components/form-actions.tsx';
 import { focusFirstError, showFormFailure } from '#client/lib/form-errors.ts';
 import { useId, useState } from 'react';
-import { Button, Group, Modal, Radio, Stack, Switch, TextInput } from '@mantine/core';
+import { Group, Modal, Radio, Stack, Switch, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
@@ -158,14 +159,11 @@ function WebhookForm({
           description="When off, nothing is sent, and events of that time are not sent later."
           {...form.getInputProps('enabled', { type: 'checkbox' })}
         />
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={form.submitting}>
-            {webhook ? 'Save' : 'Add endpoint'}
-          </Button>
-        </Group>
+        <FormActions
+          onCancel={onClose}
+          saving={form.submitting}
+          submit={webhook ? 'Save' : 'Add endpoint'}
+        />
       </Stack>
     </form>
   );
