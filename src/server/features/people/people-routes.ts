@@ -18,6 +18,7 @@ import {
   type Person,
 } from '#shared/people-admin.ts';
 import { apiErrorSchema } from '#shared/api-error.ts';
+import type { Actor } from '#shared/events.ts';
 import type { Db } from '#server/db/database.ts';
 import { HttpError } from '#server/http/http-error.ts';
 import { noContent, refusals } from '#server/http/route-schemas.ts';
@@ -110,38 +111,29 @@ export function registerPeopleRoutes(
     },
   );
 
-  api.post(
-    '/api/people/:id/sign-out',
-    {
-      schema: {
-        summary: 'Sign a person out everywhere',
-        tags,
-        params,
-        response: { 200: personSchema, ...refusals },
+  /** An action on one person (a POST with no body), answered with the person after it. */
+  function personAction(
+    action: string,
+    summary: string,
+    act: (id: string, actor: Actor) => Promise<PersonWriteResult>,
+  ): void {
+    api.post(
+      `/api/people/:id/${action}`,
+      { schema: { summary, tags, params, response: { 200: personSchema, ...refusals } } },
+      async (request): Promise<Person> => {
+        const { id } = request.params;
+        return answer(await act(id, actorOf(requireUser(request))), id);
       },
-    },
-    async (request): Promise<Person> => {
-      const { id } = request.params;
-      const actor = actorOf(requireUser(request));
-      return answer(await people.signOutEverywhere(id, actor), id);
-    },
-  );
+    );
+  }
 
-  api.post(
-    '/api/people/:id/reset-second-factor',
-    {
-      schema: {
-        summary: "Remove a person's second factors (authenticator, backup codes, passkeys)",
-        tags,
-        params,
-        response: { 200: personSchema, ...refusals },
-      },
-    },
-    async (request): Promise<Person> => {
-      const { id } = request.params;
-      const actor = actorOf(requireUser(request));
-      return answer(await people.resetSecondFactor(id, actor), id);
-    },
+  personAction('sign-out', 'Sign a person out everywhere', (id, actor) =>
+    people.signOutEverywhere(id, actor),
+  );
+  personAction(
+    'reset-second-factor',
+    "Remove a person's second factors (authenticator, backup codes, passkeys)",
+    (id, actor) => people.resetSecondFactor(id, actor),
   );
 
   api.post(
