@@ -1,5 +1,6 @@
+import { CardList } from '#client/components/card-list.tsx';
 import { Link } from 'react-router';
-import { Anchor, Card, Group, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Group, Stack, Table, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import type { App } from '#shared/apps.ts';
 import { formatDateTime } from '#client/lib/history-text.ts';
@@ -119,34 +120,27 @@ function AppTable({ apps }: { apps: readonly App[] }) {
 
 function AppCards({ apps }: { apps: readonly App[] }) {
   return (
-    <Stack
-      gap="sm"
-      component="ul"
-      aria-label="Apps"
-      style={{ listStyle: 'none', padding: 0, margin: 0 }}
-    >
-      {apps.map((app) => (
-        <Card key={app.id} withBorder radius="md" padding="sm" component="li">
-          <Stack gap={6}>
-            <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start">
-              <Anchor component={Link} to={appPath(app.id)} fw={600} style={wrap}>
-                {app.name}
-              </Anchor>
-              <RunStateBadge state={app.lastRun?.state ?? null} />
-            </Group>
-            <Text size="sm" style={wrap}>
-              {`${clientLabel(app.client)} · `}
-              <ServerName app={app} />
+    <CardList label="Apps" items={apps} keyOf={(app) => app.id}>
+      {(app) => (
+        <Stack gap={6}>
+          <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start">
+            <Anchor component={Link} to={appPath(app.id)} fw={600} style={wrap}>
+              {app.name}
+            </Anchor>
+            <RunStateBadge state={app.lastRun?.state ?? null} />
+          </Group>
+          <Text size="sm" style={wrap}>
+            {`${clientLabel(app.client)} · `}
+            <ServerName app={app} />
+          </Text>
+          {lastDeploy(app) && (
+            <Text size="xs" c="dimmed" style={wrap}>
+              {`Last deploy ${lastDeploy(app)}`}
             </Text>
-            {lastDeploy(app) && (
-              <Text size="xs" c="dimmed" style={wrap}>
-                {`Last deploy ${lastDeploy(app)}`}
-              </Text>
-            )}
-            {app.domains.length > 0 && <Domains app={app} />}
-          </Stack>
-        </Card>
-      ))}
-    </Stack>
+          )}
+          {app.domains.length > 0 && <Domains app={app} />}
+        </Stack>
+      )}
+    </CardList>
   );
 }

@@ -1,5 +1,6 @@
+import { CardList } from '#client/components/card-list.tsx';
 import { Link } from 'react-router';
-import { Anchor, Badge, Card, Group, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Badge, Group, Stack, Table, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import type { Credential } from '#shared/credentials.ts';
 import { formatDateTime } from '#client/lib/history-text.ts';
@@ -41,29 +42,22 @@ export function CredentialList({ credentials }: { credentials: readonly Credenti
   const wide = useMediaQuery('(min-width: 48em)', true, { getInitialValueInEffect: false });
   if (!wide) {
     return (
-      <Stack
-        gap="sm"
-        component="ul"
-        aria-label="Credentials"
-        style={{ listStyle: 'none', padding: 0, margin: 0 }}
-      >
-        {credentials.map((credential) => (
-          <Card key={credential.id} withBorder radius="md" padding="sm" component="li">
-            <Stack gap={4}>
-              <Group justify="space-between" wrap="nowrap" gap="xs" align="flex-start">
-                <Anchor component={Link} to={credentialPath(credential.id)} fw={600} style={wrap}>
-                  {credential.name}
-                </Anchor>
-                <KindBadge kind={credential.kind} />
-              </Group>
-              <Text size="sm" style={wrap}>{`Used by: ${usedBy(credential)}`}</Text>
-              <Text size="xs" c="dimmed">
-                {`Created ${formatDateTime(credential.createdAt)} · Last revealed: ${lastRevealed(credential)}`}
-              </Text>
-            </Stack>
-          </Card>
-        ))}
-      </Stack>
+      <CardList label="Credentials" items={credentials} keyOf={(credential) => credential.id}>
+        {(credential) => (
+          <Stack gap={4}>
+            <Group justify="space-between" wrap="nowrap" gap="xs" align="flex-start">
+              <Anchor component={Link} to={credentialPath(credential.id)} fw={600} style={wrap}>
+                {credential.name}
+              </Anchor>
+              <KindBadge kind={credential.kind} />
+            </Group>
+            <Text size="sm" style={wrap}>{`Used by: ${usedBy(credential)}`}</Text>
+            <Text size="xs" c="dimmed">
+              {`Created ${formatDateTime(credential.createdAt)} · Last revealed: ${lastRevealed(credential)}`}
+            </Text>
+          </Stack>
+        )}
+      </CardList>
     );
   }
   return (

@@ -1,5 +1,6 @@
+import { CardList } from '#client/components/card-list.tsx';
 import { Link } from 'react-router';
-import { Anchor, Card, Group, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Group, Stack, Table, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import type { Issue } from '#shared/issues.ts';
 import { formatDateTime } from '#client/lib/history-text.ts';
@@ -93,39 +94,32 @@ function IssueTable({ issues }: { issues: readonly Issue[] }) {
 
 function IssueCards({ issues }: { issues: readonly Issue[] }) {
   return (
-    <Stack
-      gap="sm"
-      component="ul"
-      aria-label="Issues"
-      style={{ listStyle: 'none', padding: 0, margin: 0 }}
-    >
-      {issues.map((issue) => {
+    <CardList label="Issues" items={issues} keyOf={(issue) => issue.id}>
+      {(issue) => {
         const subject = issueSubject(issue);
         return (
-          <Card key={issue.id} withBorder radius="md" padding="sm" component="li">
-            <Stack gap={6}>
-              <Anchor component={Link} to={issuePagePath(issue.id)} fw={600} style={wrap}>
-                {issue.title}
+          <Stack gap={6}>
+            <Anchor component={Link} to={issuePagePath(issue.id)} fw={600} style={wrap}>
+              {issue.title}
+            </Anchor>
+            <Group gap={6}>
+              <IssueKindBadge kind={issue.kind} />
+              {issue.state === 'resolved' && <IssueStateBadge state="resolved" />}
+            </Group>
+            <Text size="sm" style={wrap}>
+              <Anchor component={Link} to={clientPath(issue.client.id)} inherit>
+                {clientLabel(issue.client)}
               </Anchor>
-              <Group gap={6}>
-                <IssueKindBadge kind={issue.kind} />
-                {issue.state === 'resolved' && <IssueStateBadge state="resolved" />}
-              </Group>
-              <Text size="sm" style={wrap}>
-                <Anchor component={Link} to={clientPath(issue.client.id)} inherit>
-                  {clientLabel(issue.client)}
-                </Anchor>
-                {subject ? ` · ${subject}` : ''}
-              </Text>
-              <Text size="xs" c="dimmed" style={wrap}>
-                {'By '}
-                <PersonName person={issue.author} />
-                {` · ${formatDateTime(issue.createdAt)} · Assignee: ${issue.assignee?.name ?? 'nobody'} · ${commentsLabel(issue.commentCount)}`}
-              </Text>
-            </Stack>
-          </Card>
+              {subject ? ` · ${subject}` : ''}
+            </Text>
+            <Text size="xs" c="dimmed" style={wrap}>
+              {'By '}
+              <PersonName person={issue.author} />
+              {` · ${formatDateTime(issue.createdAt)} · Assignee: ${issue.assignee?.name ?? 'nobody'} · ${commentsLabel(issue.commentCount)}`}
+            </Text>
+          </Stack>
         );
-      })}
-    </Stack>
+      }}
+    </CardList>
   );
 }

@@ -1,5 +1,6 @@
+import { CardList } from '#client/components/card-list.tsx';
 import { useState } from 'react';
-import { Button, Card, Group, Stack, Text } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
 import type { Invitation } from '#shared/people-admin.ts';
 import { formatDateTime } from '#client/lib/history-text.ts';
 import { useRevokeInvitation } from '../api/people-mutations.ts';
@@ -32,42 +33,40 @@ export function InvitationList({ invitations }: { invitations: readonly Invitati
     );
   }
   return (
-    <Stack
+    <CardList
+      label="Pending invitations"
+      items={invitations}
+      keyOf={(invitation) => invitation.id}
       gap="xs"
-      component="ul"
-      aria-label="Pending invitations"
-      style={{ listStyle: 'none', padding: 0, margin: 0 }}
     >
-      {invitations.map((invitation) => {
+      {(invitation) => {
         const expired = new Date(invitation.expiresAt).getTime() <= now;
         return (
-          <Card key={invitation.id} withBorder radius="md" padding="sm" component="li">
-            <Group justify="space-between" wrap="wrap" gap="xs">
-              <Stack gap={2}>
-                <Text size="sm" fw={600} style={wrap}>
-                  {invitation.email}
-                </Text>
-                <Text size="xs" c="dimmed" style={wrap}>
-                  {`${ROLE_LABELS[invitation.role]} · ${tagsText(invitation.tags)} · ${
-                    expired ? 'Expired' : 'Expires'
-                  } ${formatDateTime(invitation.expiresAt)}${
-                    invitation.invitedBy ? ` · Invited by ${invitation.invitedBy}` : ''
-                  }`}
-                </Text>
-              </Stack>
-              <Button
-                variant="light"
-                color="red"
-                size="compact-sm"
-                onClick={() => confirmRevoke(invitation)}
-                aria-label={`Revoke the invitation of ${invitation.email}`}
-              >
-                Revoke
-              </Button>
-            </Group>
-          </Card>
+          <Group justify="space-between" wrap="wrap" gap="xs">
+            <Stack gap={2}>
+              <Text size="sm" fw={600} style={wrap}>
+                {invitation.email}
+              </Text>
+              <Text size="xs" c="dimmed" style={wrap}>
+                {`${ROLE_LABELS[invitation.role]} · ${tagsText(invitation.tags)} · ${
+                  expired ? 'Expired' : 'Expires'
+                } ${formatDateTime(invitation.expiresAt)}${
+                  invitation.invitedBy ? ` · Invited by ${invitation.invitedBy}` : ''
+                }`}
+              </Text>
+            </Stack>
+            <Button
+              variant="light"
+              color="red"
+              size="compact-sm"
+              onClick={() => confirmRevoke(invitation)}
+              aria-label={`Revoke the invitation of ${invitation.email}`}
+            >
+              Revoke
+            </Button>
+          </Group>
         );
-      })}
-    </Stack>
+      }}
+    </CardList>
   );
 }

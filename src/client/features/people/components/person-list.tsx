@@ -1,7 +1,7 @@
+import { CardList } from '#client/components/card-list.tsx';
 import {
   Badge,
   Button,
-  Card,
   Group,
   List,
   Popover,
@@ -160,42 +160,35 @@ function PersonTable({ people, meId, onEditAccess, onProblem }: ListProps) {
 
 function PersonCards({ people, meId, onEditAccess, onProblem }: ListProps) {
   return (
-    <Stack
-      gap="sm"
-      component="ul"
-      aria-label="People"
-      style={{ listStyle: 'none', padding: 0, margin: 0 }}
-    >
-      {people.map((person) => (
-        <Card key={person.id} withBorder radius="md" padding="sm" component="li">
-          <Stack gap={6}>
-            <Group justify="space-between" wrap="nowrap" align="flex-start">
-              <Who person={person} meId={meId} />
-              <PersonActions
-                person={person}
-                onEditAccess={() => onEditAccess(person)}
-                onProblem={onProblem}
-              />
-            </Group>
-            <Group gap="xs">
-              <Badge variant="light">{ROLE_LABELS[person.role]}</Badge>
-              <State person={person} />
-            </Group>
-            <Text size="sm" style={wrap}>
-              {`Tags: ${tagsText(person.tags)}`}
-            </Text>
+    <CardList label="People" items={people} keyOf={(person) => person.id}>
+      {(person) => (
+        <Stack gap={6}>
+          <Group justify="space-between" wrap="nowrap" align="flex-start">
+            <Who person={person} meId={meId} />
+            <PersonActions
+              person={person}
+              onEditAccess={() => onEditAccess(person)}
+              onProblem={onProblem}
+            />
+          </Group>
+          <Group gap="xs">
+            <Badge variant="light">{ROLE_LABELS[person.role]}</Badge>
+            <State person={person} />
+          </Group>
+          <Text size="sm" style={wrap}>
+            {`Tags: ${tagsText(person.tags)}`}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {`Second factor: ${secondFactorText(person)} · Last sign-in: ${lastSignInText(person)}`}
+          </Text>
+          <Group gap={4}>
             <Text size="xs" c="dimmed">
-              {`Second factor: ${secondFactorText(person)} · Last sign-in: ${lastSignInText(person)}`}
+              Devices:
             </Text>
-            <Group gap={4}>
-              <Text size="xs" c="dimmed">
-                Devices:
-              </Text>
-              <Devices person={person} />
-            </Group>
-          </Stack>
-        </Card>
-      ))}
-    </Stack>
+            <Devices person={person} />
+          </Group>
+        </Stack>
+      )}
+    </CardList>
   );
 }

@@ -1,5 +1,6 @@
+import { CardList } from '#client/components/card-list.tsx';
 import { Link } from 'react-router';
-import { Anchor, Card, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Stack, Table, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import type { Server } from '#shared/servers.ts';
 import { formatDateTime } from '#client/lib/history-text.ts';
@@ -76,37 +77,30 @@ function ServerTable({ servers }: { servers: readonly Server[] }) {
 
 function ServerCards({ servers }: { servers: readonly Server[] }) {
   return (
-    <Stack
-      gap="sm"
-      component="ul"
-      aria-label="Servers"
-      style={{ listStyle: 'none', padding: 0, margin: 0 }}
-    >
-      {servers.map((server) => (
-        <Card key={server.id} withBorder radius="md" padding="sm" component="li">
-          <Stack gap={4}>
-            <Anchor component={Link} to={serverPath(server.id)} fw={600} style={wrap}>
-              {server.label}
-              {server.primary ? ' (primary)' : ''}
-            </Anchor>
-            <ServerStatusBadge server={server} />
-            <Text size="sm" style={wrap}>
-              {clientLabel(server.client)}
+    <CardList label="Servers" items={servers} keyOf={(server) => server.id}>
+      {(server) => (
+        <Stack gap={4}>
+          <Anchor component={Link} to={serverPath(server.id)} fw={600} style={wrap}>
+            {server.label}
+            {server.primary ? ' (primary)' : ''}
+          </Anchor>
+          <ServerStatusBadge server={server} />
+          <Text size="sm" style={wrap}>
+            {clientLabel(server.client)}
+          </Text>
+          <Text size="sm" ff="monospace" style={wrap}>
+            {serverAddress(server)}
+          </Text>
+          {server.status === 'unreachable' && server.reason && (
+            <Text size="xs" c="var(--mantine-color-error)">
+              {server.reason}
             </Text>
-            <Text size="sm" ff="monospace" style={wrap}>
-              {serverAddress(server)}
-            </Text>
-            {server.status === 'unreachable' && server.reason && (
-              <Text size="xs" c="var(--mantine-color-error)">
-                {server.reason}
-              </Text>
-            )}
-            <Text size="xs" c="dimmed">
-              {`Credential: ${server.credential?.name ?? 'None'} · Last check: ${lastCheck(server)}`}
-            </Text>
-          </Stack>
-        </Card>
-      ))}
-    </Stack>
+          )}
+          <Text size="xs" c="dimmed">
+            {`Credential: ${server.credential?.name ?? 'None'} · Last check: ${lastCheck(server)}`}
+          </Text>
+        </Stack>
+      )}
+    </CardList>
   );
 }

@@ -1,8 +1,8 @@
+import { CardList } from '#client/components/card-list.tsx';
 import { useState } from 'react';
 import {
   Alert,
   Button,
-  Card,
   Code,
   Drawer,
   Group,
@@ -258,38 +258,31 @@ function DeliveryCards({
   ...row
 }: Omit<RowProps, 'delivery'> & { deliveries: WebhookDelivery[] }) {
   return (
-    <Stack
-      gap="sm"
-      component="ul"
-      aria-label="Deliveries"
-      style={{ listStyle: 'none', padding: 0, margin: 0 }}
-    >
-      {deliveries.map((delivery) => (
-        <Card key={delivery.id} withBorder radius="md" padding="sm" component="li">
-          <Stack gap={6}>
-            <Group justify="space-between" wrap="nowrap" align="flex-start">
-              <EventKind delivery={delivery} />
-              <DeliveryStatusBadge status={delivery.status} />
-            </Group>
-            <Group gap="xs">
-              <ResponseCode delivery={delivery} />
-              <Text span size="sm" c="dimmed">
-                ·
-              </Text>
-              <Text size="sm">{attemptsText(delivery.attempts)}</Text>
-            </Group>
-            {delivery.error && (
-              <Text size="sm" c="var(--mantine-color-error)" style={wrap}>
-                {delivery.error}
-              </Text>
-            )}
-            <Group justify="space-between" align="flex-end">
-              <Times delivery={delivery} />
-              <ResendButton delivery={delivery} {...row} />
-            </Group>
-          </Stack>
-        </Card>
-      ))}
-    </Stack>
+    <CardList label="Deliveries" items={deliveries} keyOf={(delivery) => delivery.id}>
+      {(delivery) => (
+        <Stack gap={6}>
+          <Group justify="space-between" wrap="nowrap" align="flex-start">
+            <EventKind delivery={delivery} />
+            <DeliveryStatusBadge status={delivery.status} />
+          </Group>
+          <Group gap="xs">
+            <ResponseCode delivery={delivery} />
+            <Text span size="sm" c="dimmed">
+              ·
+            </Text>
+            <Text size="sm">{attemptsText(delivery.attempts)}</Text>
+          </Group>
+          {delivery.error && (
+            <Text size="sm" c="var(--mantine-color-error)" style={wrap}>
+              {delivery.error}
+            </Text>
+          )}
+          <Group justify="space-between" align="flex-end">
+            <Times delivery={delivery} />
+            <ResendButton delivery={delivery} {...row} />
+          </Group>
+        </Stack>
+      )}
+    </CardList>
   );
 }

@@ -1,14 +1,5 @@
-import {
-  Button,
-  Card,
-  Group,
-  List,
-  Popover,
-  Stack,
-  Table,
-  Text,
-  VisuallyHidden,
-} from '@mantine/core';
+import { CardList } from '#client/components/card-list.tsx';
+import { Button, Group, List, Popover, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import type { Webhook } from '#shared/webhooks.ts';
 import {
@@ -174,47 +165,40 @@ function WebhookTable({ webhooks, ...handlers }: ListProps) {
 
 function WebhookCards({ webhooks, ...handlers }: ListProps) {
   return (
-    <Stack
-      gap="sm"
-      component="ul"
-      aria-label="Webhook endpoints"
-      style={{ listStyle: 'none', padding: 0, margin: 0 }}
-    >
-      {webhooks.map((webhook) => (
-        <Card key={webhook.id} withBorder radius="md" padding="sm" component="li">
-          <Stack gap={6}>
-            <Group justify="space-between" wrap="nowrap" align="flex-start">
-              <Address webhook={webhook} />
-              <WebhookActions webhook={webhook} {...handlers} />
-            </Group>
-            <Group gap="xs">
-              <Enabled webhook={webhook} />
-              <Text span size="sm" c="dimmed">
-                ·
-              </Text>
-              <Events webhook={webhook} />
-            </Group>
-            <PausedNote webhook={webhook} />
-            <Group gap={6}>
-              <Text size="sm" c="dimmed">
-                Last delivery:
-              </Text>
-              <LastDelivery delivery={webhook.lastDelivery} />
-            </Group>
-            <Group justify="space-between">
-              <Text size="sm">{pendingText(webhook.pending)}</Text>
-              <Button
-                variant="default"
-                size="compact-sm"
-                onClick={() => handlers.onDeliveries(webhook)}
-                aria-label={`Deliveries to ${webhook.url}`}
-              >
-                Deliveries
-              </Button>
-            </Group>
-          </Stack>
-        </Card>
-      ))}
-    </Stack>
+    <CardList label="Webhook endpoints" items={webhooks} keyOf={(webhook) => webhook.id}>
+      {(webhook) => (
+        <Stack gap={6}>
+          <Group justify="space-between" wrap="nowrap" align="flex-start">
+            <Address webhook={webhook} />
+            <WebhookActions webhook={webhook} {...handlers} />
+          </Group>
+          <Group gap="xs">
+            <Enabled webhook={webhook} />
+            <Text span size="sm" c="dimmed">
+              ·
+            </Text>
+            <Events webhook={webhook} />
+          </Group>
+          <PausedNote webhook={webhook} />
+          <Group gap={6}>
+            <Text size="sm" c="dimmed">
+              Last delivery:
+            </Text>
+            <LastDelivery delivery={webhook.lastDelivery} />
+          </Group>
+          <Group justify="space-between">
+            <Text size="sm">{pendingText(webhook.pending)}</Text>
+            <Button
+              variant="default"
+              size="compact-sm"
+              onClick={() => handlers.onDeliveries(webhook)}
+              aria-label={`Deliveries to ${webhook.url}`}
+            >
+              Deliveries
+            </Button>
+          </Group>
+        </Stack>
+      )}
+    </CardList>
   );
 }
