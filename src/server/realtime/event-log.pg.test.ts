@@ -54,6 +54,16 @@ function openAppend(clientId: string) {
   return { seq, commit, done };
 }
 
+/** A connection of its own that LISTENs on the event channel: the payloads it has heard. */
+async function listen(): Promise<{ heard: string[]; stop: () => Promise<void> }> {
+  const listener = new pg.Client({ connectionString: url });
+  await listener.connect();
+  const heard: string[] = [];
+  listener.on('notification', (n) => heard.push(n.payload ?? ''));
+  await listener.query(`listen ${EVENT_CHANNEL}`);
+  return { heard, stop: () => listener.end() };
+}
+
 describe('the event log on PostgreSQL', () => {
   it('makes a later append wait until the earlier one commits, so seq order is commit order', async () => {
     const head = await latestSeq(db.kysely);
@@ -102,11 +112,7 @@ describe('the event log on PostgreSQL', () => {
   });
 
   it('notifies listeners at commit, not before, and never for a rollback', async () => {
-    const listener = new pg.Client({ connectionString: url });
-    await listener.connect();
-    const heard: string[] = [];
-    listener.on('notification', (n) => heard.push(n.payload ?? ''));
-    await listener.query(`listen ${EVENT_CHANNEL}`);
+    const { heard, stop } = await listen();
     try {
       const open = openAppend('notified');
       const seq = await open.seq;
@@ -129,16 +135,12 @@ describe('the event log on PostgreSQL', () => {
         .poll(() => heard, { timeout: 2000 })
         .toEqual(['marker 1', String(seq), 'marker 2']);
     } finally {
-      await listener.end();
+      await stop();
     }
   });
 
   it('numbers a long append on from the last event without gaps, and notifies once, its last', async () => {
-    const listener = new pg.Client({ connectionString: url });
-    await listener.connect();
-    const heard: string[] = [];
-    listener.on('notification', (n) => heard.push(n.payload ?? ''));
-    await listener.query(`listen ${EVENT_CHANNEL}`);
+    const { heard, stop } = await listen();
     try {
       const head = await latestSeq(db.kysely);
       // More than one insert statement's worth (500 rows each): the later ones number on from
@@ -161,7 +163,7 @@ describe('the event log on PostgreSQL', () => {
       await sql`select pg_notify(${EVENT_CHANNEL}, 'marker')`.execute(db.kysely);
       await expect.poll(() => heard, { timeout: 2000 }).toEqual([String(head + 1201), 'marker']);
     } finally {
-      await listener.end();
+      await stop();
     }
   });
 });

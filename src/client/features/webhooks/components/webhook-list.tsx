@@ -144,14 +144,7 @@ function WebhookTable({ webhooks, ...handlers }: ListProps) {
               </Table.Td>
               <Table.Td>
                 <Group gap={4} wrap="nowrap" justify="flex-end">
-                  <Button
-                    variant="default"
-                    size="compact-sm"
-                    onClick={() => handlers.onDeliveries(webhook)}
-                    aria-label={`Deliveries to ${webhook.url}`}
-                  >
-                    Deliveries
-                  </Button>
+                  <DeliveriesButton webhook={webhook} onDeliveries={handlers.onDeliveries} />
                   <WebhookActions webhook={webhook} {...handlers} />
                 </Group>
               </Table.Td>
@@ -188,17 +181,30 @@ function WebhookCards({ webhooks, ...handlers }: ListProps) {
           </Group>
           <Group justify="space-between">
             <Text size="sm">{pendingText(webhook.pending)}</Text>
-            <Button
-              variant="default"
-              size="compact-sm"
-              onClick={() => handlers.onDeliveries(webhook)}
-              aria-label={`Deliveries to ${webhook.url}`}
-            >
-              Deliveries
-            </Button>
+            <DeliveriesButton webhook={webhook} onDeliveries={handlers.onDeliveries} />
           </Group>
         </Stack>
       )}
     </CardList>
+  );
+}
+
+/** Opens the endpoint's deliveries, named by its address for a list of several. */
+function DeliveriesButton({
+  webhook,
+  onDeliveries,
+}: {
+  webhook: Webhook;
+  onDeliveries: (webhook: Webhook) => void;
+}) {
+  return (
+    <Button
+      variant="default"
+      size="compact-sm"
+      onClick={() => onDeliveries(webhook)}
+      aria-label={`Deliveries to ${webhook.url}`}
+    >
+      Deliveries
+    </Button>
   );
 }
