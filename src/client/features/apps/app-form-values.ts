@@ -1,5 +1,5 @@
-import { placeFieldErrors, schemaErrors, type PlacedErrors } from '#client/lib/form-errors.ts';
 import { appCreateSchema, type App, type AppCreate } from '#shared/apps.ts';
+import { placeFieldErrors, schemaErrors, type PlacedErrors } from '#client/lib/form-errors.ts';
 
 /** The app form as its inputs hold it. */
 export interface AppFormValues {

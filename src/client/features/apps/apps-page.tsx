@@ -1,4 +1,3 @@
-import { SectionHeading, SectionList, SectionSearch } from '#client/components/section-page.tsx';
 import { useNavigate } from 'react-router';
 import { Group, Select, Stack } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
@@ -10,6 +9,7 @@ import { appsQuery } from './api/app-queries.ts';
 import { AppFormModal } from './components/app-form.tsx';
 import { AppList, appPath } from './components/app-list.tsx';
 import { RUN_STATE_FILTERS } from './run-look.ts';
+import { SectionHeading, SectionList, SectionSearch } from '#client/components/section-page.tsx';
 
 /** The Apps section: every app of every client with its last deploy, searched and filtered. */
 export function AppsPage() {

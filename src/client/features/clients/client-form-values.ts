@@ -1,4 +1,3 @@
-import { placeFieldErrors, schemaErrors, type PlacedErrors } from '#client/lib/form-errors.ts';
 import {
   DEFAULT_SERVER_PORT,
   clientInputSchema,
@@ -6,6 +5,7 @@ import {
   type ClientInput,
 } from '#shared/clients.ts';
 import { parseTags } from '#shared/tags.ts';
+import { placeFieldErrors, schemaErrors, type PlacedErrors } from '#client/lib/form-errors.ts';
 
 /** The Add/Edit Client form as the inputs hold it: tags as chips, domains one input each. */
 export interface ClientFormValues {

@@ -1,6 +1,6 @@
-import { placeFieldErrors, type PlacedErrors } from '#client/lib/form-errors.ts';
 import type { CredentialKind } from '#shared/servers.ts';
 import { MIN_SECRET_LENGTH, SHORT_SECRET_MESSAGE } from '#shared/secret-length.ts';
+import { placeFieldErrors, type PlacedErrors } from '#client/lib/form-errors.ts';
 
 export const KIND_LABELS: Record<CredentialKind, string> = {
   'ssh-key': 'SSH key',

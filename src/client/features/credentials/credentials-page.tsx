@@ -1,4 +1,3 @@
-import { SectionHeading, SectionList } from '#client/components/section-page.tsx';
 import { useNavigate } from 'react-router';
 import { Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
@@ -8,6 +7,7 @@ import { useCan } from '#client/lib/use-can.ts';
 import { FormModal } from '#client/components/form-modal.tsx';
 import { NewCredentialForm } from './components/credential-form.tsx';
 import { CredentialList, credentialPath } from './components/credential-list.tsx';
+import { SectionHeading, SectionList } from '#client/components/section-page.tsx';
 
 /** The Credentials section: the vault's SSH keys, passwords and tokens, never their secrets. */
 export function CredentialsPage() {

@@ -1,4 +1,3 @@
-import { placeFieldErrors, schemaErrors, type PlacedErrors } from '#client/lib/form-errors.ts';
 import {
   issueCreateSchema,
   type Issue,
@@ -6,6 +5,7 @@ import {
   type IssueKind,
   type IssueUpdate,
 } from '#shared/issues.ts';
+import { placeFieldErrors, schemaErrors, type PlacedErrors } from '#client/lib/form-errors.ts';
 
 /** The issue form as its inputs hold it: '' for "none", since a Select cannot hold null. */
 export interface IssueFormValues {

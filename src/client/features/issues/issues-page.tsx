@@ -1,4 +1,3 @@
-import { SectionHeading, SectionList, SectionSearch } from '#client/components/section-page.tsx';
 import { useNavigate } from 'react-router';
 import { Group, Select, Stack } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
@@ -16,6 +15,7 @@ import {
   isNarrowed,
 } from './issue-filters.ts';
 import { personOptions } from './issue-text.ts';
+import { SectionHeading, SectionList, SectionSearch } from '#client/components/section-page.tsx';
 
 const EMPTY_TEXT = {
   open: 'No open issues.',

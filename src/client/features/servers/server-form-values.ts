@@ -1,6 +1,6 @@
-import { placeFieldErrors, schemaErrors, type PlacedErrors } from '#client/lib/form-errors.ts';
 import { DEFAULT_SERVER_PORT } from '#shared/clients.ts';
 import { serverCreateSchema, type Server, type ServerCreate } from '#shared/servers.ts';
+import { placeFieldErrors, schemaErrors, type PlacedErrors } from '#client/lib/form-errors.ts';
 
 /** The server form as its inputs hold it. */
 export interface ServerFormValues {

@@ -1,4 +1,3 @@
-import { SectionHeading, SectionList, SectionSearch } from '#client/components/section-page.tsx';
 import { Group, Select, Stack } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -9,6 +8,7 @@ import { useCan } from '#client/lib/use-can.ts';
 import { useUrlSearch } from '#client/lib/use-url-search.ts';
 import { ServerList } from './components/server-list.tsx';
 import { STATUS_FILTERS } from '#client/lib/server-status.ts';
+import { SectionHeading, SectionList, SectionSearch } from '#client/components/section-page.tsx';
 
 /** The Servers section: every server of every client, searched and filtered by the API. */
 export function ServersPage() {

@@ -1,4 +1,3 @@
-import { placeFieldErrors, type PlacedErrors } from '#client/lib/form-errors.ts';
 import { z } from 'zod';
 import type { ClientEventKind } from '#shared/events.ts';
 import {
@@ -8,6 +7,7 @@ import {
   type WebhookFormat,
   type WebhookInput,
 } from '#shared/webhooks.ts';
+import { placeFieldErrors, type PlacedErrors } from '#client/lib/form-errors.ts';
 
 export interface WebhookFormValues {
   url: string;

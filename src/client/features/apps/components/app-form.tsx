@@ -1,5 +1,3 @@
-import { FormActions } from '#client/components/form-actions.tsx';
-import { focusFirstError, showFormFailure } from '#client/lib/form-errors.ts';
 import { useEffect, useId, useRef, useState } from 'react';
 import { FormModal } from '#client/components/form-modal.tsx';
 import { Select, Stack, TextInput } from '@mantine/core';
@@ -25,6 +23,8 @@ import {
   type AppFormValues,
 } from '../app-form-values.ts';
 import { clientLabel } from '#shared/clients.ts';
+import { FormActions } from '#client/components/form-actions.tsx';
+import { focusFirstError, showFormFailure } from '#client/lib/form-errors.ts';
 
 const PLACEHOLDER_LIST = TEMPLATE_PLACEHOLDERS.map((name) => `{${name}}`).join(' ');
 

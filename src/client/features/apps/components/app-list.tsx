@@ -1,4 +1,3 @@
-import { CardList } from '#client/components/card-list.tsx';
 import { Link } from 'react-router';
 import { Anchor, Group, Stack, Table, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
@@ -6,6 +5,7 @@ import type { App } from '#shared/apps.ts';
 import { formatDateTime } from '#client/lib/history-text.ts';
 import { RunStateBadge } from './run-state-badge.tsx';
 import { clientLabel } from '#shared/clients.ts';
+import { CardList } from '#client/components/card-list.tsx';
 
 export const appPath = (id: string) => `/apps/${encodeURIComponent(id)}`;
 

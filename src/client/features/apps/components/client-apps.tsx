@@ -1,4 +1,3 @@
-import { PanelList } from '#client/components/panel-list.tsx';
 import { Link } from 'react-router';
 import { Anchor, Group, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
@@ -10,6 +9,7 @@ import { appsQuery } from '../api/app-queries.ts';
 import { appPath } from './app-list.tsx';
 import { AppFormModal } from './app-form.tsx';
 import { RunStateBadge } from './run-state-badge.tsx';
+import { PanelList } from '#client/components/panel-list.tsx';
 
 /** A client's apps in its panel, each with its last deploy and a link, and a way to add one. */
 export function ClientApps({ client }: { client: App['client'] }) {

@@ -1,4 +1,3 @@
-import { FormActions } from '#client/components/form-actions.tsx';
 import { useState, type FormEvent } from 'react';
 import { useParams } from 'react-router';
 import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
@@ -17,6 +16,7 @@ import {
 } from '../api/bulk-mutations.ts';
 import { useGoToClient } from '../use-client-search.ts';
 import { BulkActionButtons, type BulkAction } from './bulk-action-buttons.tsx';
+import { FormActions } from '#client/components/form-actions.tsx';
 
 /** "1 client", "3 clients". */
 export function clientCount(n: number): string {

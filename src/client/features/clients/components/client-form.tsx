@@ -1,5 +1,3 @@
-import { FormActions } from '#client/components/form-actions.tsx';
-import { focusFirstError, showFormFailure } from '#client/lib/form-errors.ts';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import {
   Checkbox,
@@ -38,6 +36,8 @@ import {
   validateClientForm,
   type ClientFormValues,
 } from '../client-form-values.ts';
+import { FormActions } from '#client/components/form-actions.tsx';
+import { focusFirstError, showFormFailure } from '#client/lib/form-errors.ts';
 
 /**
  * `client` set: edit that client (at the version it was opened or loaded since); unset: add a

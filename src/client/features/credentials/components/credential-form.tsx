@@ -1,5 +1,3 @@
-import { FormActions } from '#client/components/form-actions.tsx';
-import { focusFirstError, showFormFailure } from '#client/lib/form-errors.ts';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Input, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
@@ -20,6 +18,8 @@ import {
   type CredentialFormValues,
 } from '../credential-form-values.ts';
 import { SecretFields } from './secret-fields.tsx';
+import { FormActions } from '#client/components/form-actions.tsx';
+import { focusFirstError, showFormFailure } from '#client/lib/form-errors.ts';
 
 /** A new credential in the vault: its name, its kind, and its secret. */
 export function NewCredentialForm({

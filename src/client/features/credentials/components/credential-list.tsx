@@ -1,4 +1,3 @@
-import { CardList } from '#client/components/card-list.tsx';
 import { Link } from 'react-router';
 import { Anchor, Badge, Group, Stack, Table, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
@@ -6,6 +5,7 @@ import type { Credential } from '#shared/credentials.ts';
 import { formatDateTime } from '#client/lib/history-text.ts';
 import { KIND_LABELS } from '../credential-form-values.ts';
 import { clientLabel } from '#shared/clients.ts';
+import { CardList } from '#client/components/card-list.tsx';
 
 export const credentialPath = (id: string) => `/credentials/${encodeURIComponent(id)}`;
 

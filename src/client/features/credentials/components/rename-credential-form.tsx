@@ -1,4 +1,3 @@
-import { FormActions } from '#client/components/form-actions.tsx';
 import { useRef, useState } from 'react';
 import { Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
@@ -10,6 +9,7 @@ import { useSavedVersion } from '#client/lib/saved-version.ts';
 import { LoadSavedVersion } from '#client/components/load-saved-version.tsx';
 import { useRenameCredential } from '../api/credential-mutations.ts';
 import { credentialQuery } from '../api/credential-queries.ts';
+import { FormActions } from '#client/components/form-actions.tsx';
 
 /**
  * A new name for a credential, at the version it was opened or loaded since (a stale one is a

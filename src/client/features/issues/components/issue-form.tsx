@@ -1,5 +1,3 @@
-import { FormActions } from '#client/components/form-actions.tsx';
-import { focusFirstError, showFormFailure } from '#client/lib/form-errors.ts';
 import { useEffect, useId, useRef, useState } from 'react';
 import { FormModal } from '#client/components/form-modal.tsx';
 import { Group, Radio, Select, SimpleGrid, Stack, TextInput, Textarea } from '@mantine/core';
@@ -26,6 +24,8 @@ import {
 } from '../issue-form-values.ts';
 import { clientLabel } from '#shared/clients.ts';
 import { personOptions } from '../issue-text.ts';
+import { FormActions } from '#client/components/form-actions.tsx';
+import { focusFirstError, showFormFailure } from '#client/lib/form-errors.ts';
 
 /**
  * Open a new issue or edit one in a dialog. `issue` set: edit it at the version it was opened or

@@ -1,4 +1,3 @@
-import { CardList } from '#client/components/card-list.tsx';
 import { Link } from 'react-router';
 import { Anchor, Group, Stack, Table, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
@@ -8,6 +7,7 @@ import { clientLabel } from '#shared/clients.ts';
 import { commentsLabel, issueSubject } from '../issue-text.ts';
 import { IssueKindBadge, IssueStateBadge } from './issue-badges.tsx';
 import { PersonName } from './person-name.tsx';
+import { CardList } from '#client/components/card-list.tsx';
 
 export const issuePagePath = (id: string) => `/issues/${encodeURIComponent(id)}`;
 const clientPath = (id: string) => `/clients/${encodeURIComponent(id)}`;

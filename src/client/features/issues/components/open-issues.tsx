@@ -1,4 +1,3 @@
-import { PanelList } from '#client/components/panel-list.tsx';
 import { Link } from 'react-router';
 import { Anchor, Group, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
@@ -12,6 +11,7 @@ import { IssueFormModal } from './issue-form.tsx';
 import { IssueKindBadge } from './issue-badges.tsx';
 import { issuePagePath } from './issue-list.tsx';
 import { PersonName } from './person-name.tsx';
+import { PanelList } from '#client/components/panel-list.tsx';
 
 /** A client's open issues in its panel, each linking to its page, and a way to open one. */
 export function OpenIssues({ client }: { client: Issue['client'] }) {

@@ -1,4 +1,3 @@
-import { CardList } from '#client/components/card-list.tsx';
 import { useState } from 'react';
 import { Button, Group, Stack, Text } from '@mantine/core';
 import type { Invitation } from '#shared/people-admin.ts';
@@ -6,6 +5,7 @@ import { formatDateTime } from '#client/lib/history-text.ts';
 import { useRevokeInvitation } from '../api/people-mutations.ts';
 import { ROLE_LABELS, tagsText } from '../people-text.ts';
 import { confirmAction } from '#client/lib/confirm-action.tsx';
+import { CardList } from '#client/components/card-list.tsx';
 
 const wrap = { overflowWrap: 'anywhere' } as const;
 

@@ -1,4 +1,3 @@
-import { CardList } from '#client/components/card-list.tsx';
 import {
   Badge,
   Button,
@@ -21,6 +20,7 @@ import {
   tagsText,
 } from '../people-text.ts';
 import { PersonActions } from './person-actions.tsx';
+import { CardList } from '#client/components/card-list.tsx';
 
 const wrap = { overflowWrap: 'anywhere' } as const;
 

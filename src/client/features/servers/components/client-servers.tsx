@@ -1,4 +1,3 @@
-import { PanelList } from '#client/components/panel-list.tsx';
 import { Link } from 'react-router';
 import { Anchor, Group, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
@@ -9,6 +8,7 @@ import { serverPath } from './server-list.tsx';
 import { ServerFormModal } from './server-form.tsx';
 import { useCan } from '#client/lib/use-can.ts';
 import { ServerStatusBadge } from '#client/components/server-status-badge.tsx';
+import { PanelList } from '#client/components/panel-list.tsx';
 
 /**
  * A client's servers other than the primary one (shown above as the panel's Server JSON), each

@@ -1,5 +1,3 @@
-import { FormActions } from '#client/components/form-actions.tsx';
-import { focusFirstError, showFormFailure } from '#client/lib/form-errors.ts';
 import { useEffect, useId, useRef, useState } from 'react';
 import { FormModal } from '#client/components/form-modal.tsx';
 import { Checkbox, NumberInput, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
@@ -23,6 +21,8 @@ import {
   type ServerFormValues,
 } from '../server-form-values.ts';
 import { clientLabel, DEFAULT_SERVER_PORT } from '#shared/clients.ts';
+import { FormActions } from '#client/components/form-actions.tsx';
+import { focusFirstError, showFormFailure } from '#client/lib/form-errors.ts';
 
 const KIND_NAMES = { 'ssh-key': 'SSH key', password: 'password', token: 'token' } as const;
 

@@ -1,4 +1,3 @@
-import { CardList } from '#client/components/card-list.tsx';
 import { Link } from 'react-router';
 import { Anchor, Stack, Table, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
@@ -7,6 +6,7 @@ import { formatDateTime } from '#client/lib/history-text.ts';
 import { serverAddress } from '#client/lib/server-status.ts';
 import { ServerStatusBadge } from '#client/components/server-status-badge.tsx';
 import { clientLabel } from '#shared/clients.ts';
+import { CardList } from '#client/components/card-list.tsx';
 
 export const serverPath = (id: string) => `/servers/${encodeURIComponent(id)}`;
 

@@ -1,4 +1,3 @@
-import { CardList } from '#client/components/card-list.tsx';
 import { useState } from 'react';
 import {
   Alert,
@@ -23,6 +22,7 @@ import { deliveriesQuery } from '../api/webhook-queries.ts';
 import { useResendDelivery } from '../api/webhook-mutations.ts';
 import { EVENT_LABELS, attemptsText } from '../webhook-text.ts';
 import { DeliveryStatusBadge, When } from './delivery-status.tsx';
+import { CardList } from '#client/components/card-list.tsx';
 
 const wrap = { overflowWrap: 'anywhere' } as const;
 

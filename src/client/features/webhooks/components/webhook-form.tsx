@@ -1,5 +1,3 @@
-import { FormActions } from '#client/components/form-actions.tsx';
-import { focusFirstError, showFormFailure } from '#client/lib/form-errors.ts';
 import { useId, useState } from 'react';
 import { Group, Modal, Radio, Stack, Switch, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
@@ -19,6 +17,8 @@ import {
 } from '../webhook-form-values.ts';
 import { EventsField } from './events-field.tsx';
 import { SecretOnce } from './secret-once.tsx';
+import { FormActions } from '#client/components/form-actions.tsx';
+import { focusFirstError, showFormFailure } from '#client/lib/form-errors.ts';
 
 /** What the dialog is open for: a new endpoint, or an existing one to edit. */
 export type WebhookEditing = { webhook: Webhook | null } | null;

@@ -1,4 +1,3 @@
-import { CardList } from '#client/components/card-list.tsx';
 import { Button, Group, List, Popover, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import type { Webhook } from '#shared/webhooks.ts';
@@ -12,6 +11,7 @@ import {
 } from '../webhook-text.ts';
 import { LastDelivery } from './delivery-status.tsx';
 import { WebhookActions, type WebhookActionHandlers } from './webhook-actions.tsx';
+import { CardList } from '#client/components/card-list.tsx';
 
 const wrap = { overflowWrap: 'anywhere' } as const;
 
