@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Button, Skeleton, Stack, Text } from '@mantine/core';
+import { Button, Skeleton, Stack, Text, type MantineSpacing } from '@mantine/core';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { ErrorAlert } from './error-alert.tsx';
 import { PlusIcon } from './icons.tsx';
@@ -7,8 +7,8 @@ import { PlusIcon } from './icons.tsx';
 /**
  * One of a client's lists in its panel (its other servers, its apps, its open issues): a line
  * while it loads, why it could not be read (with Retry), `empty` when there is nothing to list
- * (of what `shown` keeps), else `children` with them; under it, the button that adds one, for
- * those who may (`add` is left out for the others).
+ * (of what `shown` keeps), else a list of them, named `label`, each item drawn by `children`;
+ * under it, the button that adds one, for those who may (`add` is left out for the others).
  */
 export function PanelList<T>({
   items,
@@ -17,6 +17,9 @@ export function PanelList<T>({
   loadingLabel = `Loading ${what}`,
   empty,
   add,
+  label,
+  keyOf,
+  gap = 6,
   children,
 }: {
   items: UseQueryResult<T[]>;
@@ -26,7 +29,10 @@ export function PanelList<T>({
   loadingLabel?: string;
   empty: string;
   add?: { label: string; onClick: () => void } | false;
-  children: (items: T[]) => ReactNode;
+  label?: string;
+  keyOf: (item: T) => string;
+  gap?: MantineSpacing;
+  children: (item: T) => ReactNode;
 }) {
   let body: ReactNode;
   if (items.isPending) {
@@ -47,7 +53,16 @@ export function PanelList<T>({
           {empty}
         </Text>
       ) : (
-        children(listed)
+        <Stack
+          gap={gap}
+          component="ul"
+          aria-label={label}
+          style={{ listStyle: 'none', margin: 0, padding: 0 }}
+        >
+          {listed.map((item) => (
+            <li key={keyOf(item)}>{children(item)}</li>
+          ))}
+        </Stack>
       );
   }
   return (

@@ -24,48 +24,34 @@ export function ClientApps({ client }: { client: App['client'] }) {
         what="apps"
         empty="No apps"
         add={mayWrite && { label: 'Add app', onClick: open }}
+        label={`Apps of ${client.name || client.code}`}
+        keyOf={(app) => app.id}
       >
-        {(list) => (
-          <Stack
-            gap={6}
-            component="ul"
-            aria-label={`Apps of ${client.name || client.code}`}
-            style={{ listStyle: 'none', margin: 0, padding: 0 }}
-          >
-            {list.map((app) => (
-              <Group
-                key={app.id}
-                component="li"
-                gap="xs"
-                wrap="nowrap"
-                justify="space-between"
-                align="flex-start"
+        {(app) => (
+          <Group gap="xs" wrap="nowrap" justify="space-between" align="flex-start">
+            <Stack gap={0} miw={0}>
+              <Anchor
+                component={Link}
+                to={appPath(app.id)}
+                size="sm"
+                fw={600}
+                style={{ overflowWrap: 'anywhere' }}
               >
-                <Stack gap={0} miw={0}>
-                  <Anchor
-                    component={Link}
-                    to={appPath(app.id)}
-                    size="sm"
-                    fw={600}
-                    style={{ overflowWrap: 'anywhere' }}
-                  >
-                    {app.name}
-                  </Anchor>
-                  <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                    {[
-                      app.server?.label ?? 'no server',
-                      app.lastRun
-                        ? `${formatDateTime(app.lastRun.startedAt)} by ${app.lastRun.startedBy.name}`
-                        : null,
-                    ]
-                      .filter(Boolean)
-                      .join(' · ')}
-                  </Text>
-                </Stack>
-                <RunStateBadge state={app.lastRun?.state ?? null} />
-              </Group>
-            ))}
-          </Stack>
+                {app.name}
+              </Anchor>
+              <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                {[
+                  app.server?.label ?? 'no server',
+                  app.lastRun
+                    ? `${formatDateTime(app.lastRun.startedAt)} by ${app.lastRun.startedBy.name}`
+                    : null,
+                ]
+                  .filter(Boolean)
+                  .join(' · ')}
+              </Text>
+            </Stack>
+            <RunStateBadge state={app.lastRun?.state ?? null} />
+          </Group>
         )}
       </PanelList>
       <AppFormModal opened={adding} onClose={close} client={client} />

@@ -27,42 +27,36 @@ export function OpenIssues({ client }: { client: Issue['client'] }) {
         loadingLabel="Loading open issues"
         empty="No open issues"
         add={mayWrite && { label: 'New issue', onClick: open }}
+        label="Open issues"
+        keyOf={(issue) => issue.id}
+        gap={8}
       >
-        {(list) => (
-          <Stack
-            gap={8}
-            component="ul"
-            aria-label="Open issues"
-            style={{ listStyle: 'none', margin: 0, padding: 0 }}
-          >
-            {list.map((issue) => {
-              const subject = issueSubject(issue);
-              return (
-                <Stack key={issue.id} component="li" gap={2}>
-                  <Anchor
-                    component={Link}
-                    to={issuePagePath(issue.id)}
-                    size="sm"
-                    fw={600}
-                    style={{ overflowWrap: 'anywhere' }}
-                  >
-                    {issue.title}
-                  </Anchor>
-                  <Group gap={6} wrap="nowrap" align="flex-start">
-                    <IssueKindBadge kind={issue.kind} />
-                    <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                      {subject ? `${subject} · ` : ''}
-                      {'by '}
-                      <PersonName person={issue.author} />
-                      {` · ${formatDateTime(issue.createdAt)}`}
-                      {issue.assignee ? ` · assigned to ${issue.assignee.name}` : ''}
-                    </Text>
-                  </Group>
-                </Stack>
-              );
-            })}
-          </Stack>
-        )}
+        {(issue) => {
+          const subject = issueSubject(issue);
+          return (
+            <Stack gap={2}>
+              <Anchor
+                component={Link}
+                to={issuePagePath(issue.id)}
+                size="sm"
+                fw={600}
+                style={{ overflowWrap: 'anywhere' }}
+              >
+                {issue.title}
+              </Anchor>
+              <Group gap={6} wrap="nowrap" align="flex-start">
+                <IssueKindBadge kind={issue.kind} />
+                <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                  {subject ? `${subject} · ` : ''}
+                  {'by '}
+                  <PersonName person={issue.author} />
+                  {` · ${formatDateTime(issue.createdAt)}`}
+                  {issue.assignee ? ` · assigned to ${issue.assignee.name}` : ''}
+                </Text>
+              </Group>
+            </Stack>
+          );
+        }}
       </PanelList>
       <IssueFormModal opened={adding} onClose={close} client={client} />
     </>

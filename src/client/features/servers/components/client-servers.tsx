@@ -27,29 +27,26 @@ export function ClientServers({ client }: { client: Server['client'] }) {
         what="servers"
         empty="No other servers"
         add={mayWrite && { label: 'Add server', onClick: open }}
+        keyOf={(server) => server.id}
       >
-        {(list) => (
-          <Stack gap={6} component="ul" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
-            {list.map((server) => (
-              <Group key={server.id} component="li" gap="xs" wrap="wrap" justify="space-between">
-                <Stack gap={0} miw={0}>
-                  <Anchor
-                    component={Link}
-                    to={serverPath(server.id)}
-                    size="sm"
-                    fw={600}
-                    style={{ overflowWrap: 'anywhere' }}
-                  >
-                    {server.label}
-                  </Anchor>
-                  <Text size="xs" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
-                    {serverAddress(server)}
-                  </Text>
-                </Stack>
-                <ServerStatusBadge server={server} />
-              </Group>
-            ))}
-          </Stack>
+        {(server) => (
+          <Group gap="xs" wrap="wrap" justify="space-between">
+            <Stack gap={0} miw={0}>
+              <Anchor
+                component={Link}
+                to={serverPath(server.id)}
+                size="sm"
+                fw={600}
+                style={{ overflowWrap: 'anywhere' }}
+              >
+                {server.label}
+              </Anchor>
+              <Text size="xs" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+                {serverAddress(server)}
+              </Text>
+            </Stack>
+            <ServerStatusBadge server={server} />
+          </Group>
         )}
       </PanelList>
       <ServerFormModal opened={adding} onClose={close} client={client} />
