@@ -88,6 +88,8 @@ export function ClientForm({
       return;
     }
     openConfirmModal({
+      // An Escape pressed again before the question has the focus comes here too: one question.
+      modalId: `${formId}-discard`,
       title: 'Discard your changes?',
       children: <Text size="sm">What you typed in this form will be lost.</Text>,
       labels: { confirm: 'Discard', cancel: 'Keep editing' },
