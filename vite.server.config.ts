@@ -26,13 +26,21 @@ function asciiOnly(): Plugin {
 }
 
 /**
+ * The commands built beside the server, each as dist/server/cli-<name>.mjs: the same command
+ * as `npm run <name>`, which runs its TypeScript source. `npm test` starts these, as it starts
+ * the server's bundle (src/server/testing/run-script.ts). Not the soak, which finds a file of
+ * its own from its source's folder.
+ */
+const COMMANDS = ['user', 'clients', 'db-copy', 'backup', 'restore', 'rotate-secret-key'];
+
+/**
  * The server as one bundle for `npm run serve` (dist/server/main.mjs). Node can run the
- * TypeScript sources as they are (tests and `npm run dev` do), but a start then resolves, stats
- * and reads about a thousand files of Better Auth, Fastify, zod and Kysely: on the 2-core
- * machines that was about half of the time to "ready" (docs/performance.md). The bundle is
- * loaded from a handful of files.
+ * TypeScript sources as they are (`npm run dev` does), but a start then resolves, stats and
+ * reads about a thousand files of Better Auth, Fastify, zod and Kysely: on the 2-core machines
+ * that was about half of the time to "ready" (docs/performance.md). The bundle is loaded from a
+ * handful of files, shared with the commands' bundles.
  *
- * The bundle sits two folders below the project root, as src/server/main.ts does, so paths
+ * The bundles sit two folders below the project root, as src/server/main.ts does, so paths
  * the code resolves from its own location (the built web app, app.ts) hold for both.
  */
 export default defineConfig({
@@ -41,14 +49,20 @@ export default defineConfig({
   // The built server is the production one: see requestLogLevel in src/server/config.ts.
   define: { __BUILT_SERVER__: 'true' },
   build: {
-    ssr: 'src/server/main.ts',
+    ssr: true,
     outDir: 'dist/server',
     emptyOutDir: true,
     target: 'node24',
     // Readable stack traces in the log without loading source maps at every start.
     minify: false,
     sourcemap: true,
-    rollupOptions: { output: { entryFileNames: 'main.mjs', chunkFileNames: '[name]-[hash].mjs' } },
+    rollupOptions: {
+      input: {
+        main: 'src/server/main.ts',
+        ...Object.fromEntries(COMMANDS.map((name) => [`cli-${name}`, `src/server/cli/${name}.ts`])),
+      },
+      output: { entryFileNames: '[name].mjs', chunkFileNames: '[name]-[hash].mjs' },
+    },
   },
   ssr: {
     // Everything in the bundle but the native SQLite binding, pg and ssh2: their optional native

@@ -61,7 +61,8 @@ describe('main: SIGTERM', () => {
       DATA_DIR: dataDir,
       ...database.env,
       SMTP_URL: mail.url,
-      LOG_LEVEL: 'info',
+      // The line each request is logged with: at debug in the bundle, as in production.
+      LOG_LEVEL: 'debug',
     });
     await ready;
     const fake = { url, mail } as unknown as TestServer;

@@ -96,8 +96,8 @@ type WorkerOutput =
   | { publicOnly: true };
 
 /**
- * The worker's whole program, run from its source (`eval`): the server is one bundle, so there is
- * no worker file to point at. It reaches everything through `process`, since the source runs
+ * The worker's whole program, run from its source (`eval`): in the server's bundle there is no
+ * worker file to point at. It reaches everything through `process`, since the source runs
  * with nothing of this module around it.
  */
 function openInWorker(): void {

@@ -20,20 +20,18 @@ export interface ServerProcess {
 }
 
 /**
- * The real entry point as a child process on the given settings: `entry`, else the one
- * TEST_SERVER_ENTRY names, else the TypeScript sources (`src/server/main.ts`, as `npm run dev`
- * runs them). `npm test` names the bundle it has just built from the same tree
- * (`dist/server/main.mjs`, what `npm run serve` runs), which loads a handful of files where the
- * sources load over a thousand, and the crash tests start the server dozens of times
- * (docs/performance.md). Resolves once `/readyz` answers 200 (the database is migrated and
- * reachable), so a test can kill it at any moment after and start it again.
+ * The real entry point as a child process on the given settings: `entry`, else
+ * `src/server/main.ts`, which `npm test` starts from the bundle it has just built from the same
+ * tree (`entryFile`: what `npm run serve` runs; the crash tests start the server dozens of
+ * times). Resolves once `/readyz` answers 200 (the database is migrated and reachable), so a
+ * test can kill it at any moment after and start it again.
  */
 export async function spawnServer(
   env: Record<string, string> & { PORT: string; DATA_DIR: string },
   options: { readyTimeoutMs?: number; entry?: string } = {},
 ): Promise<ServerProcess> {
   const url = `http://127.0.0.1:${env.PORT}`;
-  const entry = options.entry ?? process.env.TEST_SERVER_ENTRY ?? 'src/server/main.ts';
+  const entry = options.entry ?? 'src/server/main.ts';
   const child = startScript(entry, [], {
     PUBLIC_URL: url,
     LOG_LEVEL: 'warn',
