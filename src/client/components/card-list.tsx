@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { Card, Stack, type MantineSpacing } from '@mantine/core';
+import { Card, type MantineSpacing } from '@mantine/core';
+import { BareList } from './bare-list.tsx';
 
 /**
  * A list drawn as cards, one bordered card an item (a section's list on a phone, the people,
@@ -20,17 +21,12 @@ export function CardList<T>({
   children: (item: T) => ReactNode;
 }) {
   return (
-    <Stack
-      gap={gap}
-      component="ul"
-      aria-label={label}
-      style={{ listStyle: 'none', padding: 0, margin: 0 }}
-    >
+    <BareList gap={gap} label={label}>
       {items.map((item) => (
         <Card key={keyOf(item)} withBorder radius="md" padding="sm" component="li">
           {children(item)}
         </Card>
       ))}
-    </Stack>
+    </BareList>
   );
 }

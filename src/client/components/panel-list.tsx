@@ -1,8 +1,10 @@
 import type { ReactNode } from 'react';
-import { Button, Skeleton, Stack, Text, type MantineSpacing } from '@mantine/core';
+import { Anchor, Button, Skeleton, Stack, Text, type MantineSpacing } from '@mantine/core';
+import { Link } from 'react-router';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { ErrorAlert } from './error-alert.tsx';
 import { PlusIcon } from './icons.tsx';
+import { BareList } from './bare-list.tsx';
 
 /**
  * One of a client's lists in its panel (its other servers, its apps, its open issues): a line
@@ -53,16 +55,11 @@ export function PanelList<T>({
           {empty}
         </Text>
       ) : (
-        <Stack
-          gap={gap}
-          component="ul"
-          aria-label={label}
-          style={{ listStyle: 'none', margin: 0, padding: 0 }}
-        >
+        <BareList gap={gap} label={label}>
           {listed.map((item) => (
             <li key={keyOf(item)}>{children(item)}</li>
           ))}
-        </Stack>
+        </BareList>
       );
   }
   return (
@@ -80,5 +77,14 @@ export function PanelList<T>({
         </Button>
       )}
     </Stack>
+  );
+}
+
+/** An item's name in a panel list, linking to its own page; a long name wraps anywhere. */
+export function PanelLink({ to, children }: { to: string; children: ReactNode }) {
+  return (
+    <Anchor component={Link} to={to} size="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
+      {children}
+    </Anchor>
   );
 }

@@ -22,6 +22,7 @@ import { RenameCredentialForm } from './components/rename-credential-form.tsx';
 import { SecretReveal } from './components/secret-reveal.tsx';
 import { useCan } from '#client/lib/use-can.ts';
 import { clientLabel } from '#shared/clients.ts';
+import { BareList } from '#client/components/bare-list.tsx';
 
 const CREDENTIALS = { to: '/credentials', name: 'credentials' };
 
@@ -124,7 +125,7 @@ function CredentialDetails({ credential }: { credential: Credential }) {
                 No server uses it.
               </Text>
             ) : (
-              <Stack gap={4} component="ul" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
+              <BareList gap={4}>
                 {credential.servers.map((server) => (
                   <li key={server.id}>
                     <Anchor
@@ -136,7 +137,7 @@ function CredentialDetails({ credential }: { credential: Credential }) {
                     </Anchor>
                   </li>
                 ))}
-              </Stack>
+              </BareList>
             )}
           </Section>
           <Section title="Record">

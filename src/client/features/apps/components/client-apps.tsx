@@ -1,5 +1,4 @@
-import { Link } from 'react-router';
-import { Anchor, Group, Stack, Text } from '@mantine/core';
+import { Group, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import type { App } from '#shared/apps.ts';
@@ -9,7 +8,7 @@ import { appsQuery } from '../api/app-queries.ts';
 import { appPath } from './app-list.tsx';
 import { AppFormModal } from './app-form.tsx';
 import { RunStateBadge } from './run-state-badge.tsx';
-import { PanelList } from '#client/components/panel-list.tsx';
+import { PanelLink, PanelList } from '#client/components/panel-list.tsx';
 
 /** A client's apps in its panel, each with its last deploy and a link, and a way to add one. */
 export function ClientApps({ client }: { client: App['client'] }) {
@@ -30,15 +29,7 @@ export function ClientApps({ client }: { client: App['client'] }) {
         {(app) => (
           <Group gap="xs" wrap="nowrap" justify="space-between" align="flex-start">
             <Stack gap={0} miw={0}>
-              <Anchor
-                component={Link}
-                to={appPath(app.id)}
-                size="sm"
-                fw={600}
-                style={{ overflowWrap: 'anywhere' }}
-              >
-                {app.name}
-              </Anchor>
+              <PanelLink to={appPath(app.id)}>{app.name}</PanelLink>
               <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
                 {[
                   app.server?.label ?? 'no server',

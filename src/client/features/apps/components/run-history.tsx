@@ -7,6 +7,7 @@ import { formatDateTime } from '#client/lib/history-text.ts';
 import { appRunsQuery } from '../api/app-queries.ts';
 import { runFacts } from '../run-look.ts';
 import { RunStateBadge } from './run-state-badge.tsx';
+import { BareList } from '#client/components/bare-list.tsx';
 
 /** An app's runs, newest first; choosing one shows its log (`?run=` keeps the choice). */
 export function RunHistory({ appId, selected }: { appId: string; selected: string | null }) {
@@ -32,12 +33,7 @@ export function RunHistory({ appId, selected }: { appId: string; selected: strin
   }
   return (
     <Stack gap={4}>
-      <Stack
-        gap={2}
-        component="ul"
-        aria-label="Runs"
-        style={{ listStyle: 'none', margin: 0, padding: 0 }}
-      >
+      <BareList gap={2} label="Runs">
         {runs.data.map((run) => (
           <li key={run.id}>
             <NavLink
@@ -57,7 +53,7 @@ export function RunHistory({ appId, selected }: { appId: string; selected: strin
             />
           </li>
         ))}
-      </Stack>
+      </BareList>
       <Text size="xs" c="dimmed">
         {`The last ${RUNS_KEPT_PER_APP} runs are kept.`}
       </Text>

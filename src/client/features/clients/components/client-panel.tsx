@@ -5,7 +5,6 @@ import {
   Button,
   Group,
   Menu,
-  Stack,
   Text,
   Title,
   Tooltip,
@@ -33,6 +32,7 @@ import { Section } from '#client/components/section.tsx';
 import { ServerJson } from './server-json.tsx';
 import { useCan } from '#client/lib/use-can.ts';
 import { ClientLoading, ClientPanelFrame } from './client-panel-frame.tsx';
+import { BareList } from '#client/components/bare-list.tsx';
 
 export function ClientPanel({
   clientId,
@@ -150,7 +150,7 @@ function ClientDetails({ client }: { client: Client }) {
             No domains
           </Text>
         ) : (
-          <Stack gap={4} component="ul" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
+          <BareList gap={4}>
             {client.domains.map((domain) => (
               <li key={domain}>
                 <Anchor
@@ -164,7 +164,7 @@ function ClientDetails({ client }: { client: Client }) {
                 </Anchor>
               </li>
             ))}
-          </Stack>
+          </BareList>
         )}
       </Section>
 

@@ -10,6 +10,7 @@ import { FormErrorAlert } from '#client/components/form-error-alert.tsx';
 import { useAddComment } from '../api/issue-mutations.ts';
 import { issueCommentsQuery } from '../api/issue-queries.ts';
 import { PersonName } from './person-name.tsx';
+import { BareList } from '#client/components/bare-list.tsx';
 
 /** An issue's comments, oldest first, and (for those who may write) a form to add one. */
 export function IssueComments({ issueId, mayWrite }: { issueId: string; mayWrite: boolean }) {
@@ -34,12 +35,7 @@ export function IssueComments({ issueId, mayWrite }: { issueId: string; mayWrite
     );
   } else {
     body = (
-      <Stack
-        gap="sm"
-        component="ol"
-        aria-label="Comments"
-        style={{ listStyle: 'none', margin: 0, padding: 0 }}
-      >
+      <BareList gap="sm" label="Comments" ordered>
         {comments.data.map((comment) => (
           <Paper key={comment.id} component="li" withBorder radius="md" p="sm">
             <Stack gap={4}>
@@ -56,7 +52,7 @@ export function IssueComments({ issueId, mayWrite }: { issueId: string; mayWrite
             </Stack>
           </Paper>
         ))}
-      </Stack>
+      </BareList>
     );
   }
 

@@ -1,5 +1,4 @@
-import { Link } from 'react-router';
-import { Anchor, Group, Stack, Text } from '@mantine/core';
+import { Group, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import type { Issue } from '#shared/issues.ts';
@@ -11,7 +10,7 @@ import { IssueFormModal } from './issue-form.tsx';
 import { IssueKindBadge } from './issue-badges.tsx';
 import { issuePagePath } from './issue-list.tsx';
 import { PersonName } from './person-name.tsx';
-import { PanelList } from '#client/components/panel-list.tsx';
+import { PanelLink, PanelList } from '#client/components/panel-list.tsx';
 
 /** A client's open issues in its panel, each linking to its page, and a way to open one. */
 export function OpenIssues({ client }: { client: Issue['client'] }) {
@@ -35,15 +34,7 @@ export function OpenIssues({ client }: { client: Issue['client'] }) {
           const subject = issueSubject(issue);
           return (
             <Stack gap={2}>
-              <Anchor
-                component={Link}
-                to={issuePagePath(issue.id)}
-                size="sm"
-                fw={600}
-                style={{ overflowWrap: 'anywhere' }}
-              >
-                {issue.title}
-              </Anchor>
+              <PanelLink to={issuePagePath(issue.id)}>{issue.title}</PanelLink>
               <Group gap={6} wrap="nowrap" align="flex-start">
                 <IssueKindBadge kind={issue.kind} />
                 <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>

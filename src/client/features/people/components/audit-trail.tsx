@@ -7,6 +7,7 @@ import { ErrorAlert } from '#client/components/error-alert.tsx';
 import { formatDateTime } from '#client/lib/history-text.ts';
 import { auditQuery, type AuditFilter } from '../api/people-queries.ts';
 import { AUDIT_KIND_OPTIONS, auditText } from '../audit-text.ts';
+import { BareList } from '#client/components/bare-list.tsx';
 
 const wrap = { overflowWrap: 'anywhere' } as const;
 
@@ -117,12 +118,7 @@ function AuditEvents({
     );
   }
   return (
-    <Stack
-      gap={6}
-      component="ol"
-      aria-label="Audit trail"
-      style={{ listStyle: 'none', padding: 0, margin: 0 }}
-    >
+    <BareList gap={6} label="Audit trail" ordered>
       {events.map((event) => (
         <Text component="li" key={event.seq} size="sm" style={wrap}>
           <Text span fw={600} size="sm">
@@ -153,6 +149,6 @@ function AuditEvents({
           </Text>
         </Text>
       ))}
-    </Stack>
+    </BareList>
   );
 }

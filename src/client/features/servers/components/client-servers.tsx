@@ -1,5 +1,4 @@
-import { Link } from 'react-router';
-import { Anchor, Group, Stack, Text } from '@mantine/core';
+import { Group, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import type { Server } from '#shared/servers.ts';
 import { useClientServers } from '#client/lib/server-queries.ts';
@@ -8,7 +7,7 @@ import { serverPath } from './server-list.tsx';
 import { ServerFormModal } from './server-form.tsx';
 import { useCan } from '#client/lib/use-can.ts';
 import { ServerStatusBadge } from '#client/components/server-status-badge.tsx';
-import { PanelList } from '#client/components/panel-list.tsx';
+import { PanelLink, PanelList } from '#client/components/panel-list.tsx';
 
 /**
  * A client's servers other than the primary one (shown above as the panel's Server JSON), each
@@ -32,15 +31,7 @@ export function ClientServers({ client }: { client: Server['client'] }) {
         {(server) => (
           <Group gap="xs" wrap="wrap" justify="space-between">
             <Stack gap={0} miw={0}>
-              <Anchor
-                component={Link}
-                to={serverPath(server.id)}
-                size="sm"
-                fw={600}
-                style={{ overflowWrap: 'anywhere' }}
-              >
-                {server.label}
-              </Anchor>
+              <PanelLink to={serverPath(server.id)}>{server.label}</PanelLink>
               <Text size="xs" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
                 {serverAddress(server)}
               </Text>
