@@ -37,9 +37,9 @@ export default defineConfig({
       ],
     },
     // Recording a trace takes a screenshot at every action of every test, only to keep those of
-    // failures, and was most of the browser's CPU time (docs/performance.md, "The test suite's
-    // time"). A failure is explained by the fixtures' failure report; to get its trace, run
-    // again with `--trace retain-on-failure`.
+    // failures, and was most of the browser's CPU time (docs/decisions/0009-test-suite-time.md).
+    // A failure is explained by the fixtures' failure report; to get its trace, run again with
+    // `--trace retain-on-failure`.
     trace: 'off',
     screenshot: 'only-on-failure',
   },

@@ -41,14 +41,14 @@ export default defineConfig({
     environment: 'node',
     // Bounds for a hang, not for speed: with four files at once on two cores, a test that
     // starts processes, signs people up or waits on PostgreSQL takes several times its quiet
-    // time, and a slower machine more (docs/performance.md, "The test suite's time").
+    // time, and a slower machine more (docs/decisions/0009-test-suite-time.md).
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
     // A worker runs file after file in one process and imports the server's modules once, not
     // once a file. No suite relies on a fresh module: each starts its own server and database
     // and puts back any global it changes (fake timers, fetch). The measurements behind this and
-    // the worker count are in docs/performance.md ("The test suite's time").
+    // the worker count are in docs/decisions/0009-test-suite-time.md.
     isolate: false,
     // Vitest's default is one worker fewer than the cores: one on the 2-core CI machines. Most
     // suites wait part of the time on a server, a child process or PostgreSQL, which more files

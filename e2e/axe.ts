@@ -26,7 +26,7 @@ export async function axeViolations(page: Page, rules?: string[]): Promise<strin
   // a second or more per scan on a loaded machine. The app has no frames, the one thing legacy
   // mode would leave out. Passes and the rest are summed up by one element each instead of all
   // (resultTypes): only violations are read, and building a selector for every element that
-  // passed was a good part of each scan (docs/performance.md).
+  // passed was a good part of each scan (docs/decisions/0009-test-suite-time.md).
   await putAxeIn(page);
   const builder = new AxeBuilder({ page, axeSource: AXE_IN_PAGE })
     .setLegacyMode()

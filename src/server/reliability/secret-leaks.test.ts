@@ -138,7 +138,7 @@ async function signUp(email: string, password: string): Promise<RecordingSession
 /**
  * Every route twice, the vault's keys and sign-ups with mail: with other files sharing the
  * machine's cores this comes near the default bound. The work is fixed; this bound only ends a
- * hang, so it is wide (docs/performance.md has the suite's times).
+ * hang, so it is wide (docs/decisions/0009-test-suite-time.md has the suite's times).
  */
 const LEAK_TIMEOUT_MS = 180_000;
 

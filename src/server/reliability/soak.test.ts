@@ -6,7 +6,7 @@ import { runSoak } from './soak.ts';
 // minute (50 writers, 200 subscribers) is run by hand. On PostgreSQL its server uses a fresh
 // database on the test run's server. Memory is measured but not judged here: three seconds
 // after a one-second warm-up is the pg pool and the allocator still growing (CI saw +34% RSS
-// on PostgreSQL), not a leak; the minute-long run judges it (docs/performance.md).
+// on PostgreSQL), not a leak; the minute-long run judges it (docs/operations.md, "Load").
 describe(`npm run soak (${testDialect()})`, () => {
   it('holds a short load: no 5xx, every event at every subscriber in order', async () => {
     const database = await testDatabaseEnv();
