@@ -90,6 +90,14 @@ describe('static files of the web build', () => {
     expect(zlib.brotliDecompressSync(bytes).toString()).toBe(script);
   });
 
+  it('has no address of its own for a compressed copy', async () => {
+    for (const url of ['/assets/app-0a1b2c.js.br', '/assets/app-0a1b2c.js.gz', '/index.html.br']) {
+      const response = await fetch(`${t.server.url}${url}`);
+      expect(response.status, url).toBe(404);
+      expect(response.headers.get('content-encoding'), url).toBeNull();
+    }
+  });
+
   it('sends gzip where brotli is not accepted, and the file itself where neither is', async () => {
     const gzip = await get('gzip');
     expect(gzip.response.headers['content-encoding']).toBe('gzip');

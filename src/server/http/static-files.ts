@@ -14,8 +14,12 @@ export async function registerStaticFiles(app: FastifyInstance, root: string): P
     root,
     wildcard: false,
     index: false,
-    // The build writes .br and .gz copies (scripts/vite-precompress.ts): sent as accepted.
+    // The build writes .br and .gz copies (scripts/vite-precompress.ts): sent as accepted, at
+    // their file's own URL. A route of their own (one per file, as every file gets with
+    // `wildcard: false`) would only send one with the wrong type, and half of the build's
+    // routes were theirs, each taking start-up time and memory.
     preCompressed: true,
+    globIgnore: ['**/*.br', '**/*.gz'],
     setHeaders(res, filePath) {
       const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
       res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
