@@ -37,8 +37,8 @@ const COMMANDS = ['user', 'clients', 'db-copy', 'backup', 'restore', 'rotate-sec
  * The server as one bundle for `npm run serve` (dist/server/main.mjs). Node can run the
  * TypeScript sources as they are (`npm run dev` does), but a start then resolves, stats and
  * reads about a thousand files of Better Auth, Fastify, zod and Kysely: on the 2-core machines
- * that was about half of the time to "ready" (docs/decisions/0009-test-suite-time.md). The bundle is a few dozen
- * files in one folder, most of them shared with the commands' bundles.
+ * that was about half of the time to "ready" (docs/decisions/0009-test-suite-time.md). The
+ * bundle is a few dozen files in one folder, most of them shared with the commands' bundles.
  *
  * The bundles sit two folders below the project root, as src/server/main.ts does, so paths
  * the code resolves from its own location (the built web app, app.ts) hold for both.

@@ -25,7 +25,8 @@ const KILLS = 20;
 const WRITERS = 40;
 /**
  * A bound for a hang, not for speed: the test starts the server 21 times, and beside the other
- * suites on a slow 2-core machine that took most of the old bound of 240 s (docs/decisions/0009-test-suite-time.md).
+ * suites on a slow 2-core machine that took most of the old bound of 240 s
+ * (docs/decisions/0009-test-suite-time.md).
  */
 const TIMEOUT_MS = 480_000;
 

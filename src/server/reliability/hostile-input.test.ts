@@ -197,7 +197,8 @@ function objectsIn(value: unknown): number {
 /**
  * The generated requests, each write followed by a read of the tables, come near the default
  * bound beside the other suites on a 2-core machine. Their number is bounded by runsFor; this
- * bound only ends a hang, so it is wide (docs/decisions/0009-test-suite-time.md has the suite's times).
+ * bound only ends a hang, so it is wide (docs/decisions/0009-test-suite-time.md has the suite's
+ * times).
  */
 const FUZZ_TIMEOUT_MS = 240_000;
 

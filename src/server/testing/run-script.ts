@@ -31,7 +31,8 @@ export interface ScriptResult {
  * (`npm test` names dist/server, just built from the same tree), the server and the commands
  * start from their bundles there, as `npm run serve` starts the server: from the TypeScript
  * sources, a start resolves and reads about 1,500 modules, twice the CPU or more
- * (docs/decisions/0009-test-suite-time.md), and the suites start these entry points about 200 times.
+ * (docs/decisions/0009-test-suite-time.md), and the suites start these entry points about 200
+ * times.
  */
 export function entryFile(script: string): string {
   const dir = process.env.TEST_BUILD_DIR;
