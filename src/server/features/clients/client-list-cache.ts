@@ -1,10 +1,12 @@
+import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { summarizeClient, type Client } from '#shared/clients.ts';
 import type { Db } from '#server/db/database.ts';
 
-/** One form of the list, serialised once for every reader of its version. */
+/** One form of the list, serialised once for every reader of the event log's head. */
 export interface CachedBody {
+  /** A digest of `body`: equal bodies, equal tags, whoever's list and whichever change. */
   etag: string;
   /** `{ "clients": [...] }`, UTF-8 encoded. */
   body: Buffer;
@@ -13,8 +15,6 @@ export interface CachedBody {
 }
 
 export interface CachedList {
-  /** The event log's head and the audience it was built for; the ETags name it. */
-  version: string;
   audience: Audience;
   /** What the web app's list shows and searches (`?view=summary`, see ClientSummary). */
   summary: CachedBody;
@@ -38,14 +38,20 @@ function forgottenOnFailure<T>(promise: Promise<T>, forget: () => void): Promise
   return promise;
 }
 
-function serialised(etag: string, clients: unknown[]): CachedBody {
-  return { etag, body: Buffer.from(JSON.stringify({ clients })) };
+/**
+ * The ETag names the bytes, not the event log's head: a person limited by tag then gets 304
+ * after a change to a client they cannot see, where a head-named tag would tell them that
+ * something hidden changed. Weak, as the gzipped copy shares it.
+ */
+function serialised(clients: unknown[]): CachedBody {
+  const body = Buffer.from(JSON.stringify({ clients }));
+  const digest = createHash('sha256').update(body).digest('base64url').slice(0, 27);
+  return { etag: `W/"${digest}"`, body };
 }
 
 /**
  * Whose list it is: everyone's, or that of the people limited to one set of tags (access by
- * tag), with its own key (part of the ETag, so one audience's ETag never matches another's)
- * and filter.
+ * tag), with its own key and filter.
  */
 export interface Audience {
   key: string;
@@ -61,8 +67,9 @@ export const EVERYONE: Audience = { key: 'all', includes: () => true };
  * Every change to a client appends to the event log in its own transaction, so the log's head
  * sequence number says whether the list changed, on every instance that shares the database.
  * The head is read first, on every request, and the list after it, so a cached body is never
- * older than its version says (at worst newer, when a write lands between the two reads; the
- * next request then reads the list again). Only the bodies of the current head are kept.
+ * older than the head it is kept under (at worst newer, when a write lands between the two
+ * reads; the next request then reads the list again). Only the bodies of the current head are
+ * kept.
  *
  * A change builds the summary, which every open browser asks for again; the full list (for API
  * clients and `?q=` searches) is read and serialised only when one asks for it.
@@ -88,9 +95,7 @@ export class ClientListCache {
     let entry = this.#entries.get(audience.key);
     if (!entry) {
       // Readers that miss together share one read of the table.
-      entry = forgottenOnFailure(this.#build(`${head}-${audience.key}`, audience), () =>
-        this.#entries.delete(audience.key),
-      );
+      entry = forgottenOnFailure(this.#build(audience), () => this.#entries.delete(audience.key));
       this.#entries.set(audience.key, entry);
     }
     return entry;
@@ -100,7 +105,7 @@ export class ClientListCache {
   body(list: CachedList, view: 'full' | 'summary'): Promise<CachedBody> {
     if (view === 'summary') return Promise.resolve(list.summary);
     list.full ??= forgottenOnFailure(
-      this.#clientsOf(list).then((clients) => serialised(`W/"${list.version}"`, clients)),
+      this.#clientsOf(list).then(serialised),
       () => delete list.full,
     );
     return list.full;
@@ -132,13 +137,9 @@ export class ClientListCache {
     return (await this.#load()).filter((client) => list.audience.includes(client));
   }
 
-  async #build(version: string, audience: Audience): Promise<CachedList> {
+  async #build(audience: Audience): Promise<CachedList> {
     const clients = (await this.#load()).filter((client) => audience.includes(client));
-    return {
-      version,
-      audience,
-      summary: serialised(`W/"${version}.summary"`, clients.map(summarizeClient)),
-    };
+    return { audience, summary: serialised(clients.map(summarizeClient)) };
   }
 }
 

@@ -64,6 +64,44 @@ describe('access by tag: clients', () => {
     expect(same.status).toBe(304);
   });
 
+  it('keeps the limited person’s ETag through changes to clients they cannot see', async () => {
+    const seen = await create('Scope Quiet Seen', ['eu']);
+    const hidden = await create('Scope Quiet Hidden', ['us']);
+    const paths = ['/api/clients', '/api/clients?view=summary'];
+    const before = await Promise.all(
+      paths.map(async (path) => (await t.staff.limited.request('GET', path)).headers.get('etag')!),
+    );
+    const ask = (path: string, etag: string) =>
+      t.staff.limited.request('GET', path, undefined, { 'if-none-match': etag });
+
+    const renamed = await t.staff.editor.json('PUT', `/api/clients/${hidden.id}`, {
+      name: 'Scope Quiet Hidden Renamed',
+      tags: ['us'],
+      version: hidden.version,
+    });
+    expect(renamed.status).toBe(200);
+    expect((await create('Scope Quiet Another', ['us'])).id).toBeTruthy();
+    // Everyone else's list changed; theirs did not, and nothing tells them otherwise.
+    for (const [index, path] of paths.entries()) {
+      expect((await ask(path, before[index]!)).status).toBe(304);
+      expect((await t.staff.editor.request('GET', path)).headers.get('etag')).not.toBe(
+        before[index],
+      );
+    }
+
+    const visible = await t.staff.editor.json('PUT', `/api/clients/${seen.id}`, {
+      name: 'Scope Quiet Seen Renamed',
+      tags: ['eu'],
+      version: seen.version,
+    });
+    expect(visible.status).toBe(200);
+    for (const [index, path] of paths.entries()) {
+      const changed = await ask(path, before[index]!);
+      expect(changed.status).toBe(200);
+      expect(await changed.text()).toContain('Scope Quiet Seen Renamed');
+    }
+  });
+
   it('answers 404 for every route of a client outside the tags, as for no client', async () => {
     const us = await create('Scope Hidden', ['us']);
     const eu = await create('Scope Seen', ['eu']);
