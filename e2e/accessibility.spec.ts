@@ -435,8 +435,14 @@ for (const size of SIZES) {
       ).toBeVisible();
       await axe.scan('people');
       await page.getByRole('button', { name: 'Invite' }).click();
-      await expect(page.getByRole('dialog', { name: 'Invite someone' })).toBeVisible();
+      const invite = page.getByRole('dialog', { name: 'Invite someone' });
+      await expect(invite).toBeVisible();
       await axe.scan('people, invite');
+      // An administrator's invitation: the tags field is disabled, with its reason.
+      await invite.getByRole('combobox', { name: 'Role' }).click();
+      await page.getByRole('option', { name: 'Administrator' }).click();
+      await expect(invite.getByRole('combobox', { name: 'Limit to tags' })).toBeDisabled();
+      await axe.scan('people, invite an administrator');
       await page.keyboard.press('Escape');
       const me = await staff.json<{ email: string }>('GET', '/api/me');
       await page.getByRole('button', { name: `Actions for ${me.body.email}` }).click();

@@ -84,6 +84,22 @@ test('an administrator invites someone, changes their role and tags, disables th
   await expect(row).toContainText('eu, acme');
   await expect(trail.getByText(`made ${email} an editor`)).toBeVisible();
 
+  // An administrator has no tag limit: the field empties and locks while that role is chosen.
+  await row.getByRole('button', { name: `Actions for ${email}` }).click();
+  await page.getByRole('menuitem', { name: 'Change role and tags' }).click();
+  const tagsField = access.getByRole('combobox', { name: 'Limit to tags' });
+  await expect(tagsField).toBeEnabled();
+  await access.getByRole('combobox', { name: 'Role' }).click();
+  await page.getByRole('option', { name: 'Administrator' }).click();
+  await expect(tagsField).toBeDisabled();
+  await expect(access.getByText('Administrators see every client.')).toBeVisible();
+  await expect(access.getByText('acme', { exact: true })).toHaveCount(0);
+  await saveScreen(page, 'people/access-dialog-admin');
+  await access.getByRole('button', { name: 'Save' }).click();
+  await expect(access).toHaveCount(0);
+  await expect(row).toContainText('Administrator');
+  await expect(row).toContainText('All clients');
+
   // Disable, after a confirmation.
   await row.getByRole('button', { name: `Actions for ${email}` }).click();
   await page.getByRole('menuitem', { name: 'Disable' }).click();

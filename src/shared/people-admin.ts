@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { nextCursorSchema } from './pages.ts';
 import { PERSON_EVENT_KINDS, WEBHOOK_EVENT_KINDS, clientEventSchema } from './events.ts';
-import { accessTagsSchema, roleSchema } from './people.ts';
+import { ADMIN_TAGS_MESSAGE, accessTagsSchema, roleSchema } from './people.ts';
 
 /**
  * What the People screen (administrators only) reads and sends: everyone's role, tag limit,
@@ -81,11 +81,16 @@ export const invitationEmailSchema = z
   .max(254, 'Must be at most 254 characters')
   .pipe(z.email('Must be an email address'));
 
-export const invitationInputSchema = z.object({
-  email: invitationEmailSchema,
-  role: roleSchema,
-  tags: accessTagsSchema.nullable().default(null),
-});
+export const invitationInputSchema = z
+  .object({
+    email: invitationEmailSchema,
+    role: roleSchema,
+    tags: accessTagsSchema.nullable().default(null),
+  })
+  .refine((input) => input.role !== 'admin' || input.tags === null, {
+    path: ['tags'],
+    message: ADMIN_TAGS_MESSAGE,
+  });
 export type InvitationInput = z.input<typeof invitationInputSchema>;
 
 /** What the sign-up page learns of an invitation from its link: only the invited address. */

@@ -43,6 +43,12 @@ export const accessTagsSchema = anyTagsSchema.pipe(
   z.array(z.string()).min(1, 'Name at least one tag, or lift the limit'),
 );
 
+/**
+ * An administrator has no tag limit: they manage people (their own limit included), webhooks
+ * and the audit trail, which cover every client, so a limit could not hold them.
+ */
+export const ADMIN_TAGS_MESSAGE = 'Administrators see every client: leave the tags empty';
+
 /** What the server knows of the signed-in person to decide what they may see and do. */
 export interface Access {
   userId: string;

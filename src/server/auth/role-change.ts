@@ -11,13 +11,14 @@ export class LastAdminError extends Error {
 }
 
 export type RoleChange =
-  | { changed: true; from: Role; seq: number }
+  | { changed: true; from: Role; seq: number; liftedTags: boolean }
   | { changed: false; from: Role }
   | { changed: 'no-such-person' };
 
 /**
  * Gives a person a role, with a `person.role_changed` event in the same transaction (field
- * names only: `role`). Refuses, with LastAdminError, to take the role away from the last
+ * names only: `role`); one made administrator has their tag limit lifted, with a
+ * `person.tags_changed` event (ADMIN_TAGS_MESSAGE says why). Refuses, with LastAdminError, to take the role away from the last
  * enabled administrator: nobody could manage people and settings any more (a disabled one
  * cannot sign in, so does not count, as on the People screen).
  *
@@ -35,16 +36,24 @@ export async function changeRole(
     const from = person.role as Role;
     if (from === change.role) return { changed: false, from };
     if (from === 'admin') await refuseLastAdmin(db, trx, person);
-    await trx.updateTable('user').set({ role: change.role }).where('id', '=', person.id).execute();
-    const seq = await appendEvent(trx, db.dialect, {
-      kind: 'person.role_changed',
-      clientId: null,
-      personId: person.id,
-      actor: change.actor,
-      fields: ['role'],
-      at: new Date().toISOString(),
-    });
-    return { changed: true, from, seq };
+    const liftsTags = change.role === 'admin' && person.tags !== null;
+    await trx
+      .updateTable('user')
+      .set({ role: change.role, ...(liftsTags ? { tags: null } : {}) })
+      .where('id', '=', person.id)
+      .execute();
+    const event = (kind: NewEvent['kind'], fields: string[]) =>
+      appendEvent(trx, db.dialect, {
+        kind,
+        clientId: null,
+        personId: person.id,
+        actor: change.actor,
+        fields,
+        at: new Date().toISOString(),
+      });
+    let seq = await event('person.role_changed', ['role']);
+    if (liftsTags) seq = await event('person.tags_changed', ['tags']);
+    return { changed: true, from, seq, liftedTags: liftsTags };
   });
 }
 
@@ -61,7 +70,7 @@ async function lockedPerson(db: Db, trx: Transaction<Database>, id: string) {
   }
   return trx
     .selectFrom('user')
-    .select(['id', 'email', 'role', 'disabled'])
+    .select(['id', 'email', 'role', 'disabled', 'tags'])
     .where('id', '=', id)
     .executeTakeFirst();
 }

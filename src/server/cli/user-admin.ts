@@ -120,16 +120,21 @@ export class UserAdmin {
 
   /**
    * Gives the user a role, recorded in the audit trail as done from the command line. Refuses
-   * to demote the last administrator. Returns the role they had.
+   * to demote the last administrator. Returns the role they had, and whether a tag limit was
+   * lifted with it (an administrator has none).
    */
-  async setRole(email: string, role: Role, actor: { id: null; name: string }): Promise<Role> {
+  async setRole(
+    email: string,
+    role: Role,
+    actor: { id: null; name: string },
+  ): Promise<{ from: Role; liftedTags: boolean }> {
     const user = await this.#find(email);
     if (!user) throw new UserAdminError(`No user with the email ${email}.`);
     try {
       const result = await changeRole(this.#db, { personId: user.id, role, actor });
       if (result.changed === 'no-such-person')
         throw new UserAdminError(`No user with the email ${email}.`);
-      return result.from;
+      return { from: result.from, liftedTags: result.changed && result.liftedTags };
     } catch (error) {
       if (error instanceof LastAdminError) throw new UserAdminError(error.message);
       throw error;

@@ -263,6 +263,22 @@ describe('npm run user -- role', { timeout: 60_000 }, () => {
     expect(await roleEvents('demoted@example.test')).toHaveLength(1);
   });
 
+  it('lifts the tag limit of someone made admin, and records both changes', async () => {
+    const session = await signUp('promoted@example.test');
+    await setAccess(server, session, { role: 'editor', tags: ['eu'] });
+    const result = await run(['role', '--email', 'promoted@example.test', 'admin']);
+    expect(result).toMatchObject({
+      code: 0,
+      out: 'promoted@example.test is now admin (was editor); an administrator sees every client: tag limit lifted.\n',
+    });
+    expect((await session.json<Me>('GET', '/api/me')).body).toMatchObject({
+      role: 'admin',
+      tags: null,
+    });
+    const kinds = (await roleEvents('promoted@example.test')).map((e) => e.kind);
+    expect(kinds.slice(-2)).toEqual(['person.role_changed', 'person.tags_changed']);
+  });
+
   it('refuses to demote the last admin, and says why', async () => {
     const onlyAdmin = await signUp('only-admin@example.test');
     expect((await run(['role', '--email', 'only-admin@example.test', 'admin'])).out).toBe(

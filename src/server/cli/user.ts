@@ -12,7 +12,7 @@ const USAGE = `Usage: npm run user -- <command> [options]
                                        printed once
   list                                 every user, with role, status and open sessions
   role --email EMAIL ROLE              give the user the role admin, editor or viewer (the
-                                       last admin cannot be demoted)
+                                       last admin cannot be demoted; an admin has no tag limit)
   disable --email EMAIL                refuse sign-in and end all of the user's sessions now
   enable --email EMAIL                 allow a disabled user again
 
@@ -76,11 +76,12 @@ async function main(): Promise<number> {
         const role = roleSchema.safeParse(positionals[1]);
         if (!role.success || positionals.length !== 2)
           throw new UserAdminError('Name one role: admin, editor or viewer.');
-        const from = await admin.setRole(email, role.data, commandLineActor());
+        const { from, liftedTags } = await admin.setRole(email, role.data, commandLineActor());
+        const lifted = liftedTags ? '; an administrator sees every client: tag limit lifted' : '';
         console.log(
           from === role.data
             ? `${email} is ${role.data} already.`
-            : `${email} is now ${role.data} (was ${from}).`,
+            : `${email} is now ${role.data} (was ${from})${lifted}.`,
         );
         return 0;
       }

@@ -18,6 +18,7 @@ import { oneTwoFactorPerPerson } from './migrations/0015-one-two-factor-per-pers
 import { noProviderTokens } from './migrations/0016-no-provider-tokens.ts';
 import { webhookDeliveryKeep } from './migrations/0017-webhook-delivery-keep.ts';
 import { hashedResetTokens } from './migrations/0018-hashed-reset-tokens.ts';
+import { adminsWithoutTags } from './migrations/0019-admins-without-tags.ts';
 
 /** Every migration, in order. Listed in code so the build carries them and nothing is scanned. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -39,6 +40,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0016-no-provider-tokens': noProviderTokens(),
     '0017-webhook-delivery-keep': webhookDeliveryKeep(),
     '0018-hashed-reset-tokens': hashedResetTokens(),
+    '0019-admins-without-tags': adminsWithoutTags(),
   };
 }
 

@@ -13,6 +13,11 @@ export const ROLE_OPTIONS = (Object.keys(ROLE_LABELS) as Role[]).map((value) => 
   label: ROLE_LABELS[value],
 }));
 
+/** The limit a form's role and tags ask for: none for an administrator, or with no tags. */
+export function tagLimit(role: Role, tags: readonly string[]): string[] | null {
+  return role === 'admin' || tags.length === 0 ? null : [...tags];
+}
+
 /** "All clients", or the tags a person is limited to. */
 export function tagsText(tags: readonly string[] | null): string {
   return tags === null ? 'All clients' : tags.join(', ');

@@ -3,7 +3,7 @@ import { forgetPendingSecondFactorSignIns } from '#server/auth/pending-second-fa
 import { tokenRevokedEvent } from '#server/features/tokens/token-repository.ts';
 import type { Transaction } from 'kysely';
 import type { Actor } from '#shared/events.ts';
-import { roleSchema, type Role } from '#shared/people.ts';
+import { ADMIN_TAGS_MESSAGE, roleSchema, type Role } from '#shared/people.ts';
 import {
   lastAdminMessage,
   unverifiedAccountMessage,
@@ -87,7 +87,8 @@ export class PeopleRepository {
 
   /**
    * Changes a person's role, tags or whether they may sign in. Refuses (409) to leave the
-   * installation without an enabled administrator: nobody could manage people any more. The
+   * installation without an enabled administrator: nobody could manage people any more, and
+   * (400) a tag limit on an administrator (ADMIN_TAGS_MESSAGE says why). The
    * actor may be the command line (no id): `npm run user -- disable` makes the same change.
    */
   update(id: string, patch: PersonPatch, actor: NewEvent['actor']): Promise<PersonWriteResult> {
@@ -98,11 +99,15 @@ export class PeopleRepository {
       const wasDisabled = toBool(person.disabled);
       const role = patch.role ?? wasRole;
       const disabled = patch.disabled ?? wasDisabled;
+      if (role === 'admin' && patch.tags !== undefined && patch.tags !== null) {
+        return { status: 'refused', code: 400, message: ADMIN_TAGS_MESSAGE, field: 'tags' };
+      }
+      // An administrator has no tag limit: one made administrator has theirs lifted with it.
       const tags =
-        patch.tags === undefined
-          ? person.tags
-          : patch.tags === null
-            ? null
+        role === 'admin' || patch.tags === null
+          ? null
+          : patch.tags === undefined
+            ? person.tags
             : JSON.stringify(patch.tags);
       // Access given to an unverified account goes to whoever chose its password once the
       // address's owner follows the verification link they were sent.

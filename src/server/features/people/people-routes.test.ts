@@ -8,6 +8,7 @@ import { linkIn } from '#server/testing/mail-catcher.ts';
 import { fromBool } from '#server/db/codec.ts';
 import { enrolTotp, signInWithPassword } from '#server/testing/second-factor-steps.ts';
 import type { CreatedToken } from '#shared/tokens.ts';
+import { ADMIN_TAGS_MESSAGE } from '#shared/people.ts';
 
 const t = serveThisFile({
   // Many sign-ups from one address in a minute: more than the default limit lets through.
@@ -132,6 +133,35 @@ describe('changing a person', () => {
     expect(
       (await t.staff.admin.json('PATCH', '/api/people/nobody', { role: 'viewer' })).status,
     ).toBe(404);
+  });
+
+  it('gives an administrator no tag limit: refused with a 400, lifted on promotion', async () => {
+    const { id, session } = await newPerson();
+    await setAccess(t.server, session, { role: 'editor', tags: ['eu'] });
+    type Refusal = { fields: Record<string, string> };
+    const limitedAdmin = await t.staff.admin.json<Refusal>('PATCH', `/api/people/${id}`, {
+      role: 'admin',
+      tags: ['eu'],
+    });
+    expect(limitedAdmin.status).toBe(400);
+    expect(limitedAdmin.body.fields.tags).toBe(ADMIN_TAGS_MESSAGE);
+    expect(await personOf(id)).toMatchObject({ role: 'editor', tags: ['eu'] });
+
+    const promoted = await t.staff.admin.json<Person>('PATCH', `/api/people/${id}`, {
+      role: 'admin',
+    });
+    expect(promoted.status).toBe(200);
+    expect(promoted.body).toMatchObject({ role: 'admin', tags: null });
+    expect((await session.json<Me>('GET', '/api/me')).body).toMatchObject({ tags: null });
+    const kinds = (await auditOf(`?person=${id}`)).events.map((e) => e.kind);
+    expect(kinds.slice(0, 2)).toEqual(['person.tags_changed', 'person.role_changed']);
+
+    const relimited = await t.staff.admin.json<Refusal>('PATCH', `/api/people/${id}`, {
+      tags: ['eu'],
+    });
+    expect(relimited.status).toBe(400);
+    expect(relimited.body.fields.tags).toBe(ADMIN_TAGS_MESSAGE);
+    expect((await personOf(id)).tags).toBeNull();
   });
 
   it('disabling ends their sessions at once and refuses sign-in; enabling lets them back', async () => {
@@ -271,6 +301,16 @@ describe('invitations', () => {
       callbackURL: '/',
     });
   }
+
+  it('refuses tags on an invitation to be an administrator, naming the field', async () => {
+    const refused = await t.staff.admin.json<{ fields: Record<string, string> }>(
+      'POST',
+      '/api/people/invitations',
+      { email: uniqueEmail('admin-invite'), role: 'admin', tags: ['eu'] },
+    );
+    expect(refused.status).toBe(400);
+    expect(refused.body.fields.tags).toBe(ADMIN_TAGS_MESSAGE);
+  });
 
   it('mails a link; signing up with it gives the invited role and tags, verified', async () => {
     const email = uniqueEmail('invited');

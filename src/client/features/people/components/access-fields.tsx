@@ -6,7 +6,11 @@ import { ROLE_OPTIONS } from '../people-text.ts';
 /** What a form's getInputProps gives a field. */
 type InputProps = ReturnType<ReturnType<typeof useForm>['getInputProps']>;
 
-/** A person's role and the tags they are limited to, as the invitation and the change ask. */
+/**
+ * A person's role and the tags they are limited to, as the invitation and the change ask. An
+ * administrator has no limit (ADMIN_TAGS_MESSAGE says why): the tags are shown empty and
+ * disabled while the role is admin, and come back if another role is chosen.
+ */
 export function AccessFields({
   role,
   tags,
@@ -20,6 +24,7 @@ export function AccessFields({
   roleDescription?: string;
   tagsDescription: string;
 }) {
+  const admin = role.value === 'admin';
   return (
     <>
       <Select
@@ -31,8 +36,9 @@ export function AccessFields({
       />
       <TagsInput
         label="Limit to tags"
-        description={tagsDescription}
+        description={admin ? 'Administrators see every client.' : tagsDescription}
         {...tags}
+        {...(admin ? { value: [], disabled: true } : {})}
         onChange={(value) => onTagsChange(parseTags(value))}
       />
     </>

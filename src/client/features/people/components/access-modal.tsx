@@ -7,6 +7,7 @@ import type { Person } from '#shared/people-admin.ts';
 import { errorMessage, isApiError } from '#client/lib/api-client.ts';
 import { useUpdatePerson } from '../api/people-mutations.ts';
 import { AccessFields } from './access-fields.tsx';
+import { tagLimit } from '../people-text.ts';
 
 /** Changes a person's role and the tags they are limited to (none: every client). */
 export function AccessModal({ person, onClose }: { person: Person | null; onClose: () => void }) {
@@ -33,7 +34,7 @@ function AccessForm({ person, onClose }: { person: Person; onClose: () => void }
     try {
       await update.mutateAsync({
         id: person.id,
-        patch: { role: roleSchema.parse(role), tags: tags.length === 0 ? null : tags },
+        patch: { role: roleSchema.parse(role), tags: tagLimit(role, tags) },
       });
       notifications.show({ color: 'green', message: `Saved the role and tags of ${person.email}` });
       onClose();

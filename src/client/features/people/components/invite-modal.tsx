@@ -8,6 +8,7 @@ import { FormErrorAlert } from '#client/components/form-error-alert.tsx';
 import { errorMessage, isApiError } from '#client/lib/api-client.ts';
 import { useInvite } from '../api/people-mutations.ts';
 import { AccessFields } from './access-fields.tsx';
+import { tagLimit } from '../people-text.ts';
 
 /** Invites someone by email with a role and tags; they get a sign-up link by mail. */
 export function InviteModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
@@ -31,7 +32,7 @@ function InviteForm({ onClose }: { onClose: () => void }) {
       const sent = await invite.mutateAsync({
         email,
         role: roleSchema.parse(role),
-        tags: tags.length === 0 ? null : tags,
+        tags: tagLimit(role, tags),
       });
       notifications.show({ color: 'green', message: `Invitation sent to ${sent.email}` });
       onClose();
