@@ -19,6 +19,7 @@ import { noProviderTokens } from './migrations/0016-no-provider-tokens.ts';
 import { webhookDeliveryKeep } from './migrations/0017-webhook-delivery-keep.ts';
 import { hashedResetTokens } from './migrations/0018-hashed-reset-tokens.ts';
 import { adminsWithoutTags } from './migrations/0019-admins-without-tags.ts';
+import { eventTagsBefore } from './migrations/0020-event-tags-before.ts';
 
 /** Every migration, in order. Listed in code so the build carries them and nothing is scanned. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -41,6 +42,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0017-webhook-delivery-keep': webhookDeliveryKeep(),
     '0018-hashed-reset-tokens': hashedResetTokens(),
     '0019-admins-without-tags': adminsWithoutTags(),
+    '0020-event-tags-before': eventTagsBefore(),
   };
 }
 

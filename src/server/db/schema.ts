@@ -118,6 +118,11 @@ export interface EventTable {
   at: Timestamp;
   /** JSON array of the changed field names (never values). */
   fields: string;
+  /**
+   * For a `client.updated` event that changed the client's tags: its tags before (JSON array),
+   * which decide who is told to reload (realtime/event-scope.ts). Never presented.
+   */
+  tagsBefore: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface DeployTokenTable {

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { STREAM_READY_EVENT, STREAM_RESET_EVENT, type ClientEvent } from '#shared/events.ts';
 import type { Database } from '#server/db/schema.ts';
 import type { Access } from '#shared/people.ts';
-import { latestSeq, readEventsAfter } from './event-log.ts';
+import { latestSeq, readLoggedEventsAfter } from './event-log.ts';
 import {
   canReceive,
   mustReload,
@@ -189,18 +189,19 @@ export class EventHub {
    * go to every stream that may have it) with its scope, read for the page as a whole.
    */
   async #readPage(after: number): Promise<Sendable[]> {
-    const events = await readEventsAfter(this.#db, after, PAGE);
-    if (events.length === 0) return [];
-    const scopes = await scopesOf(this.#db, events);
-    return events.map((event, i) => ({
+    const logged = await readLoggedEventsAfter(this.#db, after, PAGE);
+    if (logged.length === 0) return [];
+    const about = logged.map(({ event, tagsBefore }): ScopedEvent => ({
+      kind: event.kind,
+      clientId: event.clientId,
+      credentialId: event.credentialId,
+      tagsBefore,
+    }));
+    const scopes = await scopesOf(this.#db, about);
+    return logged.map(({ event }, i) => ({
       seq: event.seq,
       bytes: ownBytes(eventFrame(event)),
-      about: {
-        kind: event.kind,
-        clientId: event.clientId,
-        credentialId: event.credentialId,
-        fields: event.fields,
-      },
+      about: about[i]!,
       scope: scopes[i]!,
       endsStreamsOf: ACCESS_CHANGES.has(event.kind) ? event.personId : null,
     }));

@@ -60,6 +60,8 @@ export interface NewEvent {
   actor: Actor | { id: null; name: string };
   fields: readonly string[];
   at: string;
+  /** For a `client.updated` event that changed the tags: the client's tags before it. */
+  tagsBefore?: readonly string[];
 }
 
 /** Rows per insert statement: well under SQLite's and PostgreSQL's bound-parameter limits. */
@@ -90,6 +92,7 @@ export async function appendEvents(
     actorName: event.actor.name,
     at: event.at,
     fields: JSON.stringify(event.fields),
+    tagsBefore: event.tagsBefore === undefined ? null : JSON.stringify(event.tagsBefore),
   }));
   const seqs: number[] = [];
   if (dialect === 'sqlite') {
@@ -118,14 +121,40 @@ export async function appendEvents(
     const values = rows.slice(i, i + EVENTS_PER_INSERT).map((row, j) => {
       const seq = first + i + j;
       seqs.push(seq);
-      return sql`(${seq}, ${row.kind}, ${row.clientId}, ${row.serverId}, ${row.credentialId}, ${row.personId}, ${row.webhookId}, ${row.appId}, ${row.runId}, ${row.issueId}, ${row.actorId}, ${row.actorName}, ${row.at}, ${row.fields})`;
+      return sql`(${seq}, ${row.kind}, ${row.clientId}, ${row.serverId}, ${row.credentialId}, ${row.personId}, ${row.webhookId}, ${row.appId}, ${row.runId}, ${row.issueId}, ${row.actorId}, ${row.actorName}, ${row.at}, ${row.fields}, ${row.tagsBefore})`;
     });
-    await sql`insert into "event" ("seq", "kind", "clientId", "serverId", "credentialId", "personId", "webhookId", "appId", "runId", "issueId", "actorId", "actorName", "at", "fields")
+    await sql`insert into "event" ("seq", "kind", "clientId", "serverId", "credentialId", "personId", "webhookId", "appId", "runId", "issueId", "actorId", "actorName", "at", "fields", "tagsBefore")
       overriding system value
       values ${sql.join(values)}`.execute(trx);
   }
   await sql`select pg_notify(${EVENT_CHANNEL}, ${String(seqs.at(-1))})`.execute(trx);
   return seqs;
+}
+
+/** An event as the live stream reads it: as presented, and what it alone needs to know. */
+export interface LoggedEvent {
+  event: ClientEvent;
+  /** NewEvent's `tagsBefore`: kept beside the event, so that it is never sent. */
+  tagsBefore: string[] | null;
+}
+
+/** Events after `afterSeq`, oldest first, for the live stream. */
+export async function readLoggedEventsAfter(
+  db: Kysely<Database>,
+  afterSeq: number,
+  limit: number,
+): Promise<LoggedEvent[]> {
+  const rows = await db
+    .selectFrom('event')
+    .selectAll()
+    .where('seq', '>', afterSeq)
+    .orderBy('seq')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({
+    event: presentEvent(row, row.kind as ClientEventKind),
+    tagsBefore: row.tagsBefore === null ? null : toStringList(row.tagsBefore),
+  }));
 }
 
 /** Events after `afterSeq`, oldest first. */
@@ -134,14 +163,7 @@ export async function readEventsAfter(
   afterSeq: number,
   limit: number,
 ): Promise<ClientEvent[]> {
-  const rows = await db
-    .selectFrom('event')
-    .selectAll()
-    .where('seq', '>', afterSeq)
-    .orderBy('seq')
-    .limit(limit)
-    .execute();
-  return rows.map((row) => presentEvent(row, row.kind as ClientEventKind));
+  return (await readLoggedEventsAfter(db, afterSeq, limit)).map(({ event }) => event);
 }
 
 /** An event row as the feed and the histories present it. */

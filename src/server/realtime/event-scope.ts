@@ -27,15 +27,21 @@ export type EventScope =
       audience: 'clients';
       tags: readonly (readonly string[])[];
       /**
-       * The client's tags changed: a limited person who may no longer see it gets a reload
-       * signal instead (no id, no kind), so the client leaves their screens.
+       * The client's tags changed, and these were its tags before: a limited person who could
+       * see it then and may no longer gets a reload signal instead (no id, no kind), so the
+       * client leaves their screens. Nobody else hears of it.
        */
-      retagged?: true;
+      tagsBefore?: readonly string[];
     };
 
 /** Whether a person the event is kept from should be told to reload what they see. */
 export function mustReload(access: Access, scope: EventScope): boolean {
-  return scope.audience === 'clients' && scope.retagged === true && access.tags !== null;
+  return (
+    scope.audience === 'clients' &&
+    scope.tagsBefore !== undefined &&
+    access.tags !== null &&
+    canSeeTags(access, scope.tagsBefore)
+  );
 }
 
 export function canReceive(access: Access, scope: EventScope): boolean {
@@ -52,7 +58,9 @@ export function canReceive(access: Access, scope: EventScope): boolean {
 const IDS_PER_LOOKUP = 500;
 
 /** What of an event decides its scope. */
-export type ScopedEvent = Pick<ClientEvent, 'kind' | 'clientId' | 'credentialId' | 'fields'>;
+export type ScopedEvent = Pick<ClientEvent, 'kind' | 'clientId' | 'credentialId'> & {
+  tagsBefore: readonly string[] | null;
+};
 
 /**
  * For each credential id: the tags of the clients whose servers use it (none: unused), and for
@@ -119,11 +127,10 @@ export async function scopesOf(
       return { audience: 'maker', userId: credentials.makers.get(event.credentialId) ?? null };
     }
     const tags = event.clientId ? clients.get(event.clientId) : undefined;
-    const retagged = event.kind === 'client.updated' && event.fields.includes('tags');
     return {
       audience: 'clients',
       tags: tags === undefined ? [] : [tags],
-      ...(retagged ? { retagged: true as const } : {}),
+      ...(event.tagsBefore === null ? {} : { tagsBefore: event.tagsBefore }),
     };
   });
 }

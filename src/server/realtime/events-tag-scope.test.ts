@@ -129,6 +129,31 @@ describe('access by tag on the live stream', () => {
     replay.close();
   });
 
+  it('tells nobody of a change of tags among clients they never saw', async () => {
+    const [stream] = await open(t.staff.limited.cookieHeader);
+    const elsewhere = await create('Live Elsewhere', ['us']);
+    const too = await create('Live Elsewhere Too', ['us']);
+    const retag = (body: object) => t.staff.editor.json('POST', '/api/clients/bulk/tags', body);
+    const moved = await t.staff.editor.json('PUT', `/api/clients/${elsewhere.id}`, {
+      name: 'Live Elsewhere',
+      tags: ['asia'],
+      version: 1,
+    });
+    expect(moved.status).toBe(200);
+    expect((await retag({ ids: [elsewhere.id, too.id], add: ['apac'] })).status).toBe(200);
+
+    // Their own client leaving by a bulk change is the first thing they hear of.
+    const theirs = await create('Live Bulk Leaving', ['eu']);
+    const first = await stream.next();
+    expect(first.event).toBe('client.created');
+    expect(eventOf(first.data).clientId).toBe(theirs.id);
+    expect((await retag({ ids: [theirs.id], remove: ['eu'] })).status).toBe(200);
+    expect((await stream.next()).event).toBe('stream.reset');
+    expect(stream.raw.match(/stream\.reset/g)).toHaveLength(1);
+    expect(stream.raw).not.toContain(elsewhere.id);
+    stream.close();
+  });
+
   it('sends the audit trail of people to administrators only', async () => {
     const [admin] = await open(t.staff.admin.cookieHeader);
     const [editor] = await open(t.staff.editor.cookieHeader);

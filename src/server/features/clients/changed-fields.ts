@@ -21,3 +21,14 @@ export function changedFields(before: Client, after: ClientValues): string[] {
   }
   return fields;
 }
+
+/**
+ * What an update's event keeps of the tags it changed: the tags before, which decide who is
+ * told to reload (realtime/event-scope.ts). Nothing when the tags stayed.
+ */
+export function tagsBefore(
+  before: Pick<Client, 'tags'>,
+  fields: readonly string[],
+): { tagsBefore?: readonly string[] } {
+  return fields.includes('tags') ? { tagsBefore: before.tags } : {};
+}

@@ -84,14 +84,14 @@ export async function changeTags(
   const { rows, missing } = await lockedClients(context, ids);
   if (missing.length > 0) return { status: 'not_found', missing };
 
-  const updates: { id: string; tags: string }[] = [];
+  const updates: { id: string; tags: string; before: string[] }[] = [];
   const tooMany: string[] = [];
   for (const row of rows) {
     const before = toStringList(row.tags);
     const after = applyTagChange(before, change);
     if (after.length === before.length && after.every((tag, i) => tag === before[i])) continue;
     if (after.length > MAX_TAGS) tooMany.push(clientLabel(row));
-    updates.push({ id: row.id, tags: JSON.stringify(after) });
+    updates.push({ id: row.id, tags: JSON.stringify(after), before });
   }
   if (tooMany.length > 0) return { status: 'too_many_tags', names: tooMany };
 
@@ -113,10 +113,18 @@ export async function changeTags(
       .execute();
   }
   // In the order the request named them, as the deletes and restores are recorded.
-  const written = new Set(updates.map((u) => u.id));
+  const written = new Map(updates.map((u) => [u.id, u.before]));
   const changed = ids.filter((id) => written.has(id));
   for (const id of changed) {
-    context.record({ kind: 'client.updated', clientId: id, actor, at, fields: ['tags'] });
+    const tagsBefore = written.get(id)!;
+    context.record({
+      kind: 'client.updated',
+      clientId: id,
+      actor,
+      at,
+      fields: ['tags'],
+      tagsBefore,
+    });
   }
   return { status: 'done', changed };
 }

@@ -29,7 +29,7 @@ import {
 import type { Actor } from '#shared/events.ts';
 import { appendEvents, type NewEvent } from '#server/realtime/event-log.ts';
 import { resolveProblems, serverProblemKeys } from '#server/features/issues/problem-issues.ts';
-import { changedFields } from './changed-fields.ts';
+import { changedFields, tagsBefore } from './changed-fields.ts';
 import { readClientHistory } from './client-history.ts';
 import { GroupCommit, type Work } from '#server/db/group-commit.ts';
 import {
@@ -329,7 +329,14 @@ export class ClientRepository {
         const now = await this.get(id, trx);
         return now ? { status: 'conflict', current: now } : { status: 'not_found' };
       }
-      record({ kind: 'client.updated', clientId: id, actor, at, fields });
+      record({
+        kind: 'client.updated',
+        clientId: id,
+        actor,
+        at,
+        fields,
+        ...tagsBefore(before, fields),
+      });
       const client = changed.serversWritten
         ? (await this.get(id, trx))!
         : presentClient({ ...row, ...changed.columns, updatedByEmail: actor.name });
@@ -661,6 +668,7 @@ export class ClientRepository {
         actor,
         at,
         fields: [...fields, IMPORT_EVENT_FIELD],
+        ...tagsBefore(before, fields),
       });
       done += 1;
       if (done % ROWS_PER_INSERT === 0 || done === total) onProgress?.(done, total);
