@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import type { Page } from '@playwright/test';
-import { RUN_LOG_CAP_LINES, type Run } from '../src/shared/apps.ts';
+import { RUN_LOG_CAP_LINES, type App, type Run } from '../src/shared/apps.ts';
 import { setAccess } from '../src/server/testing/access.ts';
 import { shellGate } from '../src/server/testing/shell-gate.ts';
 import { appOnSshd, logLines, outputLine, runState, withSshd } from './app-fixtures.ts';
@@ -232,6 +232,24 @@ test('one deploy at a time: a second is refused naming who runs it; Cancel stops
     await expect(runState(page)).toHaveText(/^Cancelled/, { timeout: 30_000 });
     await expect(outputLine(log, 'never')).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Cancel', exact: true })).toHaveCount(0);
+
+    // What runs is what was confirmed: a command changed while the dialog is open is refused.
+    await page.getByRole('button', { name: 'Deploy', exact: true }).click();
+    const confirm = page.getByRole('dialog', { name: /^Deploy / });
+    await expect(confirm).toContainText('echo never');
+    const shown = (await staff.json<App>('GET', `/api/apps/${app.id}`)).body;
+    const changed = await staff.json('PUT', `/api/apps/${app.id}`, {
+      name: shown.name,
+      serverId: shown.server!.id,
+      command: 'echo changed meanwhile',
+      version: shown.version,
+    });
+    expect(changed.status).toBe(200);
+    await confirm.getByRole('button', { name: 'Deploy' }).click();
+    await expect(
+      page.getByRole('alert').filter({ hasText: 'The deploy did not start' }),
+    ).toContainText('The app was changed since you confirmed it');
+    await expect(runState(page)).toHaveText(/^Cancelled/);
   });
 });
 

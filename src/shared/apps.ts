@@ -59,6 +59,16 @@ export const appUpdateSchema = appFieldsSchema.extend({
 });
 export type AppUpdate = z.input<typeof appUpdateSchema>;
 
+/**
+ * A deploy's request: the version of the app the person confirmed, so that a command changed
+ * since they read it is not run in their name. Left out (a script), the current one runs.
+ */
+export const runStartSchema = z
+  .object({ version: z.number('Must be a number').int('Must be a whole number').min(1).optional() })
+  // No body at all reaches the schema as null.
+  .nullish();
+export type RunStart = z.input<typeof runStartSchema>;
+
 const personSchema = z.object({ id: z.string().nullable(), name: z.string() });
 
 /** A run as the API presents it; its log comes from `GET /api/runs/:id/log`. */

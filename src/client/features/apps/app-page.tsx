@@ -188,7 +188,8 @@ function AppActions({
       labels: { confirm: 'Deploy', cancel: 'Cancel' },
       onConfirm: () => {
         setRefusal(null);
-        void start.mutateAsync(app.id).then(
+        // The version shown above: a command changed since is refused, not run in their name.
+        void start.mutateAsync({ id: app.id, version: app.version }).then(
           (run) => onStarted(run.id),
           (error: unknown) => setRefusal(errorMessage(error)),
         );

@@ -11,6 +11,7 @@ import {
   runListQuerySchema,
   runListSchema,
   runSchema,
+  runStartSchema,
   type App,
 } from '#shared/apps.ts';
 import { apiErrorSchema } from '#shared/api-error.ts';
@@ -177,13 +178,16 @@ export function registerAppRoutes(
     {
       schema: {
         summary: "Deploy: run the app's command on its server over SSH",
+        description:
+          'With `version`, the app must still be at that version (409 otherwise): what the person confirmed is what runs.',
         tags: ['apps'],
         params,
+        body: runStartSchema,
         response: {
           201: runSchema,
           ...refusals,
           409: apiErrorSchema.describe(
-            'It cannot run now: a run is under way (naming who started it), or the app or its server is not ready (the reason).',
+            'It cannot run now: a run is under way (naming who started it), the app changed since the version given, or the app or its server is not ready (the reason).',
           ),
         },
       },
@@ -191,7 +195,11 @@ export function registerAppRoutes(
     async (request, reply) => {
       const user = requireUser(request);
       const id = await reachableId(request, request.params.id);
-      const outcome = await runs.startRun(id, { ...actorOf(user), id: user.id });
+      const outcome = await runs.startRun(
+        id,
+        { ...actorOf(user), id: user.id },
+        request.body?.version,
+      );
       if (outcome.status === 'not_found') throw notFound();
       if (outcome.status === 'refused') throw new HttpError(409, outcome.message);
       return reply.status(201).header('location', `/api/runs/${outcome.run.id}`).send(outcome.run);

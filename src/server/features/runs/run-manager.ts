@@ -152,7 +152,11 @@ export class RunManager {
   }
 
   /** Starts a run of the app as `actor` (a person, whose access token the command carries). */
-  async startRun(appId: string, actor: Actor & { id: string }): Promise<StartOutcome> {
+  async startRun(
+    appId: string,
+    actor: Actor & { id: string },
+    confirmedVersion?: number,
+  ): Promise<StartOutcome> {
     if (this.#closed) return { status: 'refused', message: 'The server is stopping: try again' };
     const app = await this.#db.kysely
       .selectFrom('app')
@@ -166,6 +170,7 @@ export class RunManager {
         'app.serverId',
         'app.directory',
         'app.command',
+        'app.version',
         'client.code as clientCode',
         'client.tags as clientTags',
         'server.label as serverLabel',
@@ -183,6 +188,11 @@ export class RunManager {
       .executeTakeFirst();
     if (!app) return { status: 'not_found' };
     const refuse = (message: string): StartOutcome => ({ status: 'refused', message });
+    if (confirmedVersion !== undefined && Number(app.version) !== confirmedVersion) {
+      return refuse(
+        'The app was changed since you confirmed it: read its command again, then deploy',
+      );
+    }
     if (app.serverId === null || app.serverLabel === null) {
       return refuse("This app has no server: choose one of its client's servers first");
     }

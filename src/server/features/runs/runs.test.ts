@@ -461,6 +461,34 @@ describe('a run against a real sshd', () => {
     expect((await t.staff.admin.request('DELETE', `/api/apps/${app.id}`)).status).toBe(204);
   }, 60_000);
 
+  it('runs only the version of the app the person confirmed', async () => {
+    const app = await newApp('echo first');
+    const changed = await t.staff.admin.json<App>('PUT', `/api/apps/${app.id}`, {
+      name: app.name,
+      serverId: app.server!.id,
+      command: 'echo second',
+      version: app.version,
+    });
+    expect(changed.status).toBe(200);
+    const start = (version: number) =>
+      t.staff.admin.json<Run & { error?: string }>('POST', `/api/apps/${app.id}/runs`, {
+        version,
+      });
+
+    const stale = await start(app.version);
+    expect(stale.status).toBe(409);
+    expect(stale.body.error).toBe(
+      'The app was changed since you confirmed it: read its command again, then deploy',
+    );
+    const none = await t.staff.admin.json<{ runs: Run[] }>('GET', `/api/apps/${app.id}/runs`);
+    expect(none.body.runs).toEqual([]);
+
+    const current = await start(changed.body.version);
+    expect(current.status).toBe(201);
+    expect(current.body.command).toContain('echo second');
+    expect(await finished(current.body.id)).toMatchObject({ state: 'succeeded', exitCode: 0 });
+  });
+
   it('masks the access token, the client password and the key in the stored and streamed log', async () => {
     const secretFile = path.join(dir, 'secrets.txt');
     // Secrets split over two writes a moment apart, so they reach the tool in separate chunks.

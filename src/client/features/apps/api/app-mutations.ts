@@ -1,5 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { appSchema, runSchema, type App, type AppCreate, type AppFields } from '#shared/apps.ts';
+import {
+  appSchema,
+  runSchema,
+  type App,
+  type AppCreate,
+  type AppFields,
+  type RunStart,
+} from '#shared/apps.ts';
 import { apiRequest, apiSend } from '#client/lib/api-client.ts';
 import { appKeys, clientKeys, runKeys } from '#client/lib/query-keys.ts';
 import { appApiPath, runApiPath } from './app-queries.ts';
@@ -37,12 +44,18 @@ export function useDeleteApp() {
   });
 }
 
-/** Starts a deploy: 201 with the run, or 409 saying who runs it or why the server cannot. */
+/**
+ * Starts a deploy of the app as the person confirmed it (its version): 201 with the run, or 409
+ * saying who runs it, that the app changed since, or why the server cannot.
+ */
 export function useStartRun() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (appId: string) =>
-      apiRequest(appApiPath(appId, '/runs'), runSchema, { method: 'POST' }),
+    mutationFn: ({ id, version }: Pick<App, 'id' | 'version'>) =>
+      apiRequest(appApiPath(id, '/runs'), runSchema, {
+        method: 'POST',
+        body: { version } satisfies RunStart,
+      }),
     onSuccess: async (run) => {
       queryClient.setQueryData(runKeys.detail(run.id), run);
       await queryClient.invalidateQueries({ queryKey: appKeys.all });
