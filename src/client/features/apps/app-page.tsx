@@ -180,8 +180,8 @@ function AppActions({
             {app.effectiveCommand}
           </Code>
           <Text size="xs" c="dimmed">
-            The placeholders in braces are filled in on the server; your access token and every
-            credential stay hidden in the log.
+            The placeholders in braces are filled in on the server. The log hides your access token
+            and every credential, but not what the command makes of them: read it first.
           </Text>
         </Stack>
       ),
