@@ -380,6 +380,9 @@ describe('a delivery', () => {
       .where('id', '=', webhook.id)
       .executeTakeFirstOrThrow();
     expect(row.secret).toMatch(/^v2\./);
+    // The list shows each URL whole (a chat service's URL is itself a credential): not kept.
+    const list = await t.staff.admin.request('GET', '/api/webhooks');
+    expect(list.headers.get('cache-control')).toBe('no-store');
   });
 });
 

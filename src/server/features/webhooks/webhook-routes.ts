@@ -76,8 +76,10 @@ export function registerWebhookRoutes(
         response: { 200: webhookListSchema, ...refusals },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { items, nextCursor } = listPage(await webhooks.list(), request.query, (w) => w.id);
+      // Each URL is shown whole, for editing, and a chat service's URL is itself a credential.
+      reply.header('cache-control', 'no-store');
       return { webhooks: items, nextCursor };
     },
   );
