@@ -100,7 +100,7 @@ for (const size of SIZES) {
         description: 'Every part of the panel shown',
         tags: 'eu-west-1, shop',
         startDate: '2026-11-21',
-        server: { host: 'axe.example.com', username: 'deploy', password: 'pw' },
+        server: { host: 'axe.example.com', username: 'deploy', password: 'pw-1' },
         domains: ['https://axe.example.com'],
       });
       const panel = page.getByRole('region', { name: 'Selected Client' });

@@ -1,4 +1,5 @@
 import { test, expect, seedClient } from './fixtures.ts';
+import { saveScreen } from './screens.ts';
 
 test('tags are chips; the first is marked as the deploy server and can be removed', async ({
   page,
@@ -69,6 +70,15 @@ test('editing keeps a stored password unless asked to remove it', async ({ page,
     'placeholder',
     'Unchanged',
   );
+  // A typed password must be long enough for run logs to hide it: said at the field.
+  const password = page.getByLabel('Password', { exact: true });
+  await password.fill('abc');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(password).toHaveAccessibleDescription(
+    /Must be at least 4 characters, so that run logs can hide it/,
+  );
+  await saveScreen(page, 'client-form/short-password');
+  await password.fill('');
   await page.getByLabel('Description', { exact: true }).fill('Kept');
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Client Saved!')).toBeVisible();

@@ -9,6 +9,7 @@ import {
   hasHiddenInLine,
   startsLikeOption,
 } from './command-safe-text.ts';
+import { MIN_SECRET_LENGTH, SHORT_SECRET_MESSAGE } from './secret-length.ts';
 
 export const DEFAULT_SERVER_PORT = 22;
 export const CLONE_SUFFIX = ' (Clone)';
@@ -154,10 +155,32 @@ export const clientInputSchema = z.object({
 export type ClientInput = z.input<typeof clientInputSchema>;
 export type ClientValues = z.output<typeof clientInputSchema>;
 
+/**
+ * A password typed in the form goes into the vault, whose secrets are long enough for run logs
+ * to hide (MIN_SECRET_LENGTH); '' takes it away. The import keeps what its file holds
+ * (clientInputSchema alone): old data may have a shorter one, which run logs do not hide.
+ */
+function typedPasswordLongEnough(
+  values: { server: { password?: string | undefined } },
+  context: z.RefinementCtx,
+): void {
+  const { password } = values.server;
+  if (password !== undefined && password !== '' && password.length < MIN_SECRET_LENGTH) {
+    context.addIssue({
+      code: 'custom',
+      path: ['server', 'password'],
+      message: SHORT_SECRET_MESSAGE,
+    });
+  }
+}
+
+/** What the Add Client form and `POST /api/clients` send. */
+export const clientFormSchema = clientInputSchema.superRefine(typedPasswordLongEnough);
+
 /** An update carries the version it was read at, so a save over a newer change is refused. */
-export const clientUpdateSchema = clientInputSchema.extend({
-  version: z.number('Must be a number').int().min(1),
-});
+export const clientUpdateSchema = clientInputSchema
+  .extend({ version: z.number('Must be a number').int().min(1) })
+  .superRefine(typedPasswordLongEnough);
 export type ClientUpdate = z.input<typeof clientUpdateSchema>;
 
 export const clientIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Must be a client id');

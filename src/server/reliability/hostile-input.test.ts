@@ -98,7 +98,7 @@ beforeAll(async () => {
     const { body } = await t.staff.member.json<Client>('POST', '/api/clients', {
       name,
       tags: 'eu-west-1',
-      server: { host: 'example.com', password: 'pw' },
+      server: { host: 'example.com', password: 'pw-1' },
     });
     // More servers than clients: the generated deletes take some away.
     for (const label of ['second', 'third']) {

@@ -77,7 +77,7 @@ const validClient = fc.record({
     host: fc.constantFrom('example.com', '10.0.0.1', ''),
     port: fc.constantFrom(22, 2222),
     username: fc.constantFrom('deploy', ''),
-    password: fc.constantFrom('pw', ''),
+    password: fc.constantFrom('pw-1', ''),
     private: fc.boolean(),
     uiDir: fc.constantFrom('/srv/ui', ''),
   }),

@@ -1,6 +1,6 @@
 import {
   DEFAULT_SERVER_PORT,
-  clientInputSchema,
+  clientFormSchema,
   type Client,
   type ClientInput,
 } from '#shared/clients.ts';
@@ -149,7 +149,7 @@ const FORM_PATHS = new Set([
 /** Validates with the same schema the server uses, so both sides agree on every message. */
 export function validateClientForm(values: ClientFormValues): Record<string, string> {
   // Every schema path has a field; should one ever not, the name says it.
-  return schemaErrors(clientInputSchema, formValuesToInput(values), {
+  return schemaErrors(clientFormSchema, formValuesToInput(values), {
     place: (fields) => toFormErrors(fields, values),
     fallback: 'name',
   });

@@ -3,6 +3,7 @@ import type { Client } from '#shared/clients.ts';
 import { Session, uniqueEmail } from '#server/testing/test-server.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
 import { STALE_VERSION_CODE } from '#shared/api-error.ts';
+import { SHORT_SECRET_MESSAGE } from '#shared/secret-length.ts';
 
 /** People are named by email in history and on records: it is what they cannot change. */
 const ALICE = uniqueEmail('alice');
@@ -162,7 +163,7 @@ describe('clients', () => {
       await t.staff.alice.json<Client>('POST', '/api/clients', {
         name: 'Initech',
         code: 'INI',
-        server: { password: 'pw' },
+        server: { password: 'pw-1' },
       })
     ).body;
     const copy = await t.staff.alice.json<Client>('POST', `/api/clients/${source.id}/duplicate`);
@@ -256,7 +257,7 @@ describe('clients', () => {
         host: 'raviga.example.com',
         port: 2200,
         username: 'ops',
-        password: 'pw',
+        password: 'pw-1',
         uiDir: '/ui',
         private: false,
       },
@@ -298,9 +299,23 @@ describe('clients', () => {
     expect(cleared.body).toEqual(await read(id));
   });
 
+  it('refuses a typed password too short for run logs to hide, on update as on create', async () => {
+    const created = (await t.staff.alice.json<Client>('POST', '/api/clients', { name: 'Short' }))
+      .body;
+    const refused = await t.staff.alice.json<{ fields: Record<string, string> }>(
+      'PUT',
+      `/api/clients/${created.id}`,
+      { server: { password: 'abc' }, version: 1 },
+    );
+    expect(refused.status).toBe(400);
+    expect(refused.body.fields['server.password']).toBe(SHORT_SECRET_MESSAGE);
+    const stored = await t.staff.alice.json<Client>('GET', `/api/clients/${created.id}`);
+    expect(stored.body).toMatchObject({ version: 1, server: { hasPassword: false } });
+  });
+
   it('removes a password when it is saved as empty', async () => {
     const created = (
-      await t.staff.alice.json<Client>('POST', '/api/clients', { server: { password: 'x' } })
+      await t.staff.alice.json<Client>('POST', '/api/clients', { server: { password: 'pw-1' } })
     ).body;
     const cleared = await t.staff.alice.json<Client>('PUT', `/api/clients/${created.id}`, {
       server: { password: '' },
@@ -351,6 +366,8 @@ describe('bad input', () => {
       [{ name: 'Acme\u001b[2J' }, 'name', /control, bidi or zero-width/],
       [{ name: 'Acme \u202eetaviRP' }, 'name', /control, bidi or zero-width/],
       [{ name: 'Ac\u200bme' }, 'name', /control, bidi or zero-width/],
+      // The vault's rule: a shorter password could not be hidden in run logs.
+      [{ server: { password: 'abc' } }, 'server.password', /^Must be at least 4 characters/],
     ];
     for (const [body, field, message] of cases) {
       const response = await post(body);

@@ -5,7 +5,7 @@ import { clientCommandsQuerySchema } from '#shared/servers.ts';
 import {
   clientCommandsSchema,
   clientIdSchema,
-  clientInputSchema,
+  clientFormSchema,
   clientListQuerySchema,
   clientListSchema,
   clientPasswordSchema,
@@ -158,7 +158,7 @@ export function registerClientRoutes(
       schema: {
         summary: 'Add a client (with its primary server)',
         tags,
-        body: clientInputSchema,
+        body: clientFormSchema,
         response: { 201: clientSchema, ...refusals },
       },
     },

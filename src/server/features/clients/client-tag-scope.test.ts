@@ -18,7 +18,7 @@ async function create(name: string, tags: string[]): Promise<Client> {
   const { status, body } = await t.staff.editor.json<Client>('POST', '/api/clients', {
     name,
     tags,
-    server: { host: `${name.toLowerCase().replace(/\W+/g, '-')}.example.test`, password: 'pw' },
+    server: { host: `${name.toLowerCase().replace(/\W+/g, '-')}.example.test`, password: 'pw-1' },
   });
   expect(status).toBe(201);
   return body;
