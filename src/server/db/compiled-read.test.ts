@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase } from '#server/testing/test-database.ts';
+import { verifiedUserRow } from '#server/testing/user-rows.ts';
 import type { Db } from './database.ts';
-import { fromBool } from './codec.ts';
 import { compiledRead } from './compiled-read.ts';
 import { joinKey } from './join-key.ts';
 
@@ -11,15 +11,7 @@ describe('a compiled read', () => {
   beforeAll(async () => {
     ({ db, close } = await openTestDatabase());
     const at = new Date().toISOString();
-    const user = (id: string) => ({
-      id,
-      name: `Name ${id}`,
-      email: `${id}@example.test`,
-      emailVerified: fromBool(true, db.dialect),
-      disabled: fromBool(false, db.dialect),
-      createdAt: at,
-      updatedAt: at,
-    });
+    const user = (id: string) => verifiedUserRow(db.dialect, id, at, { name: `Name ${id}` });
     await db.kysely
       .insertInto('user')
       .values([user('u1'), user('u2')])

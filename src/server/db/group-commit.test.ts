@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase } from '#server/testing/test-database.ts';
+import { verifiedUserRow } from '#server/testing/user-rows.ts';
 import { appendEvents, type NewEvent } from '#server/realtime/event-log.ts';
 import type { Transaction } from 'kysely';
 import type { Db } from './database.ts';
 import type { Database } from './schema.ts';
-import { fromBool } from './codec.ts';
 import { GroupCommit } from './group-commit.ts';
 
 describe('group commit', () => {
@@ -61,15 +61,8 @@ describe('group commit', () => {
 
   it('rolls back a failed write’s rows with it', async () => {
     const writes = group();
-    const user = (id: string, email: string, at: string) => ({
-      id,
-      name: 'Test',
-      email,
-      emailVerified: fromBool(true, db.dialect),
-      disabled: fromBool(false, db.dialect),
-      createdAt: at,
-      updatedAt: at,
-    });
+    const user = (id: string, email: string, at: string) =>
+      verifiedUserRow(db.dialect, id, at, { name: 'Test', email });
     const results = await Promise.allSettled([
       writes.run(async (trx, at) => {
         await trx

@@ -1,9 +1,10 @@
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openTestDatabase } from '#server/testing/test-database.ts';
+import { verifiedUserRow } from '#server/testing/user-rows.ts';
 import { migrateToLatest } from '#server/db/migrate.ts';
 import type { Db } from '#server/db/database.ts';
-import { fromBool, toBool } from '#server/db/codec.ts';
+import { toBool } from '#server/db/codec.ts';
 
 /**
  * On upgrade, everyone who could use the tool keeps what they could do (editor), with no tag
@@ -28,13 +29,9 @@ beforeAll(async () => {
   await untyped()
     .insertInto('user')
     .values(
-      PEOPLE.map((p) => ({
-        ...p,
-        name: p.email,
-        emailVerified: fromBool(true, db.dialect),
-        disabled: fromBool(false, db.dialect),
-        updatedAt: p.createdAt,
-      })),
+      PEOPLE.map((p) =>
+        verifiedUserRow(db.dialect, p.id, p.createdAt, { name: p.email, email: p.email }),
+      ),
     )
     .execute();
   expect(await migrateToLatest(db)).toContain('0010-people-and-second-factors');

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openTestDatabase } from '#server/testing/test-database.ts';
+import { verifiedUserRow } from '#server/testing/user-rows.ts';
 import { migrateToLatest } from '#server/db/migrate.ts';
 import type { Db } from '#server/db/database.ts';
 import { isUniqueViolation } from '#server/db/unique-violation.ts';
@@ -32,17 +33,7 @@ beforeAll(async () => {
   const at = '2025-01-01T00:00:00.000Z';
   await db.kysely
     .insertInto('user')
-    .values(
-      PEOPLE.map((id) => ({
-        id,
-        email: `${id}@example.test`,
-        name: id,
-        emailVerified: fromBool(true, db.dialect),
-        disabled: fromBool(false, db.dialect),
-        createdAt: at,
-        updatedAt: at,
-      })),
-    )
+    .values(PEOPLE.map((id) => verifiedUserRow(db.dialect, id, at)))
     .execute();
   await db.kysely
     .insertInto('twoFactor')

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openTestDatabase } from '#server/testing/test-database.ts';
+import { verifiedUserRow } from '#server/testing/user-rows.ts';
 import { migrateToLatest } from '#server/db/migrate.ts';
 import type { Db } from '#server/db/database.ts';
-import { fromBool } from '#server/db/codec.ts';
 
 /** Tokens an earlier version kept from a provider sign-in are gone after the upgrade. */
 
@@ -15,15 +15,12 @@ beforeAll(async () => {
   db = opened.db;
   await db.kysely
     .insertInto('user')
-    .values({
-      id: 'u-google',
-      email: 'google@example.test',
-      name: 'Signed in with Google',
-      emailVerified: fromBool(true, db.dialect),
-      disabled: fromBool(false, db.dialect),
-      createdAt: at,
-      updatedAt: at,
-    })
+    .values(
+      verifiedUserRow(db.dialect, 'u-google', at, {
+        email: 'google@example.test',
+        name: 'Signed in with Google',
+      }),
+    )
     .execute();
   await db.kysely
     .insertInto('account')

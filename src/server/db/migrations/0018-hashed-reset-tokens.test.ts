@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openTestDatabase } from '#server/testing/test-database.ts';
+import { verifiedUserRow } from '#server/testing/user-rows.ts';
 import { Session, startTestServer, type TestServer } from '#server/testing/test-server.ts';
-import { fromBool } from '#server/db/codec.ts';
 import { migrateToLatest } from '#server/db/migrate.ts';
 
 /** A reset link mailed before the upgrade still works, and its token is no longer stored. */
@@ -16,15 +16,12 @@ beforeAll(async () => {
   const at = new Date().toISOString();
   await db.kysely
     .insertInto('user')
-    .values({
-      id: 'u-reset',
-      email: 'reset@example.test',
-      name: 'Asked for a reset',
-      emailVerified: fromBool(true, db.dialect),
-      disabled: fromBool(false, db.dialect),
-      createdAt: at,
-      updatedAt: at,
-    })
+    .values(
+      verifiedUserRow(db.dialect, 'u-reset', at, {
+        email: 'reset@example.test',
+        name: 'Asked for a reset',
+      }),
+    )
     .execute();
   await db.kysely
     .insertInto('verification')

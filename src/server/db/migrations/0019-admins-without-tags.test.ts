@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openTestDatabase } from '#server/testing/test-database.ts';
 import { migrateToLatest } from '#server/db/migrate.ts';
 import type { Db } from '#server/db/database.ts';
-import { fromBool } from '#server/db/codec.ts';
+import { verifiedUserRow } from '#server/testing/user-rows.ts';
 
 /** An administrator's tag limit, which never held, is lifted; everyone else's stays. */
 
@@ -14,17 +14,8 @@ const EU = JSON.stringify(['eu']);
 beforeAll(async () => {
   opened = await openTestDatabase({ migrateTo: '0018-hashed-reset-tokens' });
   db = opened.db;
-  const person = (id: string, role: string, tags: string | null) => ({
-    id,
-    email: `${id}@example.test`,
-    name: id,
-    role,
-    tags,
-    emailVerified: fromBool(true, db.dialect),
-    disabled: fromBool(false, db.dialect),
-    createdAt: at,
-    updatedAt: at,
-  });
+  const person = (id: string, role: string, tags: string | null) =>
+    verifiedUserRow(db.dialect, id, at, { role, tags });
   await db.kysely
     .insertInto('user')
     .values([

@@ -9,6 +9,7 @@ import { SecretBox } from '#server/secrets.ts';
 import { fromBool } from '#server/db/codec.ts';
 import { newRecordId, newRecordStamps } from '#server/db/record-id.ts';
 import { openTestDatabase } from '#server/testing/test-database.ts';
+import { verifiedUserRow } from '#server/testing/user-rows.ts';
 import { blockingMs, longestStall } from '#server/testing/event-loop-stall.ts';
 import { sshKeygen } from '#server/testing/sshd.ts';
 import { describePrivateKey } from '#server/ssh/ssh-keys.ts';
@@ -47,16 +48,7 @@ async function openSide(): Promise<Side> {
   const now = new Date().toISOString();
   await db.kysely
     .insertInto('user')
-    .values({
-      id: person.id,
-      name: 'Person',
-      email: person.name,
-      emailVerified: fromBool(true, db.dialect),
-      image: null,
-      createdAt: now,
-      updatedAt: now,
-      disabled: fromBool(false, db.dialect),
-    })
+    .values(verifiedUserRow(db.dialect, person.id, now, { name: 'Person', email: person.name }))
     .execute();
   const box = new SecretBox(randomBytes(32).toString('hex'));
   return {
