@@ -49,6 +49,11 @@ export const accessTagsSchema = anyTagsSchema.pipe(
  */
 export const ADMIN_TAGS_MESSAGE = 'Administrators see every client: leave the tags empty';
 
+/** The tag limit a person with `role` keeps: theirs, or none for an administrator. */
+export function limitForRole<Tags>(role: Role, tags: Tags | null): Tags | null {
+  return role === 'admin' ? null : tags;
+}
+
 /** What the server knows of the signed-in person to decide what they may see and do. */
 export interface Access {
   userId: string;

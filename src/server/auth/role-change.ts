@@ -1,5 +1,5 @@
 import type { Transaction } from 'kysely';
-import type { Role } from '#shared/people.ts';
+import { limitForRole, type Role } from '#shared/people.ts';
 import type { Db } from '#server/db/database.ts';
 import type { Database } from '#server/db/schema.ts';
 import { fromBool, toBool } from '#server/db/codec.ts';
@@ -17,9 +17,9 @@ export type RoleChange =
 
 /**
  * Gives a person a role, with a `person.role_changed` event in the same transaction (field
- * names only: `role`); one made administrator has their tag limit lifted, with a
- * `person.tags_changed` event (ADMIN_TAGS_MESSAGE says why). Refuses, with LastAdminError, to take the role away from the last
- * enabled administrator: nobody could manage people and settings any more (a disabled one
+ * names only: `role`); one made administrator has their tag limit lifted (limitForRole), with
+ * a `person.tags_changed` event. Refuses, with LastAdminError, to take the role away from the
+ * last enabled administrator: nobody could manage people and settings any more (a disabled one
  * cannot sign in, so does not count, as on the People screen).
  *
  * On PostgreSQL the administrators' rows are locked first, so two demotions at once (of two
@@ -36,10 +36,11 @@ export async function changeRole(
     const from = person.role as Role;
     if (from === change.role) return { changed: false, from };
     if (from === 'admin') await refuseLastAdmin(db, trx, person);
-    const liftsTags = change.role === 'admin' && person.tags !== null;
+    const tags = limitForRole(change.role, person.tags);
+    const liftsTags = tags !== person.tags;
     await trx
       .updateTable('user')
-      .set({ role: change.role, ...(liftsTags ? { tags: null } : {}) })
+      .set({ role: change.role, tags })
       .where('id', '=', person.id)
       .execute();
     const event = (kind: NewEvent['kind'], fields: string[]) =>

@@ -1,4 +1,4 @@
-import type { Role } from '#shared/people.ts';
+import { limitForRole, type Role } from '#shared/people.ts';
 import type { Person, PersonDevice } from '#shared/people-admin.ts';
 import { formatDateTime } from '#client/lib/history-text.ts';
 
@@ -13,9 +13,9 @@ export const ROLE_OPTIONS = (Object.keys(ROLE_LABELS) as Role[]).map((value) => 
   label: ROLE_LABELS[value],
 }));
 
-/** The limit a form's role and tags ask for: none for an administrator, or with no tags. */
+/** The limit a form's role and tags ask for: none with no tags, or for an administrator. */
 export function tagLimit(role: Role, tags: readonly string[]): string[] | null {
-  return role === 'admin' || tags.length === 0 ? null : [...tags];
+  return limitForRole(role, tags.length === 0 ? null : [...tags]);
 }
 
 /** "All clients", or the tags a person is limited to. */

@@ -3,7 +3,7 @@ import { forgetPendingSecondFactorSignIns } from '#server/auth/pending-second-fa
 import { tokenRevokedEvent } from '#server/features/tokens/token-repository.ts';
 import type { Transaction } from 'kysely';
 import type { Actor } from '#shared/events.ts';
-import { ADMIN_TAGS_MESSAGE, roleSchema, type Role } from '#shared/people.ts';
+import { ADMIN_TAGS_MESSAGE, limitForRole, roleSchema, type Role } from '#shared/people.ts';
 import {
   lastAdminMessage,
   unverifiedAccountMessage,
@@ -102,13 +102,15 @@ export class PeopleRepository {
       if (role === 'admin' && patch.tags !== undefined && patch.tags !== null) {
         return { status: 'refused', code: 400, message: ADMIN_TAGS_MESSAGE, field: 'tags' };
       }
-      // An administrator has no tag limit: one made administrator has theirs lifted with it.
-      const tags =
-        role === 'admin' || patch.tags === null
-          ? null
-          : patch.tags === undefined
-            ? person.tags
-            : JSON.stringify(patch.tags);
+      // One made administrator has their limit lifted with it.
+      const tags = limitForRole(
+        role,
+        patch.tags === undefined
+          ? person.tags
+          : patch.tags === null
+            ? null
+            : JSON.stringify(patch.tags),
+      );
       // Access given to an unverified account goes to whoever chose its password once the
       // address's owner follows the verification link they were sent.
       if (!toBool(person.emailVerified) && (role !== wasRole || tags !== person.tags)) {
