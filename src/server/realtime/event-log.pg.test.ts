@@ -8,7 +8,7 @@ import {
   appendEvent,
   appendEvents,
   latestSeq,
-  readEventsAfter,
+  readLoggedEventsAfter,
 } from './event-log.ts';
 
 let db: Db;
@@ -27,6 +27,11 @@ const event = (clientId: string) => ({
   fields: [],
   at: new Date().toISOString(),
 });
+
+/** The events after `after`, as presented. */
+async function readEvents(after: number, limit: number) {
+  return (await readLoggedEventsAfter(db.kysely, after, limit)).map(({ event }) => event);
+}
 
 /** Advisory locks some transaction is waiting for: a positive sign that an append blocks. */
 async function advisoryWaiters(): Promise<number> {
@@ -82,12 +87,12 @@ describe('the event log on PostgreSQL', () => {
     // Without the lock the second would have taken head + 2 and committed: a reader would see
     // head + 2 while head + 1 is still invisible, move its cursor past it and never read it.
     expect(secondDone).toBe(false);
-    expect(await readEventsAfter(db.kysely, head, 10)).toEqual([]);
+    expect(await readEvents(head, 10)).toEqual([]);
 
     first.commit();
     expect(await first.done).toBe(head + 1);
     expect(await second).toBe(head + 2);
-    const seen = await readEventsAfter(db.kysely, head, 10);
+    const seen = await readEvents(head, 10);
     expect(seen.map((e) => [e.seq, e.clientId])).toEqual([
       [head + 1, 'first'],
       [head + 2, 'second'],
@@ -108,7 +113,7 @@ describe('the event log on PostgreSQL', () => {
     // The number nobody saw goes to the next append: the log stays contiguous (a killed
     // process's transaction rolls back the same way; crash-safety.test.ts).
     expect(seq).toBe(head + 1);
-    expect((await readEventsAfter(db.kysely, head, 10)).map((e) => e.clientId)).toEqual(['after']);
+    expect((await readEvents(head, 10)).map((e) => e.clientId)).toEqual(['after']);
   });
 
   it('notifies listeners at commit, not before, and never for a rollback', async () => {
@@ -152,7 +157,7 @@ describe('the event log on PostgreSQL', () => {
       expect(seqs).toEqual(ids.map((_, i) => head + 1 + i));
       const stored = [];
       for (let after = head; ;) {
-        const page = await readEventsAfter(db.kysely, after, 1000);
+        const page = await readEvents(after, 1000);
         if (page.length === 0) break;
         stored.push(...page);
         after = page.at(-1)!.seq;

@@ -138,7 +138,7 @@ export interface LoggedEvent {
   tagsBefore: string[] | null;
 }
 
-/** Events after `afterSeq`, oldest first, for the live stream. */
+/** Events after `afterSeq`, oldest first, as the live stream reads them. */
 export async function readLoggedEventsAfter(
   db: Kysely<Database>,
   afterSeq: number,
@@ -155,15 +155,6 @@ export async function readLoggedEventsAfter(
     event: presentEvent(row, row.kind as ClientEventKind),
     tagsBefore: row.tagsBefore === null ? null : toStringList(row.tagsBefore),
   }));
-}
-
-/** Events after `afterSeq`, oldest first. */
-export async function readEventsAfter(
-  db: Kysely<Database>,
-  afterSeq: number,
-  limit: number,
-): Promise<ClientEvent[]> {
-  return (await readLoggedEventsAfter(db, afterSeq, limit)).map(({ event }) => event);
 }
 
 /** An event row as the feed and the histories present it. */

@@ -4,7 +4,7 @@ import type { Issue } from '#shared/issues.ts';
 import { hasHiddenCharacters } from '#shared/command-safe-text.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
 import { uniqueEmail } from '#server/testing/test-server.ts';
-import { readEventsAfter } from './event-log.ts';
+import { readLoggedEventsAfter } from './event-log.ts';
 import { describeEvent, payloadOf, type SlackPayload } from './webhook-payload.ts';
 
 const ALICE = uniqueEmail('alice');
@@ -33,7 +33,7 @@ describe('the line a Slack webhook posts', () => {
       .set({ title: 'Disk full\r\nadmin@corp deleted client Beta\u001b[2J\u2028' })
       .where('id', '=', issue.id)
       .execute();
-    const events = await readEventsAfter(db, 0, 1000);
+    const events = (await readLoggedEventsAfter(db, 0, 1000)).map(({ event }) => event);
     const opened = events.find((e) => e.kind === 'issue.opened' && e.issueId === issue.id)!;
 
     const line = await describeEvent(db, opened);

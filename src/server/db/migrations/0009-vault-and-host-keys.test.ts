@@ -4,7 +4,7 @@ import { openTestDatabase, testDialect } from '#server/testing/test-database.ts'
 import { migrateToLatest } from '#server/db/migrate.ts';
 import type { Db } from '#server/db/database.ts';
 import { toIso } from '#server/db/codec.ts';
-import { appendEvents, readEventsAfter } from '#server/realtime/event-log.ts';
+import { appendEvents, readLoggedEventsAfter } from '#server/realtime/event-log.ts';
 
 /**
  * Migration 0009 lets an event name a credential and no client. On SQLite that means making
@@ -101,8 +101,12 @@ describe(`migration 0009 on ${testDialect()}`, () => {
       ]),
     );
     expect(seq).toBe(EVENTS + 1 + (db.dialect === 'sqlite' ? COUNTER_AHEAD : 0));
-    const [event] = await readEventsAfter(db.kysely, seq! - 1, 10);
-    expect(event).toMatchObject({ kind: 'credential.created', clientId: null, credentialId: 'k1' });
+    const [logged] = await readLoggedEventsAfter(db.kysely, seq! - 1, 10);
+    expect(logged?.event).toMatchObject({
+      kind: 'credential.created',
+      clientId: null,
+      credentialId: 'k1',
+    });
   });
 
   it('keeps the indexes the readers use', async () => {
