@@ -302,6 +302,59 @@ describe('trusted devices', () => {
     await enrolTotp(session, PASSWORD);
     expect(await askedForCode(email, device)).toBe(true);
   });
+
+  // A stolen laptop keeps its trust cookie and often the saved password: whatever ends the
+  // person's other sessions must also make that browser ask for a code again.
+  it('are all forgotten when an administrator signs the person out everywhere', async () => {
+    const { email, app, session } = await enrolledPerson();
+    const device = await trustedDevice(email, app);
+    const { id } = (await session.json<Me>('GET', '/api/me')).body;
+    const out = await t.staff.admin.json('POST', `/api/people/${id}/sign-out`, {});
+    expect(out.status).toBe(200);
+    expect(await trustRecords(id)).toBe(0);
+    expect(await askedForCode(email, device)).toBe(true);
+  });
+
+  it('are all forgotten when the person signs out their other devices', async () => {
+    const { email, app, session } = await enrolledPerson();
+    const device = await trustedDevice(email, app);
+    const { id } = (await session.json<Me>('GET', '/api/me')).body;
+    const out = await session.json('POST', '/api/me/sessions/revoke-others', {});
+    expect(out.status).toBe(200);
+    expect(await trustRecords(id)).toBe(0);
+    expect(await askedForCode(email, device)).toBe(true);
+  });
+
+  it('are all forgotten when the person changes their password', async () => {
+    const { email, app, session } = await enrolledPerson();
+    const device = await trustedDevice(email, app);
+    const { id } = (await session.json<Me>('GET', '/api/me')).body;
+    const changed = await session.json('POST', '/api/auth/change-password', {
+      currentPassword: PASSWORD,
+      newPassword: 'a brand new password',
+    });
+    expect(changed.status).toBe(200);
+    expect(await trustRecords(id)).toBe(0);
+    const again = await signInWithPassword(t.server, email, 'a brand new password', device);
+    expect(again.body.twoFactorRedirect).toBe(true);
+  });
+
+  it('are all forgotten when the person resets their password', async () => {
+    const { email, app, session } = await enrolledPerson();
+    const device = await trustedDevice(email, app);
+    const { id } = (await session.json<Me>('GET', '/api/me')).body;
+    const anon = new Session(t.server);
+    const landing = await followPasswordResetMail(t.server, anon, email);
+    const token = new URL(landing.headers.get('location')!, t.server.url).searchParams.get('token');
+    const reset = await anon.request('POST', '/api/auth/reset-password', {
+      newPassword: 'a brand new password',
+      token,
+    });
+    expect(reset.status).toBe(200);
+    expect(await trustRecords(id)).toBe(0);
+    const again = await signInWithPassword(t.server, email, 'a brand new password', device);
+    expect(again.body.twoFactorRedirect).toBe(true);
+  });
 });
 
 describe('a sign-in waiting for its code', () => {

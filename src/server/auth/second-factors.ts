@@ -13,7 +13,7 @@ import { HttpError } from '#server/http/http-error.ts';
 import type { SignedInUser } from './session-guard.ts';
 import { oneSetOfCodes } from './one-set-of-codes.ts';
 import { oneUseCodes } from './one-use-codes.ts';
-import { forgetTrustOnFactorChange } from './trusted-devices.ts';
+import { forgetTrustOnAccountChange } from './trusted-devices.ts';
 
 /** The name authenticator apps show next to the codes, and the passkey's relying party. */
 const APP_NAME = 'Clients Manager';
@@ -51,7 +51,7 @@ export function secondFactorPlugins(db: Db, publicUrl: string) {
     oneSetOfCodes(),
     neutralCodeErrors(),
     passkeyRegistrationRefusal(),
-    forgetTrustOnFactorChange(db.kysely),
+    forgetTrustOnAccountChange(db.kysely),
   ] as const;
 }
 

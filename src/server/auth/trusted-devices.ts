@@ -22,25 +22,28 @@ export async function forgetTrustedDevices(
 }
 
 /**
- * The person's own routes that turn codes off or set up new ones: a browser trusted under the
- * codes before is not trusted under the next ones. Turning on forgets too, for trust left from
- * before codes were last turned off.
+ * The person's own routes after which no browser trusted before is trusted: turning codes off
+ * or setting up new ones (trust given under the old codes, or left from before codes were last
+ * turned off), and a password change, often made because the old one leaked, on a laptop that
+ * may keep it saved. A reset, a sign-out of the other devices and an administrator's sign-out
+ * everywhere forget trust where they end sessions.
  */
-const FACTOR_CHANGE_ROUTES: ReadonlySet<string> = new Set([
+const TRUST_ENDING_ROUTES: ReadonlySet<string> = new Set([
   '/two-factor/disable',
   '/two-factor/enable',
+  '/change-password',
 ]);
 
-export function forgetTrustOnFactorChange(db: Kysely<Database>) {
+export function forgetTrustOnAccountChange(db: Kysely<Database>) {
   return {
-    id: 'clients-manager-forget-trust-on-factor-change',
+    id: 'clients-manager-forget-trust-on-account-change',
     hooks: {
       after: [
         {
-          matcher: (context) => FACTOR_CHANGE_ROUTES.has(context.path ?? ''),
+          matcher: (context) => TRUST_ENDING_ROUTES.has(context.path ?? ''),
           handler: createAuthMiddleware(async (ctx) => {
             if (isAPIError(ctx.context.returned)) return;
-            // Both routes need a session; disable replaces it with a new one.
+            // Each needs a session; disable and a password change may replace it with a new one.
             const userId = ctx.context.session?.user.id ?? ctx.context.newSession?.user.id;
             if (userId) await forgetTrustedDevices(db, userId);
           }),

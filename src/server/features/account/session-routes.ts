@@ -7,6 +7,7 @@ import { refusals } from '#server/http/route-schemas.ts';
 import type { Db } from '#server/db/database.ts';
 import type { Auth } from '#server/auth/auth.ts';
 import { requireUser } from '#server/auth/session-guard.ts';
+import { forgetTrustedDevices } from '#server/auth/trusted-devices.ts';
 import { toIso } from '#server/db/codec.ts';
 import { pageQuerySchema } from '#shared/pages.ts';
 import { listPage } from '#server/http/pages.ts';
@@ -66,8 +67,11 @@ export function registerSessionRoutes(app: FastifyInstance, deps: { db: Db; auth
       },
     },
     async (request) => {
-      requireUser(request);
+      const user = requireUser(request);
       await auth.api.revokeOtherSessions({ headers: fromNodeHeaders(request.headers) });
+      // The device being signed out may be a lost one that is trusted to skip the code; this
+      // browser asks for a code at its next sign-in too, as the others do.
+      await forgetTrustedDevices(db.kysely, user.id);
       return { ok: true as const };
     },
   );

@@ -158,13 +158,14 @@ export class PeopleRepository {
    * Ends every session of the person: signed out on every device at once. Their API tokens are
    * revoked with them (a stolen session could have made one that never expires), each with the
    * `person.token_revoked` event its owner's revoke writes, and a sign-in waiting for its second
-   * factor is forgotten.
+   * factor and every browser trusted to skip it are forgotten.
    */
   signOutEverywhere(id: string, actor: Actor): Promise<PersonWriteResult> {
     return this.#run(async (trx, at, record) => {
       if (!(await this.#lockPerson(trx, id))) return { status: 'not_found' };
       await trx.deleteFrom('session').where('userId', '=', id).execute();
       await forgetPendingSecondFactorSignIns(trx, id);
+      await forgetTrustedDevices(trx, id);
       record({ kind: 'person.signed_out', clientId: null, personId: id, actor, fields: [], at });
       const tokens = await trx
         .deleteFrom('apiToken')
