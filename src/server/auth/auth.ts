@@ -297,8 +297,10 @@ export function createAuth({ db, config, secretKey, mailer, log, passwordHashing
       },
     },
     // These routes hand a provider's tokens to any script of a signed-in page; none is stored
-    // (provider-tokens.ts) and the web app uses none, so they stay off.
-    disabledPaths: ['/get-access-token', '/refresh-token', '/account-info'],
+    // (provider-tokens.ts) and the web app uses none, so they stay off. So does the bare
+    // password check: unused, and a session could guess the password there faster than at
+    // any route limited as a sign-in.
+    disabledPaths: ['/get-access-token', '/refresh-token', '/account-info', '/verify-password'],
     // A reset link's token is stored as its SHA-256 (base64url), so a backup or a copy of the
     // database holds no token that sets a password. Only that kind: the others are useless
     // without SECRET_KEY (their cookies are signed with it) and this app deletes them by their

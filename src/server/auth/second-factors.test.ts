@@ -419,6 +419,19 @@ describe('a sign-in waiting for its code', () => {
   });
 });
 
+describe('the password, to a signed-in session', () => {
+  // It unlocks the authenticator's secret and new backup codes: every route that checks it is
+  // limited as a sign-in is, and Better Auth's bare check, which the web app never uses and
+  // which had only the general limit of 100 a minute, is off.
+  it('is checked by no route of its own', async () => {
+    const { session } = await enrolledPerson();
+    const answer = await session.request('POST', '/api/auth/verify-password', {
+      password: PASSWORD,
+    });
+    expect(answer.status).toBe(404);
+  });
+});
+
 describe('turning codes off', () => {
   it('needs the password, and sign-in asks for no code after', async () => {
     const { email, session } = await enrolledPerson();
