@@ -1,13 +1,14 @@
 import type { Transaction } from 'kysely';
 import { limitForRole, type Role } from '#shared/people.ts';
+import { unverifiedAccountMessage } from '#shared/people-admin.ts';
 import type { Db } from '#server/db/database.ts';
 import type { Database } from '#server/db/schema.ts';
 import { fromBool, toBool } from '#server/db/codec.ts';
 import { appendEvent, type NewEvent } from '#server/realtime/event-log.ts';
 
-/** The change would leave the installation without an administrator. */
-export class LastAdminError extends Error {
-  override name = 'LastAdminError';
+/** The change is refused; the message says why, in the CLI's words. */
+export class RoleChangeRefused extends Error {
+  override name = 'RoleChangeRefused';
 }
 
 export type RoleChange =
@@ -18,9 +19,11 @@ export type RoleChange =
 /**
  * Gives a person a role, with a `person.role_changed` event in the same transaction (field
  * names only: `role`); one made administrator has their tag limit lifted (limitForRole), with
- * a `person.tags_changed` event. Refuses, with LastAdminError, to take the role away from the
- * last enabled administrator: nobody could manage people and settings any more (a disabled one
- * cannot sign in, so does not count, as on the People screen).
+ * a `person.tags_changed` event. Refuses, with RoleChangeRefused, to take the role away from
+ * the last enabled administrator: nobody could manage people and settings any more (a disabled
+ * one cannot sign in, so does not count, as on the People screen); and to change the role of an
+ * account whose address is not verified: whoever signed it up chose its password, and the role
+ * would be theirs once the address's owner follows the link (the People screen refuses it too).
  *
  * On PostgreSQL the administrators' rows are locked first, so two demotions at once (of two
  * different admins) run one after the other and the second sees the first's result; SQLite
@@ -35,6 +38,9 @@ export async function changeRole(
     if (!person) return { changed: 'no-such-person' };
     const from = person.role as Role;
     if (from === change.role) return { changed: false, from };
+    if (!toBool(person.emailVerified)) {
+      throw new RoleChangeRefused(unverifiedAccountMessage(person.email));
+    }
     if (from === 'admin') await refuseLastAdmin(db, trx, person);
     const tags = limitForRole(change.role, person.tags);
     const liftsTags = tags !== person.tags;
@@ -71,12 +77,12 @@ async function lockedPerson(db: Db, trx: Transaction<Database>, id: string) {
   }
   return trx
     .selectFrom('user')
-    .select(['id', 'email', 'role', 'disabled', 'tags'])
+    .select(['id', 'email', 'role', 'disabled', 'tags', 'emailVerified'])
     .where('id', '=', id)
     .executeTakeFirst();
 }
 
-/** Throws LastAdminError when an enabled administrator is the only one. */
+/** Throws RoleChangeRefused when an enabled administrator is the only one. */
 async function refuseLastAdmin(
   db: Db,
   trx: Transaction<Database>,
@@ -95,8 +101,8 @@ async function refuseLastAdmin(
 }
 
 /** Why the last enabled administrator keeps the role (and stays enabled), in the CLI's words. */
-export function lastAdminError(email: string): LastAdminError {
-  return new LastAdminError(
+export function lastAdminError(email: string): RoleChangeRefused {
+  return new RoleChangeRefused(
     `${email} is the last administrator: make someone else an admin first, so someone can still manage people.`,
   );
 }

@@ -4,7 +4,7 @@ import { openDatabase, type Db } from '#server/db/database.ts';
 import { migrateToLatest } from '#server/db/migrate.ts';
 import { secretKeyFor } from '#server/secret-key-check.ts';
 import { toBool, toIso } from '#server/db/codec.ts';
-import { changeRole, LastAdminError, lastAdminError } from '#server/auth/role-change.ts';
+import { changeRole, lastAdminError, RoleChangeRefused } from '#server/auth/role-change.ts';
 import { PeopleRepository } from '#server/features/people/people-repository.ts';
 import { roleSchema, type Role } from '#shared/people.ts';
 
@@ -120,7 +120,8 @@ export class UserAdmin {
 
   /**
    * Gives the user a role, recorded in the audit trail as done from the command line. Refuses
-   * to demote the last administrator. Returns the role they had, and whether a tag limit was
+   * to demote the last administrator, and any change for an account whose address nobody
+   * verified yet. Returns the role they had, and whether a tag limit was
    * lifted with it (an administrator has none).
    */
   async setRole(
@@ -136,7 +137,7 @@ export class UserAdmin {
         throw new UserAdminError(`No user with the email ${email}.`);
       return { from: result.from, liftedTags: result.changed && result.liftedTags };
     } catch (error) {
-      if (error instanceof LastAdminError) throw new UserAdminError(error.message);
+      if (error instanceof RoleChangeRefused) throw new UserAdminError(error.message);
       throw error;
     }
   }

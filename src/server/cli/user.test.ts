@@ -10,6 +10,7 @@ import { serveThisFile } from '#server/testing/file-server.ts';
 import { onlyAdmins, setAccess } from '#server/testing/access.ts';
 import { openEventStream } from '#server/testing/sse-reader.ts';
 import { notAllowedMessage } from '#server/auth/allowlist.ts';
+import { unverifiedAccountMessage } from '#shared/people-admin.ts';
 import { runScript, type ScriptResult } from '#server/testing/run-script.ts';
 
 const t = serveThisFile();
@@ -328,6 +329,28 @@ describe('npm run user -- role', { timeout: 60_000 }, () => {
       fields: ['disabled'],
     });
     expect(await roleEvents('sole-admin@example.test')).toEqual([]);
+  });
+
+  it('refuses a role for an account whose address nobody verified yet', async () => {
+    // Whoever signed the address up chose the password: the role would be theirs once the
+    // address's owner follows the verification link, as the People screen refuses too.
+    const email = 'waiting@example.test';
+    const signUp = await new Session(server).request('POST', '/api/auth/sign-up/email', {
+      email,
+      password: 'chosen by anyone',
+      name: 'Waiting',
+    });
+    expect(signUp.status).toBe(200);
+    const refused = await run(['role', '--email', email, 'admin']);
+    expect(refused).toMatchObject({ code: 1, out: '' });
+    expect(refused.err.trim()).toBe(unverifiedAccountMessage(email));
+    const row = await server.app.parts.db.kysely
+      .selectFrom('user')
+      .select('role')
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
+    expect(row.role).toBe('editor');
+    expect(await roleEvents(email)).toEqual([]);
   });
 
   it('refuses an unknown role or person', async () => {
