@@ -55,7 +55,7 @@ describe('deploy command', () => {
       server: { ...server, uiDir: '/a b/$(x)', label: "prod 'eu'" },
       code: 'A;B',
     });
-    expect(deploy!.command).toBe("deploy 'A;B' '/a b/$(x)' 'prod '\\''eu'\\'''");
+    expect(deploy!.command).toBe("deploy 'A;B' '/a b/$(x)' 'prod '\\''eu'\\'");
   });
 
   it('validates templates', () => {

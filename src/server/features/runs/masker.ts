@@ -1,5 +1,6 @@
 import { StringDecoder } from 'node:string_decoder';
 import { MIN_SECRET_LENGTH } from '#shared/secret-length.ts';
+import { quotedParts } from '#server/features/clients/shell-quote.ts';
 import { withoutTerminalSequences } from './terminal-text.ts';
 
 /** What a secret is replaced with in a run's command and log. */
@@ -11,7 +12,7 @@ const MAX_HELD_LINE = 16 * 1024;
 /**
  * The pieces of a secret worth looking for: each line of it (a private key is many lines, and
  * output shows them one by one), as it is and trimmed, and as tools commonly print a value: as
- * the shell quoting of a command spells it (`'` as `'\''`), escaped in JSON, URL-encoded,
+ * the shell quoting of a command spells it (`'` as `'\''`, and as shellQuote writes it), escaped in JSON, URL-encoded,
  * backslash-escaped as bash's `printf %q` does, in hex, and in base64 wherever it starts in the
  * encoded text. A key's armour lines (`-----BEGIN …-----`) are no secret.
  */
@@ -36,6 +37,7 @@ function spellings(form: string): string[] {
   const out = [
     form,
     form.replaceAll("'", `'\\''`),
+    quotedParts(form).replace(/^'|'$/g, ''),
     JSON.stringify(form).slice(1, -1),
     encodeURIComponent(form),
     encodeURIComponent(form).replaceAll('%20', '+'),
