@@ -10,6 +10,7 @@ import {
 } from '../src/server/testing/test-server.ts';
 import { enrolTotp } from '../src/server/testing/second-factor-steps.ts';
 import { USED_SECOND_FACTOR_MESSAGE } from '../src/shared/api-error.ts';
+import { PASSKEY_NEEDS_RECENT_SIGN_IN } from '../src/shared/second-factors.ts';
 import { expectNoAxeViolations, switchScheme } from './axe.ts';
 import { saveScreen } from './screens.ts';
 
@@ -167,7 +168,8 @@ test.describe('passkeys', () => {
 
   test('a passkey is added, renamed, signs in, and is removed', async ({ page }) => {
     test.setTimeout(120_000);
-    const staff = await signUpVerified({ url, mail: server.mail }, { email: uniqueEmail('pk') });
+    const email = uniqueEmail('pk');
+    const staff = await signUpVerified({ url, mail: server.mail }, { email });
     await signInContext(page.context(), staff);
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('WebAuthn.enable');
@@ -205,6 +207,25 @@ test.describe('passkeys', () => {
     await page.goto(`${url}/settings`);
     await section.getByRole('button', { name: 'Remove Work laptop' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
+    await expect(section.getByText('You have no passkeys yet.')).toBeVisible();
+
+    // A sign-in more than 10 minutes old adds none: the field says what to do.
+    const { kysely } = server.app.parts.db;
+    const user = await kysely
+      .selectFrom('user')
+      .select('id')
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
+    await kysely
+      .updateTable('session')
+      .set({ createdAt: new Date(Date.now() - 11 * 60_000).toISOString() })
+      .where('userId', '=', user.id)
+      .execute();
+    await section.getByLabel('Passkey name').fill('Later key');
+    await section.getByRole('button', { name: 'Add a passkey' }).click();
+    await expect(section.getByText(PASSKEY_NEEDS_RECENT_SIGN_IN)).toBeVisible();
+    await expect(section.getByLabel('Passkey name')).toHaveAttribute('aria-invalid', 'true');
+    await look(page, 'settings-passkey-needs-sign-in', section);
     await expect(section.getByText('You have no passkeys yet.')).toBeVisible();
   });
 });

@@ -15,6 +15,7 @@ import {
   type TestServer,
 } from '#server/testing/test-server.ts';
 import { CODES_BEING_SET_UP_CODE } from './one-set-of-codes.ts';
+import { PASSKEY_NEEDS_RECENT_SIGN_IN } from '#shared/second-factors.ts';
 import { fromBool } from '#server/db/codec.ts';
 import type { Me } from '#shared/account.ts';
 
@@ -465,6 +466,33 @@ describe('passkeys', () => {
 });
 
 describe('adding a passkey', () => {
+  // A passkey signs its device in without the password, and no sign-out or password reset
+  // removes it: a session taken from an unlocked browser hours after its sign-in must not be
+  // able to add one of its own.
+  it('needs a sign-in from the last 10 minutes: an older session is refused, with what to do', async () => {
+    const session = await signUpVerified(t.server, { password: PASSWORD });
+    const { id } = (await session.json<Me>('GET', '/api/me')).body;
+    const options = () => session.json('GET', '/api/auth/passkey/generate-register-options');
+    expect((await options()).status).toBe(200);
+    await t.server.app.parts.db.kysely
+      .updateTable('session')
+      .set({ createdAt: new Date(Date.now() - 11 * 60_000).toISOString() })
+      .where('userId', '=', id)
+      .execute();
+    const refused = await options();
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({
+      code: 'SESSION_NOT_FRESH',
+      message: PASSKEY_NEEDS_RECENT_SIGN_IN,
+    });
+    const verify = await session.json('POST', '/api/auth/passkey/verify-registration', {
+      response: {},
+    });
+    expect(verify.status).toBe(403);
+    // The rest of the account is not held to it.
+    expect((await session.json('GET', '/api/me')).status).toBe(200);
+  });
+
   it('refuses a malformed answer from the device as a bad request: 400, nothing stored', async () => {
     const session = await signUpVerified(t.server, { password: PASSWORD });
     const { id } = (await session.json<Me>('GET', '/api/me')).body;

@@ -7,7 +7,7 @@ import {
   WRONG_SECOND_FACTOR_CODE,
   WRONG_SECOND_FACTOR_MESSAGE,
 } from '#shared/api-error.ts';
-import { TRUST_DEVICE_DAYS } from '#shared/second-factors.ts';
+import { PASSKEY_NEEDS_RECENT_SIGN_IN, TRUST_DEVICE_DAYS } from '#shared/second-factors.ts';
 import type { Db } from '#server/db/database.ts';
 import { HttpError } from '#server/http/http-error.ts';
 import type { SignedInUser } from './session-guard.ts';
@@ -104,10 +104,31 @@ function passkeyRegistrationRefusal() {
             }
           }),
         },
+        // A passkey lets its device in without the password and stays through a reset and a
+        // sign-out everywhere, so adding one needs a sign-in from the last few minutes
+        // (`session.freshAge`): a session taken over from an unlocked browser later cannot add
+        // one of its own. Better Auth says only "Session is not fresh"; this says what to do.
+        {
+          matcher: (context) => PASSKEY_REGISTRATION_ROUTES.has(context.path ?? ''),
+          handler: createAuthMiddleware(async (ctx) => {
+            const returned: unknown = ctx.context.returned;
+            if (isAPIError(returned) && returned.body?.code === 'SESSION_NOT_FRESH') {
+              return Response.json(
+                { code: 'SESSION_NOT_FRESH', message: PASSKEY_NEEDS_RECENT_SIGN_IN },
+                { status: 403 },
+              );
+            }
+          }),
+        },
       ],
     },
   } satisfies BetterAuthPlugin;
 }
+
+const PASSKEY_REGISTRATION_ROUTES: ReadonlySet<string> = new Set([
+  '/passkey/generate-register-options',
+  '/passkey/verify-registration',
+]);
 
 /**
  * Limits per client address on the routes that check a code or a passkey, as on sign-in with a
