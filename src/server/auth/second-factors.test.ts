@@ -547,6 +547,21 @@ describe('REQUIRE_2FA=true', () => {
     expect((await session.json('GET', '/api/clients')).status).toBe(200);
   });
 
+  // A token works without the second factor once the person sets one up: whoever has only the
+  // password must not be able to make one that waits for that moment.
+  it('makes no API token before a second factor is set up', async () => {
+    const session = await signUpVerified(strict, { password: PASSWORD });
+    const token = { name: 'Early', scope: 'write', expiresInDays: null };
+    const refused = await session.json<{ code?: string }>('POST', '/api/me/tokens', token);
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe('SECOND_FACTOR_REQUIRED');
+    expect((await session.json('GET', '/api/me/tokens')).body).toMatchObject({
+      tokens: [],
+    });
+    await enrolTotp(session, PASSWORD);
+    expect((await session.json('POST', '/api/me/tokens', token)).status).toBe(201);
+  });
+
   it('counts a passkey as a second factor', async () => {
     const session = await signUpVerified(strict, { password: PASSWORD });
     await new SoftwarePasskey().register(strict.app.parts.db, (await meOf(session)).id);
