@@ -207,6 +207,19 @@ export function createAuth({ db, config, secretKey, mailer, log, passwordHashing
           const message = `name: ${name.error.issues[0]!.message}`;
           throw new APIError('BAD_REQUEST', { code: 'INVALID_NAME', message });
         }
+        // Better Auth also signs in (and links) with a provider's ID token posted as is, checked
+        // only for signature, issuer and audience, the nonce only if the poster sends one: any
+        // still-valid token for this client ID, from wherever it was taken, would be a sign-in.
+        // Only the code flow (state, PKCE, the code exchanged by this server) signs anyone in.
+        if (
+          (ctx.path === '/sign-in/social' || ctx.path === '/link-social') &&
+          (ctx.body as { idToken?: unknown } | undefined)?.idToken !== undefined
+        ) {
+          throw new APIError('BAD_REQUEST', {
+            code: 'ID_TOKEN_SIGN_IN_OFF',
+            message: "Sign in through the provider's own page: an ID token is not taken here",
+          });
+        }
         if (ctx.path !== '/sign-up/email') return;
         const email: unknown = (ctx.body as { email?: unknown } | undefined)?.email;
         if (typeof email !== 'string') return;

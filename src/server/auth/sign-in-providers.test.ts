@@ -65,6 +65,37 @@ describe('provider sign-in', () => {
   });
 });
 
+describe('an ID token handed over directly', () => {
+  // Sign-in goes through the provider's code flow only (state, PKCE, the code exchanged by the
+  // server): a still-valid ID token for this client, from wherever it was taken, is no sign-in.
+  it('signs nobody in and links nothing, with or without its nonce', async () => {
+    const email = 'handed@example.test';
+    for (const nonce of [undefined, 'n-0S6_WzA2Mj']) {
+      const token = issuer.idToken('google-client', email, nonce);
+      const session = new Session(server);
+      const answer = await session.json<{ code?: string }>('POST', '/api/auth/sign-in/social', {
+        provider: 'google',
+        idToken: { token, ...(nonce ? { nonce } : {}) },
+      });
+      expect({ nonce, status: answer.status }).toEqual({ nonce, status: 400 });
+      expect(answer.body.code).toBe('ID_TOKEN_SIGN_IN_OFF');
+      expect(session.cookies.has('cm.session_token')).toBe(false);
+    }
+    const signedIn = (await signInThroughIssuer(server, issuer, 'linker@example.test')).session;
+    const link = await signedIn.json('POST', '/api/auth/link-social', {
+      provider: 'google',
+      idToken: { token: issuer.idToken('google-client', 'linker@example.test') },
+    });
+    expect(link.status).toBe(400);
+    const users = await server.app.parts.db.kysely
+      .selectFrom('user')
+      .select('id')
+      .where('email', '=', email)
+      .execute();
+    expect(users).toEqual([]);
+  });
+});
+
 describe('the provider’s tokens', () => {
   it('stay on the server: no route hands them to a page script', async () => {
     const { session, callback } = await signInThroughIssuer(server, issuer, 'tokens@example.test');
