@@ -1,4 +1,7 @@
-import { test, expect, signUpThroughUi } from './fixtures.ts';
+import { test, expect, confirmThroughUi, signUpThroughUi } from './fixtures.ts';
+import { expectNoAxeViolations } from './axe.ts';
+import { saveScreen } from './screens.ts';
+import { CONFIRM_EMAIL_WRONG_PASSWORD } from '../src/shared/account.ts';
 import { linkIn } from '../src/server/testing/mail-catcher.ts';
 import { uniqueEmail } from '../src/server/testing/test-server.ts';
 
@@ -62,8 +65,45 @@ test('an unverified user is sent to verify and can resend the mail', async ({ pa
   await page.getByRole('button', { name: 'Resend verification email' }).click();
   await expect(page.getByText('Verification email sent.')).toBeVisible();
   const mail = await server.mail.waitFor(email, 'Verify your email', before);
-  await page.goto(linkIn(mail));
+  await confirmThroughUi(page, linkIn(mail), 'a long pass phrase');
   await expect(page).toHaveURL(`${server.url}/`);
+});
+
+test('a sign-up link opened by someone who did not sign up confirms nothing', async ({
+  page,
+  server,
+}) => {
+  // A stranger signs up a colleague's address; the colleague opens the mail.
+  const email = uniqueEmail('unasked');
+  const before = server.mail.mails.length;
+  const signUp = await fetch(`${server.url}/api/auth/sign-up/email`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: server.url },
+    body: JSON.stringify({ email, password: 'chosen by a stranger', name: 'Stranger' }),
+  });
+  expect(signUp.status).toBe(200);
+  const mail = await server.mail.waitFor(email, 'Verify your email', before);
+  await page.goto(linkIn(mail));
+  await expect(page.getByRole('heading', { name: 'Confirm your email address' })).toBeVisible();
+  await page.getByLabel('Password').fill('the colleague guesses');
+  await page.getByRole('button', { name: 'Confirm and sign in' }).click();
+  await expect(page.getByText(CONFIRM_EMAIL_WRONG_PASSWORD)).toBeVisible();
+  await expect(page.getByLabel('Password')).toHaveAttribute('aria-invalid', 'true');
+  for (const size of [
+    { name: 'desktop', width: 1366, height: 768 },
+    { name: 'phone', width: 390, height: 844 },
+  ]) {
+    await page.setViewportSize({ width: size.width, height: size.height });
+    await saveScreen(page, `auth/confirm-email-wrong-password-${size.name}`);
+    await expectNoAxeViolations(page, `confirm email at ${size.name}`);
+  }
+  await page.goto('/');
+  await expect(page).toHaveURL(/\/sign-in$/);
+
+  // Their way back: sign up with the address themselves.
+  await page.goto(linkIn(mail));
+  await page.getByRole('link', { name: 'Sign up with it yourself' }).click();
+  await expect(page).toHaveURL(/\/sign-up$/);
 });
 
 test('forgot password: mail, reset page, the new password works', async ({ page, server }) => {

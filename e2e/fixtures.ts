@@ -156,7 +156,15 @@ export async function signUpThroughUi(
   await page.getByRole('button', { name: 'Sign up' }).click();
   await expect(page.getByRole('heading', { name: 'Verify your email address' })).toBeVisible();
   const mail = await server.mail.waitFor(email, 'Verify your email', before);
-  await page.goto(linkIn(mail));
+  await confirmThroughUi(page, linkIn(mail), password);
   await expect(page).toHaveURL(`${server.url}/`);
   return { email, password };
+}
+
+/** Opens the sign-up mail's link and confirms it with the password chosen at sign-up. */
+export async function confirmThroughUi(page: Page, link: string, password: string): Promise<void> {
+  await page.goto(link);
+  await expect(page.getByRole('heading', { name: 'Confirm your email address' })).toBeVisible();
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Confirm and sign in' }).click();
 }

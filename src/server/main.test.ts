@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MailCatcher, linkIn } from './testing/mail-catcher.ts';
-import { Session, uniqueEmail, type TestServer } from './testing/test-server.ts';
+import { MailCatcher } from './testing/mail-catcher.ts';
+import { Session, confirmSignUp, uniqueEmail, type TestServer } from './testing/test-server.ts';
 import { openEventStream } from './testing/sse-reader.ts';
 import { testDatabaseEnv } from './testing/test-database.ts';
 import { startScript } from './testing/run-script.ts';
@@ -73,7 +73,9 @@ describe('main: SIGTERM', () => {
       password: 'long password',
       name: 'M',
     });
-    await session.request('GET', linkIn(await mail.waitFor(email, 'Verify')));
+    expect(
+      (await confirmSignUp(session, await mail.waitFor(email, 'Verify'), 'long password')).status,
+    ).toBe(200);
     const stream = await openEventStream(url, session.cookieHeader);
     await stream.next();
 

@@ -91,3 +91,15 @@ export type UserSessions = z.infer<typeof userSessionsSchema>;
 export const LIST_VIEWS = ['list', 'table'] as const;
 export const listViewSchema = z.enum(LIST_VIEWS, 'listView: Must be list or table');
 export type ListView = z.infer<typeof listViewSchema>;
+
+/** What `/confirm-email` posts: the mailed link's token and the password chosen at sign-up. */
+export const confirmEmailSchema = z.object({
+  token: z.string().min(1, 'token: The link is missing its token'),
+  password: z.string().min(1, 'Enter your password'),
+});
+
+export const CONFIRM_EMAIL_LINK_INVALID =
+  'This link is not valid any more: it expired, or the address was signed up again since. Sign in to get a new one.';
+export const CONFIRM_EMAIL_WRONG_PASSWORD =
+  'That is not the password chosen at sign-up. If you did not sign up, someone else used your address: sign up with it yourself, and their account is replaced.';
+export const CONFIRM_EMAIL_DONE_ALREADY = 'This address is confirmed already: sign in.';

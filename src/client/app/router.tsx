@@ -32,6 +32,12 @@ const signedOutRoutes: RouteObject[] = [
     }),
   },
   {
+    path: 'confirm-email',
+    lazy: async () => ({
+      Component: (await import('../features/auth/confirm-email-page.tsx')).ConfirmEmailPage,
+    }),
+  },
+  {
     path: 'forgot-password',
     lazy: async () => ({
       Component: (await import('../features/auth/forgot-password-page.tsx')).ForgotPasswordPage,

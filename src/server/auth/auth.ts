@@ -30,6 +30,7 @@ import {
 } from './second-factors.ts';
 import { storableDisplayName } from './display-name.ts';
 import { forgetTrustedDevices } from './trusted-devices.ts';
+import { CONFIRM_EMAIL_PATH, confirmEmailByPassword, confirmEmailLink } from './confirm-email.ts';
 import { roleForNewUser } from './first-admin.ts';
 import { withoutProviderTokens } from './provider-tokens.ts';
 import { refuseOffAppRedirects } from './redirect-targets.ts';
@@ -134,9 +135,11 @@ export function createAuth({ db, config, secretKey, mailer, log, passwordHashing
     emailVerification: {
       sendOnSignUp: true,
       sendOnSignIn: true,
-      autoSignInAfterVerification: true,
       expiresIn: 24 * 60 * 60,
-      async sendVerificationEmail({ user, url }) {
+      // The link opens the page that asks for the sign-up's password (confirm-email.ts), not
+      // Better Auth's /verify-email, which verified and signed in whoever opened it.
+      async sendVerificationEmail({ user, token }) {
+        const url = confirmEmailLink(publicUrl, token);
         // An invited person's address is verified at sign-up (invited-sign-up.ts).
         if (user.emailVerified) return;
         // Without SMTP the link goes to the log only while nobody has verified yet: the first
@@ -235,7 +238,7 @@ export function createAuth({ db, config, secretKey, mailer, log, passwordHashing
         // (sent by the first sign-up) would verify the first comer's account. A sign-up of an
         // address that nobody verified yet starts over instead: the pending user is removed and
         // made anew with this password, and every link sent before names a user id that no
-        // longer exists, which Better Auth's /verify-email refuses.
+        // longer exists, which /confirm-email refuses (confirm-email.ts).
         const pending = await ctx.context.internalAdapter.findUserByEmail(email, {
           includeAccounts: true,
         });
@@ -314,7 +317,14 @@ export function createAuth({ db, config, secretKey, mailer, log, passwordHashing
     // (provider-tokens.ts) and the web app uses none, so they stay off. So does the bare
     // password check: unused, and a session could guess the password there faster than at
     // any route limited as a sign-in.
-    disabledPaths: ['/get-access-token', '/refresh-token', '/account-info', '/verify-password'],
+    disabledPaths: [
+      '/get-access-token',
+      '/refresh-token',
+      '/account-info',
+      '/verify-password',
+      // Replaced by /confirm-email, which asks for the password chosen at sign-up.
+      '/verify-email',
+    ],
     // A reset link's token is stored as its SHA-256 (base64url), so a backup or a copy of the
     // database holds no token that sets a password. Only that kind: the others are useless
     // without SECRET_KEY (their cookies are signed with it) and this app deletes them by their
@@ -347,6 +357,8 @@ export function createAuth({ db, config, secretKey, mailer, log, passwordHashing
         '/change-password': { window: 60, max: perMinute },
         '/request-password-reset': { window: 60, max: Math.max(1, Math.floor(perMinute / 2)) },
         '/send-verification-email': { window: 60, max: Math.max(1, Math.floor(perMinute / 2)) },
+        // Checks the password chosen at sign-up.
+        [CONFIRM_EMAIL_PATH]: { window: 60, max: perMinute },
         ...secondFactorRateLimits(perMinute),
       },
     },
@@ -366,6 +378,7 @@ export function createAuth({ db, config, secretKey, mailer, log, passwordHashing
           disableProviderLogout: true,
         })),
       }),
+      confirmEmailByPassword(),
       ...secondFactorPlugins(db, publicUrl),
       forgetPendingSignInsOnPasswordChange(db.kysely),
     ],

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { linkIn } from '#server/testing/mail-catcher.ts';
-import { Session } from '#server/testing/test-server.ts';
+import { Session, confirmSignUp } from '#server/testing/test-server.ts';
+import { CONFIRM_EMAIL_WRONG_PASSWORD } from '#shared/account.ts';
+import { toBool } from '#server/db/codec.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
 
 /**
@@ -34,6 +36,60 @@ async function signIn(password: string, email = EMAIL) {
   return { status: response.status, session };
 }
 
+function signedIn(session: Session): boolean {
+  return [...session.cookies.keys()].some((name) => name.includes('session_token'));
+}
+
+/**
+ * The owner never signs up: a stranger signs up their address, and the owner opens the mail
+ * they never asked for. Opening it must confirm nothing: the page asks for the password chosen
+ * at sign-up, which the owner does not know, and tells them to sign up themselves.
+ */
+describe('a link the address’s owner never asked for', () => {
+  it('confirms nothing when opened, nor without the password chosen at sign-up', async () => {
+    const email = 'unasked.hire@allowed.example';
+    const before = t.server.mail.mails.length;
+    expect((await signUp(new Session(t.server), ATTACKER_PASSWORD, email)).status).toBe(200);
+    const mail = await t.server.mail.waitFor(email, 'Verify your email', before);
+    const token = new URL(linkIn(mail)).searchParams.get('token')!;
+
+    // The link as it is, and Better Auth's own verification of its token, opened by the owner.
+    const owner = new Session(t.server);
+    await owner.request('GET', linkIn(mail));
+    await owner.request(
+      'GET',
+      `/api/auth/verify-email?token=${encodeURIComponent(token)}&callbackURL=%2F`,
+    );
+    expect(signedIn(owner)).toBe(false);
+    expect((await signIn(ATTACKER_PASSWORD, email)).status).toBe(403);
+
+    // The page posts what the owner types: anything but the stranger's password is refused.
+    const guessed = await confirmSignUp(owner, mail, 'what the owner would use');
+    expect(guessed.status).toBe(401);
+    expect(await guessed.json()).toEqual({
+      code: 'NOT_THE_SIGN_UP_PASSWORD',
+      message: CONFIRM_EMAIL_WRONG_PASSWORD,
+    });
+    expect(signedIn(owner)).toBe(false);
+    const stored = await t.server.app.parts.db.kysely
+      .selectFrom('user')
+      .select('emailVerified')
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
+    expect(toBool(stored.emailVerified)).toBe(false);
+    expect((await signIn(ATTACKER_PASSWORD, email)).status).toBe(403);
+
+    // As the page says: the owner signs up, and only their password opens the account.
+    const owners = new Session(t.server);
+    const second = t.server.mail.mails.length;
+    expect((await signUp(owners, OWNER_PASSWORD, email)).status).toBe(200);
+    const ownersMail = await t.server.mail.waitFor(email, 'Verify your email', second);
+    expect((await confirmSignUp(owners, ownersMail, OWNER_PASSWORD)).status).toBe(200);
+    expect((await signIn(ATTACKER_PASSWORD, email)).status).toBe(401);
+    expect((await signIn(OWNER_PASSWORD, email)).status).toBe(200);
+  });
+});
+
 describe('a sign-up of an address someone else signed up first, not yet verified', () => {
   it('keeps only the last password set, and the earlier link verifies no one', async () => {
     const attacker = new Session(t.server);
@@ -47,15 +103,15 @@ describe('a sign-up of an address someone else signed up first, not yet verified
     expect((await signUp(owner, OWNER_PASSWORD)).status).toBe(200);
     const ownersMail = await t.server.mail.waitFor(EMAIL, 'Verify your email', second);
 
-    // The link the attacker's sign-up sent, followed by the owner: it must not sign in.
-    const stale = await owner.request('GET', linkIn(attackersMail));
-    expect(stale.headers.get('location') ?? '').toMatch(/error=/i);
-    expect([...owner.cookies.keys()].some((name) => name.includes('session_token'))).toBe(false);
+    // The link the attacker's sign-up sent, followed by the owner: it must not sign in, with
+    // the attacker's password either.
+    const stale = await confirmSignUp(owner, attackersMail, ATTACKER_PASSWORD);
+    expect(stale.status).toBe(400);
+    expect(((await stale.json()) as { code?: string }).code).toBe('INVALID_TOKEN');
+    expect(signedIn(owner)).toBe(false);
 
-    // The owner's own link verifies and signs in.
-    const fresh = await owner.request('GET', linkIn(ownersMail));
-    expect(fresh.status).toBe(302);
-    expect(fresh.headers.get('location') ?? '').not.toMatch(/error=/i);
+    // The owner's own link, with the owner's password, verifies and signs in.
+    expect((await confirmSignUp(owner, ownersMail, OWNER_PASSWORD)).status).toBe(200);
     expect((await owner.json('GET', '/api/me')).status).toBe(200);
 
     expect((await signIn(ATTACKER_PASSWORD)).status).toBe(401);
@@ -114,13 +170,11 @@ describe('an invitation of an address someone else signed up first, not yet veri
     // Before the invitee signs up through the invitation, the colleague follows the first mail,
     // which looks like ours: it must verify nothing and sign nobody in.
     const colleague = new Session(t.server);
-    const followed = await colleague.request('GET', linkIn(outsidersMail));
+    const followed = await confirmSignUp(colleague, outsidersMail, ATTACKER_PASSWORD);
     // The outsider's password must not sign in as the colleague.
     expect((await signIn(ATTACKER_PASSWORD, email)).status).toBe(401);
-    expect(followed.headers.get('location') ?? '').toMatch(/error=/i);
-    expect([...colleague.cookies.keys()].some((name) => name.includes('session_token'))).toBe(
-      false,
-    );
+    expect(followed.status).toBe(400);
+    expect(signedIn(colleague)).toBe(false);
 
     // Nothing of the pending account is left; the invitation is.
     expect(

@@ -81,7 +81,7 @@ export function createMailer(options: {
       if (mail.linkInLog) {
         log.warn(
           { to: mail.to },
-          `To verify ${mail.to}, open this link in a browser:\n\n    ${mail.link}\n`,
+          `To verify ${mail.to}, open this link in a browser and type the password chosen at sign-up:\n\n    ${mail.link}\n`,
         );
       }
     },

@@ -48,14 +48,17 @@ describe('mail without SMTP_URL', () => {
     // The link stands on a line of its own, after a word on what to do with it.
     const logged = entries.find((entry) => entry.to === email && entry.msg.startsWith('To verify'));
     const link = logged?.msg.match(
-      /^To verify \S+, open this link in a browser:\n\n {4}(http:\/\/127\.0\.0\.1:\d+\/api\/auth\/verify-email\?token=\S+)\n$/,
+      /^To verify \S+, open this link in a browser and type the password chosen at sign-up:\n\n {4}(http:\/\/127\.0\.0\.1:\d+\/confirm-email\?token=\S+)\n$/,
     )?.[1];
     expect(link).toBeDefined();
     expect(eml).toContain(link!);
 
     expect((await session.json('GET', '/api/me')).status).toBe(401);
-    const verify = await session.request('GET', link!);
-    expect(verify.status).toBe(302);
+    const verify = await session.request('POST', '/api/auth/confirm-email', {
+      token: new URL(link!).searchParams.get('token'),
+      password: 'first user password',
+    });
+    expect(verify.status).toBe(200);
     const me = await session.json<{ email: string; emailVerified: boolean }>('GET', '/api/me');
     expect(me.status).toBe(200);
     expect(me.body).toMatchObject({ email, emailVerified: true });

@@ -493,6 +493,7 @@ export function hostileRequests(setup: HostileSetup): fc.Arbitrary<HostileReques
             'request-password-reset',
             'reset-password',
             'verify-email',
+            'confirm-email',
             'send-verification-email',
             'sign-in/social',
             'callback/google',

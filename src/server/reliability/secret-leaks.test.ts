@@ -13,7 +13,12 @@ import { linkIn } from '#server/testing/mail-catcher.ts';
 import { openEventStream } from '#server/testing/sse-reader.ts';
 import { distinctRoutes, requestFor } from '#server/testing/route-requests.ts';
 import { appWithEndedRun } from '#server/testing/app-records.ts';
-import { Session, uniqueEmail, type TestServer } from '#server/testing/test-server.ts';
+import {
+  Session,
+  confirmSignUp,
+  uniqueEmail,
+  type TestServer,
+} from '#server/testing/test-server.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
 import { sshKeygen } from '#server/testing/sshd.ts';
 import { WebhookReceiver } from '#server/testing/webhook-receiver.ts';
@@ -129,7 +134,7 @@ async function signUp(email: string, password: string): Promise<RecordingSession
     callbackURL: '/',
   });
   const mail = await t.server.mail.waitFor(email, 'Verify your email', before);
-  await session.request('GET', linkIn(mail));
+  expect((await confirmSignUp(session, mail, password)).status).toBe(200);
   const signIn = await session.request('POST', '/api/auth/sign-in/email', { email, password });
   expect(signIn.status).toBe(200);
   return session;
