@@ -318,6 +318,9 @@ export class RunManager {
       inDirectory(directory, deploy.command),
       {
         onOutput: (stream, chunk) => {
+          // Past the log's cap nothing more is kept: masking what is thrown away would only
+          // hold the server's thread for as long as the command prints.
+          if (log.truncated) return;
           for (const line of (stream === 'out' ? out : err).push(chunk)) log.output(stream, line);
         },
       },
