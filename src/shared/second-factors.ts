@@ -9,3 +9,6 @@ export const TRUST_DEVICE_DAYS = 30;
 export const PASSKEY_SIGN_IN_MINUTES = 10;
 
 export const PASSKEY_NEEDS_RECENT_SIGN_IN = `Sign out and sign in again to add a passkey: it lets its device in without your password, so it needs a sign-in from the last ${PASSKEY_SIGN_IN_MINUTES} minutes.`;
+
+export const PASSKEY_NOT_USER_VERIFIED_MESSAGE =
+  'This passkey signed in without checking it is you (no PIN, fingerprint or face). Use a passkey that asks for one, or sign in with your password.';

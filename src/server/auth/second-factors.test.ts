@@ -15,7 +15,10 @@ import {
   type TestServer,
 } from '#server/testing/test-server.ts';
 import { CODES_BEING_SET_UP_CODE } from './one-set-of-codes.ts';
-import { PASSKEY_NEEDS_RECENT_SIGN_IN } from '#shared/second-factors.ts';
+import {
+  PASSKEY_NEEDS_RECENT_SIGN_IN,
+  PASSKEY_NOT_USER_VERIFIED_MESSAGE,
+} from '#shared/second-factors.ts';
 import { fromBool } from '#server/db/codec.ts';
 import type { Me } from '#shared/account.ts';
 
@@ -462,6 +465,26 @@ describe('passkeys', () => {
     expect((await signedIn.session.json('GET', '/api/clients')).status).toBe(200);
     const { session: withPassword } = await signInWithPassword(t.server, email, PASSWORD);
     expect((await withPassword.json('GET', '/api/clients')).status).toBe(200);
+  });
+
+  // A passkey stands for the password and the code together only when the device checked it
+  // was its person (a PIN, fingerprint or face), not merely that someone touched it.
+  it('sign in only when the device checked it was its person', async () => {
+    const session = await signUpVerified(t.server, { password: PASSWORD });
+    const passkey = new SoftwarePasskey();
+    await passkey.register(
+      t.server.app.parts.db,
+      (await session.json<Me>('GET', '/api/me')).body.id,
+    );
+    const touched = await passkey.signIn(t.server, { userVerified: false });
+    expect(touched.status).toBe(401);
+    expect(touched.body).toEqual({
+      code: 'PASSKEY_NOT_USER_VERIFIED',
+      message: PASSKEY_NOT_USER_VERIFIED_MESSAGE,
+    });
+    expect(touched.session.cookies.has('cm.session_token')).toBe(false);
+    expect((await touched.session.json('GET', '/api/me')).status).toBe(401);
+    expect((await passkey.signIn(t.server)).status).toBe(200);
   });
 });
 

@@ -7,7 +7,11 @@ import {
   WRONG_SECOND_FACTOR_CODE,
   WRONG_SECOND_FACTOR_MESSAGE,
 } from '#shared/api-error.ts';
-import { PASSKEY_NEEDS_RECENT_SIGN_IN, TRUST_DEVICE_DAYS } from '#shared/second-factors.ts';
+import {
+  PASSKEY_NEEDS_RECENT_SIGN_IN,
+  PASSKEY_NOT_USER_VERIFIED_MESSAGE,
+  TRUST_DEVICE_DAYS,
+} from '#shared/second-factors.ts';
 import type { Db } from '#server/db/database.ts';
 import { HttpError } from '#server/http/http-error.ts';
 import type { SignedInUser } from './session-guard.ts';
@@ -46,11 +50,19 @@ export function secondFactorPlugins(db: Db, publicUrl: string) {
     }),
     // The relying party is this installation's host: a passkey works only on the address it
     // was made on (WebAuthn refuses an IP address there, so PUBLIC_URL needs a host name).
-    passkey({ rpID: url.hostname, rpName: APP_NAME, origin: url.origin }),
+    passkey({
+      rpID: url.hostname,
+      rpName: APP_NAME,
+      origin: url.origin,
+      // A passkey is made only on a device that checks its person (PIN, fingerprint, face):
+      // a sign-in with it must be able to (passkeyUserVerification below).
+      authenticatorSelection: { userVerification: 'required' },
+    }),
     oneUseCodes(db),
     oneSetOfCodes(),
     neutralCodeErrors(),
     passkeyRegistrationRefusal(),
+    passkeyUserVerification(),
     forgetTrustOnAccountChange(db.kysely),
   ] as const;
 }
@@ -124,6 +136,41 @@ function passkeyRegistrationRefusal() {
     },
   } satisfies BetterAuthPlugin;
 }
+
+/**
+ * A passkey sign-in makes a session without the password or a code: it stands for both only
+ * when the device checked it was its person (the user-verified flag, WebAuthn §6.1), not
+ * merely that someone touched it, as a security key without a PIN does. Better Auth asks for
+ * that check only as "preferred" and accepts an answer without it, so the flag is read here,
+ * from the authenticator data the device signed (its signature is Better Auth's to check).
+ */
+function passkeyUserVerification() {
+  return {
+    id: 'clients-manager-passkey-user-verification',
+    hooks: {
+      before: [
+        {
+          matcher: (context) => context.path === '/passkey/verify-authentication',
+          handler: createAuthMiddleware(async (ctx) => {
+            const body = ctx.body as { response?: { response?: { authenticatorData?: unknown } } };
+            const data = body.response?.response?.authenticatorData;
+            if (typeof data !== 'string') return;
+            const bytes = Buffer.from(data, 'base64url');
+            // 32 bytes of the relying party's hash, then the flags; shorter is Better Auth's
+            // to refuse as malformed.
+            if (bytes.length < 37 || (bytes[32]! & USER_VERIFIED) !== 0) return;
+            throw new APIError('UNAUTHORIZED', {
+              code: 'PASSKEY_NOT_USER_VERIFIED',
+              message: PASSKEY_NOT_USER_VERIFIED_MESSAGE,
+            });
+          }),
+        },
+      ],
+    },
+  } satisfies BetterAuthPlugin;
+}
+
+const USER_VERIFIED = 0x04;
 
 const PASSKEY_REGISTRATION_ROUTES: ReadonlySet<string> = new Set([
   '/passkey/generate-register-options',

@@ -114,8 +114,15 @@ export class SoftwarePasskey {
       .execute();
   }
 
-  /** Signs in with the passkey in a fresh cookie jar, as the sign-in screen's passkey button. */
-  async signIn(server: ServerAddress): Promise<{ session: Session; status: number }> {
+  /**
+   * Signs in with the passkey in a fresh cookie jar, as the sign-in screen's passkey button.
+   * `userVerified: false` answers as a device that checked only that someone touched it (no
+   * PIN, fingerprint or face).
+   */
+  async signIn(
+    server: ServerAddress,
+    { userVerified = true }: { userVerified?: boolean } = {},
+  ): Promise<{ session: Session; status: number; body: unknown }> {
     const session = new Session(server);
     const options = await session.json<{ challenge: string }>(
       'GET',
@@ -133,7 +140,7 @@ export class SoftwarePasskey {
     // The relying party's hash, then flags (user present, user verified), then a counter of 0.
     const authenticatorData = Buffer.concat([
       createHash('sha256').update(new URL(server.url).hostname).digest(),
-      Buffer.from([0x05, 0, 0, 0, 0]),
+      Buffer.from([userVerified ? 0x05 : 0x01, 0, 0, 0, 0]),
     ]);
     const signature = sign(
       'sha256',
@@ -153,7 +160,8 @@ export class SoftwarePasskey {
         clientExtensionResults: {},
       },
     });
-    return { session, status: verify.status };
+    const text = await verify.text();
+    return { session, status: verify.status, body: text ? (JSON.parse(text) as unknown) : null };
   }
 
   /** The public key as a COSE_Key (RFC 9053: EC2, ES256, P-256), CBOR-encoded by hand. */
