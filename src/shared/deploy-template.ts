@@ -19,16 +19,21 @@ const QUOTING = new Set(["'", '"', '\\', '`', '$']);
 /**
  * Where the shell is at a point of the template: inside single quotes, ANSI-C quotes (`$'…'`),
  * double quotes, a command substitution (`$(…)`, also `$((…))` and `((…))`, whose expressions
- * expand `$(…)` even inside single quotes) or a backquoted one.
+ * expand `$(…)` even inside single quotes), a backquoted one, or arithmetic of another
+ * spelling: `$[…]`, and `[[…]]`, whose `-eq` and the like evaluate their operands (an array
+ * subscript `a[$(…)]` in a value runs).
  */
-type Context = "'" | "$'" | '"' | '$(' | '`';
+type Context = "'" | "$'" | '"' | '$(' | '`' | '$[' | '[[';
+
+/** Where a word may start: `[[` is a keyword only as a word of its own. */
+const WORD_BREAK = /[\s;&|()]/;
 
 /**
  * Returns a message when the template cannot be used, otherwise null. Each value is quoted
  * for the shell as one word, so a placeholder must stand as a word of its own at the top level
  * of the command: inside quotes (`"{serverTag}"`) the quoting would end the template's own
- * quote, and `$(…)` in a tag would run; inside a command substitution or arithmetic it is read
- * again; next to a quote, backslash, backtick or `$` it would join something the shell
+ * quote, and `$(…)` in a tag would run; inside a command substitution, arithmetic or `[[…]]`
+ * it is read again; next to a quote, backslash, backtick or `$` it would join something the shell
  * interprets. The quotes are followed as bash reads them: a backslash escapes the next
  * character outside quotes, inside double quotes, ANSI-C quotes and backquotes, and nowhere
  * inside single quotes.
@@ -79,10 +84,30 @@ export function validateTemplate(template: string): string | null {
       if (char === '`') stack.pop();
       continue;
     }
+    if (context === '[[' && char === ']' && next === ']') {
+      stack.pop();
+      i++;
+      continue;
+    }
+    if (context === '$[' && char === ']') {
+      stack.pop();
+      continue;
+    }
     if (char === '`') {
       stack.push('`');
     } else if (char === '$' && next === '(') {
       stack.push('$(');
+      i++;
+    } else if (char === '$' && next === '[') {
+      stack.push('$[');
+      i++;
+    } else if (
+      char === '[' &&
+      next === '[' &&
+      context !== '"' &&
+      (i === 0 || WORD_BREAK.test(template[i - 1]!))
+    ) {
+      stack.push('[[');
       i++;
     } else if (context === '"') {
       if (char === '"') stack.pop();

@@ -295,6 +295,10 @@ describe('deploy templates', () => {
     '(( {serverTag} ))',
     'echo $(( {serverTag} ))',
     'echo `echo {serverTag}`',
+    // Arithmetic of other spellings: an array subscript in a value, `a[$(…)]`, runs there.
+    'echo $[ {serverTag} ]',
+    '[[ {serverTag} -eq 0 ]]',
+    'true && [[ 1 -eq {serverTag} ]] && deploy',
   ])('refuses a placeholder bash reads inside quotes or a substitution: %s', async (template) => {
     const { validateTemplate } = await import('#shared/deploy-template.ts');
     expect(validateTemplate(template)).toMatch(
@@ -331,10 +335,13 @@ describe('deploy templates', () => {
       const { validateTemplate } = await import('#shared/deploy-template.ts');
       const dir = mkdtempSync(path.join(os.tmpdir(), 'cm-template-'));
       const marker = path.join(dir, 'pwned');
-      const tag = `$(touch ${marker})\`touch ${marker}\``;
+      const tag = `a[$(touch ${marker})]\`touch ${marker}\``;
       const piece = fc
         .array(
-          fc.constantFrom('"', "'", '\\', '\\"', "$'", '$(', '((', ')', '`', '{', '}', ' ', 'x'),
+          fc.constantFrom(
+            ...['"', "'", '\\', '\\"', "$'", '$(', '((', ')', '`', '{', '}', ' ', 'x'],
+            ...['$[', '[[ ', ' ]]', ']', ' -eq 0'],
+          ),
           { maxLength: 5 },
         )
         .map((parts) => parts.join(''));
