@@ -64,7 +64,12 @@ export type AppUpdate = z.input<typeof appUpdateSchema>;
  * since they read it is not run in their name. Left out (a script), the current one runs.
  */
 export const runStartSchema = z
-  .object({ version: z.number('Must be a number').int('Must be a whole number').min(1).optional() })
+  .object({
+    version: z.number('Must be a number').int('Must be a whole number').min(1).optional(),
+    // Where the Deploy dialog said it runs: a server or directory changed since is refused.
+    host: z.string('Must be text').max(1000).optional(),
+    directory: z.string('Must be text').max(4096).optional(),
+  })
   // No body at all reaches the schema as null.
   .nullish();
 export type RunStart = z.input<typeof runStartSchema>;

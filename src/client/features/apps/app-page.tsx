@@ -188,8 +188,14 @@ function AppActions({
       labels: { confirm: 'Deploy', cancel: 'Cancel' },
       onConfirm: () => {
         setRefusal(null);
-        // The version shown above: a command changed since is refused, not run in their name.
-        void start.mutateAsync({ id: app.id, version: app.version }).then(
+        // What the dialog showed: a command, server or directory changed since is refused, not
+        // run in their name.
+        const shown = {
+          version: app.version,
+          host: server.host,
+          directory: app.effectiveDirectory,
+        };
+        void start.mutateAsync({ id: app.id, ...shown }).then(
           (run) => onStarted(run.id),
           (error: unknown) => setRefusal(errorMessage(error)),
         );

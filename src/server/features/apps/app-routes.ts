@@ -179,7 +179,7 @@ export function registerAppRoutes(
       schema: {
         summary: "Deploy: run the app's command on its server over SSH",
         description:
-          'With `version`, the app must still be at that version (409 otherwise): what the person confirmed is what runs.',
+          'With `version`, the app must still be at that version, and with `host` and `directory` its server must have that host and the run that directory (409 otherwise): what the person confirmed is what runs.',
         tags: ['apps'],
         params,
         body: runStartSchema,
@@ -187,7 +187,7 @@ export function registerAppRoutes(
           201: runSchema,
           ...refusals,
           409: apiErrorSchema.describe(
-            'It cannot run now: a run is under way (naming who started it), the app changed since the version given, or the app or its server is not ready (the reason).',
+            'It cannot run now: a run is under way (naming who started it), the app or where it runs changed since what was given, or the app or its server is not ready (the reason).',
           ),
         },
       },
@@ -198,7 +198,7 @@ export function registerAppRoutes(
       const outcome = await runs.startRun(
         id,
         { ...actorOf(user), id: user.id },
-        request.body?.version,
+        request.body ?? {},
       );
       if (outcome.status === 'not_found') throw notFound();
       if (outcome.status === 'refused') throw new HttpError(409, outcome.message);

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Transaction } from 'kysely';
-import { RUNS_KEPT_PER_APP, type Run, type RunState } from '#shared/apps.ts';
+import { RUNS_KEPT_PER_APP, type Run, type RunStart, type RunState } from '#shared/apps.ts';
 import { RUN_STATE_FIELD_PREFIX, type Actor } from '#shared/events.ts';
 import type { Db } from '#server/db/database.ts';
 import type { Database } from '#server/db/schema.ts';
@@ -151,11 +151,15 @@ export class RunManager {
     this.#wakeups.emit(runId);
   }
 
-  /** Starts a run of the app as `actor` (a person, whose access token the command carries). */
+  /**
+   * Starts a run of the app as `actor` (a person, whose access token the command carries).
+   * `confirmed` is what their Deploy dialog showed (the app's version, its server's host and
+   * the directory): a run goes only where they read it would.
+   */
   async startRun(
     appId: string,
     actor: Actor & { id: string },
-    confirmedVersion?: number,
+    confirmed: NonNullable<RunStart> = {},
   ): Promise<StartOutcome> {
     if (this.#closed) return { status: 'refused', message: 'The server is stopping: try again' };
     const app = await this.#db.kysely
@@ -188,9 +192,18 @@ export class RunManager {
       .executeTakeFirst();
     if (!app) return { status: 'not_found' };
     const refuse = (message: string): StartOutcome => ({ status: 'refused', message });
-    if (confirmedVersion !== undefined && Number(app.version) !== confirmedVersion) {
+    if (confirmed.version !== undefined && Number(app.version) !== confirmed.version) {
       return refuse(
         'The app was changed since you confirmed it: read its command again, then deploy',
+      );
+    }
+    const directory = app.directory || (app.serverUiDir ?? '');
+    if (
+      (confirmed.host !== undefined && confirmed.host !== app.serverHost) ||
+      (confirmed.directory !== undefined && confirmed.directory !== directory)
+    ) {
+      return refuse(
+        "The app's server was changed since you confirmed it: read where it runs again, then deploy",
       );
     }
     if (app.serverId === null || app.serverLabel === null) {
@@ -210,7 +223,6 @@ export class RunManager {
       return refuse('Check the server first so its host key is pinned');
     }
     const accessToken = await this.#tokens.read(actor.id);
-    const directory = app.directory || (app.serverUiDir ?? '');
     // Quoted into `cd -- …` below, after the run is recorded: checked before, so a value stored
     // before the rules is refused with the reason, not thrown mid-start.
     const directoryProblem = directory === '' ? null : commandValueProblem(directory);

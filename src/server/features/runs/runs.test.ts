@@ -489,6 +489,42 @@ describe('a run against a real sshd', () => {
     expect(await finished(current.body.id)).toMatchObject({ state: 'succeeded', exitCode: 0 });
   });
 
+  it('runs only where the person confirmed: the server and directory it showed', async () => {
+    const app = await newApp('pwd');
+    const server = app.server!;
+    const read = await t.staff.admin.json<Server>('GET', `/api/servers/${server.id}`);
+    const moved = await t.staff.admin.json<Server>('PUT', `/api/servers/${server.id}`, {
+      label: read.body.label,
+      host: read.body.host,
+      port: read.body.port,
+      username: read.body.username,
+      uiDir: '/tmp',
+      private: read.body.private,
+      credentialId: read.body.credential?.id ?? null,
+      version: read.body.version,
+    });
+    expect(moved.status).toBe(200);
+    const start = (shown: { directory: string; host: string }) =>
+      t.staff.admin.json<Run & { error?: string }>('POST', `/api/apps/${app.id}/runs`, {
+        version: app.version,
+        ...shown,
+      });
+
+    const stale = await start({ directory: app.effectiveDirectory, host: server.host });
+    expect(stale.status).toBe(409);
+    expect(stale.body.error).toBe(
+      "The app's server was changed since you confirmed it: read where it runs again, then deploy",
+    );
+    const elsewhere = await start({ directory: '/tmp', host: 'another.example.test' });
+    expect(elsewhere.status).toBe(409);
+    const none = await t.staff.admin.json<{ runs: Run[] }>('GET', `/api/apps/${app.id}/runs`);
+    expect(none.body.runs).toEqual([]);
+
+    const current = await start({ directory: '/tmp', host: server.host });
+    expect(current.status).toBe(201);
+    expect(await finished(current.body.id)).toMatchObject({ state: 'succeeded', exitCode: 0 });
+  });
+
   it('masks the access token, the client password and the key in the stored and streamed log', async () => {
     const secretFile = path.join(dir, 'secrets.txt');
     // Secrets split over two writes a moment apart, so they reach the tool in separate chunks.

@@ -51,10 +51,10 @@ export function useDeleteApp() {
 export function useStartRun() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, version }: Pick<App, 'id' | 'version'>) =>
+    mutationFn: ({ id, ...shown }: { id: string } & NonNullable<RunStart>) =>
       apiRequest(appApiPath(id, '/runs'), runSchema, {
         method: 'POST',
-        body: { version } satisfies RunStart,
+        body: shown satisfies RunStart,
       }),
     onSuccess: async (run) => {
       queryClient.setQueryData(runKeys.detail(run.id), run);
