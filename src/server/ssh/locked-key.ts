@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type ssh2Module from 'ssh2';
 
@@ -48,6 +49,43 @@ export class KeyOpenTimedOut extends Error {
  * still makes ssh2 run on, well above a MAX_KDF_ROUNDS key on a busy machine.
  */
 export const OPEN_TIME_LIMIT_MS = 120_000;
+
+/** Too many keys are waiting to be opened: this one is not. */
+export class KeyOpenBusy extends Error {
+  constructor() {
+    super('too many keys are being opened at once');
+  }
+}
+
+/**
+ * Each key is opened on a thread with a heap of its own, on a core for up to
+ * OPEN_TIME_LIMIT_MS: as many at once as requests arrive (a save, an import's dry run, a check,
+ * a deploy) would take every core and the machine's memory. So these many are opened at once,
+ * as many as there are cores, and up to KEYS_WAITING_AT_MOST more wait their turn in order;
+ * beyond that an open is refused with KeyOpenBusy.
+ */
+export const KEYS_OPENED_AT_ONCE = Math.max(1, availableParallelism());
+export const KEYS_WAITING_AT_MOST = 32;
+
+let keysOpening = 0;
+const waitingTurns: (() => void)[] = [];
+
+/** Resolves when a key may be opened; the caller gives the turn back with endTurn. */
+function takeTurn(): Promise<void> {
+  if (keysOpening < KEYS_OPENED_AT_ONCE) {
+    keysOpening++;
+    return Promise.resolve();
+  }
+  if (waitingTurns.length >= KEYS_WAITING_AT_MOST) return Promise.reject(new KeyOpenBusy());
+  return new Promise((resolve) => waitingTurns.push(resolve));
+}
+
+/** The next waiting open takes the turn over, or it is free again. */
+function endTurn(): void {
+  const next = waitingTurns.shift();
+  if (next) next();
+  else keysOpening--;
+}
 
 const OPENSSH_PRIVATE =
   /^-----BEGIN OPENSSH PRIVATE KEY-----(?:\r\n|\n)([\s\S]+)(?:\r\n|\n)-----END OPENSSH PRIVATE KEY-----$/;
@@ -130,19 +168,27 @@ const WORKER_SOURCE = `(${openInWorker.toString()})()`;
  * passphrase (bcrypt, as many rounds as the key's owner chose) in JavaScript: about 0.3 s of CPU
  * at OpenSSH's default 16 rounds, seconds at 100, during which the event loop would answer no
  * one. A worker per key, ended once it answers: keys are opened at a check or a run, not per
- * request, and no thread or opened key is kept in between. Rejects with ssh2's reason, which
- * never quotes the key or the passphrase, or with NotAPrivateKey; with TooManyKdfRounds before
- * any worker starts; with KeyOpenTimedOut once a worker past `timeLimitMs` has been ended.
+ * request, and no thread or opened key is kept in between; a few at a time (takeTurn). Rejects
+ * with ssh2's reason, which never quotes the key or the passphrase, or with NotAPrivateKey; with
+ * TooManyKdfRounds before any worker starts; with KeyOpenBusy when too many wait their turn;
+ * with KeyOpenTimedOut once a worker past `timeLimitMs` (from its start) has been ended.
  */
-export function openLockedKey(
+export async function openLockedKey(
   text: string,
   passphrase: string,
   timeLimitMs = OPEN_TIME_LIMIT_MS,
 ): Promise<OpenedKey> {
   const rounds = kdfRounds(text);
-  if (rounds !== null && rounds > MAX_KDF_ROUNDS) {
-    return Promise.reject(new TooManyKdfRounds(rounds));
+  if (rounds !== null && rounds > MAX_KDF_ROUNDS) throw new TooManyKdfRounds(rounds);
+  await takeTurn();
+  try {
+    return await openOnWorker(text, passphrase, timeLimitMs);
+  } finally {
+    endTurn();
   }
+}
+
+function openOnWorker(text: string, passphrase: string, timeLimitMs: number): Promise<OpenedKey> {
   const input: WorkerInput = {
     ssh2Path: createRequire(import.meta.url).resolve('ssh2'),
     text,

@@ -5,7 +5,15 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sshKeygen, withKdfRounds } from '#server/testing/sshd.ts';
-import { kdfRounds, KeyOpenTimedOut, MAX_KDF_ROUNDS, openLockedKey } from './locked-key.ts';
+import {
+  kdfRounds,
+  KeyOpenBusy,
+  KeyOpenTimedOut,
+  KEYS_OPENED_AT_ONCE,
+  KEYS_WAITING_AT_MOST,
+  MAX_KDF_ROUNDS,
+  openLockedKey,
+} from './locked-key.ts';
 import { describeLockedKey, describePrivateKey, generateKeyPair, KeyRefused } from './ssh-keys.ts';
 
 const run = promisify(execFile);
@@ -98,6 +106,26 @@ describe('SSH keys', () => {
     await expect(openLockedKey(text, 'right words', 50)).rejects.toThrow(KeyOpenTimedOut);
     await expect(describeLockedKey(text, 'right words')).resolves.toMatchObject({
       privateKey: text,
+    });
+  });
+
+  it('opens a few keys at a time and refuses beyond those waiting their turn', async () => {
+    // Each open is a thread with a heap of its own on a core for up to two minutes: as many at
+    // once as requests arrive would take the machine's memory and every core.
+    const file = path.join(dir, 'many');
+    await sshKeygen(file, { passphrase: 'right words', kdfRounds: 1 });
+    const text = await readFile(file, 'utf8');
+    const asked = KEYS_OPENED_AT_ONCE + KEYS_WAITING_AT_MOST + 1;
+    const results = await Promise.allSettled(
+      Array.from({ length: asked }, () => openLockedKey(text, 'right words')),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(asked - 1);
+    const refused = results.filter((r) => r.status === 'rejected');
+    expect(refused).toHaveLength(1);
+    expect((refused[0] as PromiseRejectedResult).reason).toBeInstanceOf(KeyOpenBusy);
+    // Their turns given back: the next one opens.
+    await expect(openLockedKey(text, 'right words')).resolves.toMatchObject({
+      type: 'ssh-ed25519',
     });
   });
 

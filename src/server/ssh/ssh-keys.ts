@@ -1,5 +1,6 @@
 import { hostKeyOf, type HostKey } from './host-key.ts';
 import {
+  KeyOpenBusy,
   KeyOpenTimedOut,
   MAX_KDF_ROUNDS,
   NotAPrivateKey,
@@ -72,6 +73,7 @@ export async function describeLockedKey(text: string, passphrase: string): Promi
     if (error instanceof NotAPrivateKey) throw new KeyRefused(NOT_PRIVATE);
     if (error instanceof TooManyKdfRounds) throw new KeyRefused(TOO_MANY_ROUNDS);
     if (error instanceof KeyOpenTimedOut) throw new KeyRefused(TOO_SLOW);
+    if (error instanceof KeyOpenBusy) throw new KeyRefused(TOO_BUSY);
     throw new KeyRefused(refusal((error as Error).message, passphrase));
   }
 }
@@ -79,6 +81,8 @@ export async function describeLockedKey(text: string, passphrase: string): Promi
 // Both name the passphrase, so a form shows them on the passphrase field, next to what fixes it.
 const TOO_MANY_ROUNDS = `This key's passphrase takes more than ${MAX_KDF_ROUNDS} bcrypt rounds to open: protect it again with fewer (ssh-keygen -p -a 100)`;
 const TOO_SLOW = 'Opening this key with its passphrase took too long';
+const TOO_BUSY =
+  'Too many keys are being opened with their passphrases right now: try again in a minute';
 
 const NOT_PRIVATE = 'This is not a private key: paste the private key, not the .pub file';
 
