@@ -8,7 +8,7 @@ import {
   uniqueEmail,
   type TestServer,
 } from '../src/server/testing/test-server.ts';
-import { enrolTotp } from '../src/server/testing/second-factor-steps.ts';
+import { ageSignIns, enrolTotp } from '../src/server/testing/second-factor-steps.ts';
 import { USED_SECOND_FACTOR_MESSAGE } from '../src/shared/api-error.ts';
 import { PASSKEY_NEEDS_RECENT_SIGN_IN } from '../src/shared/second-factors.ts';
 import { expectNoAxeViolations, switchScheme } from './axe.ts';
@@ -216,11 +216,7 @@ test.describe('passkeys', () => {
       .select('id')
       .where('email', '=', email)
       .executeTakeFirstOrThrow();
-    await kysely
-      .updateTable('session')
-      .set({ createdAt: new Date(Date.now() - 11 * 60_000).toISOString() })
-      .where('userId', '=', user.id)
-      .execute();
+    await ageSignIns(server.app.parts.db, user.id, 11);
     await section.getByLabel('Passkey name').fill('Later key');
     await section.getByRole('button', { name: 'Add a passkey' }).click();
     await expect(section.getByText(PASSKEY_NEEDS_RECENT_SIGN_IN)).toBeVisible();

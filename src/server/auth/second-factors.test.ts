@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { serveThisFile } from '#server/testing/file-server.ts';
 import {
+  ageSignIns,
   enrolTotp,
   signInWithPassword,
   SoftwarePasskey,
@@ -237,6 +238,15 @@ describe('authenticator codes', () => {
   });
 });
 
+/** Resets the person's password through the mailed link, as someone who forgot it would. */
+async function resetByMail(email: string, newPassword: string): Promise<void> {
+  const anon = new Session(t.server);
+  const landing = await followPasswordResetMail(t.server, anon, email);
+  const token = new URL(landing.headers.get('location')!, t.server.url).searchParams.get('token');
+  const reset = await anon.request('POST', '/api/auth/reset-password', { newPassword, token });
+  expect(reset.status).toBe(200);
+}
+
 /** A browser that signed in choosing 'trust this device'; it keeps its cookies as one does. */
 async function trustedDevice(email: string, app: Enrolled['app']): Promise<Session> {
   const { session } = await signInWithPassword(t.server, email, PASSWORD);
@@ -309,22 +319,21 @@ describe('trusted devices', () => {
 
   // A stolen laptop keeps its trust cookie and often the saved password: whatever ends the
   // person's other sessions must also make that browser ask for a code again.
-  it('are all forgotten when an administrator signs the person out everywhere', async () => {
+  it.each([
+    [
+      'an administrator signs the person out everywhere',
+      (_session: Session, id: string) =>
+        t.staff.admin.json('POST', `/api/people/${id}/sign-out`, {}),
+    ],
+    [
+      'the person signs out their other devices',
+      (session: Session) => session.json('POST', '/api/me/sessions/revoke-others', {}),
+    ],
+  ])('are all forgotten when %s', async (_when, signOut) => {
     const { email, app, session } = await enrolledPerson();
     const device = await trustedDevice(email, app);
     const { id } = (await session.json<Me>('GET', '/api/me')).body;
-    const out = await t.staff.admin.json('POST', `/api/people/${id}/sign-out`, {});
-    expect(out.status).toBe(200);
-    expect(await trustRecords(id)).toBe(0);
-    expect(await askedForCode(email, device)).toBe(true);
-  });
-
-  it('are all forgotten when the person signs out their other devices', async () => {
-    const { email, app, session } = await enrolledPerson();
-    const device = await trustedDevice(email, app);
-    const { id } = (await session.json<Me>('GET', '/api/me')).body;
-    const out = await session.json('POST', '/api/me/sessions/revoke-others', {});
-    expect(out.status).toBe(200);
+    expect((await signOut(session, id)).status).toBe(200);
     expect(await trustRecords(id)).toBe(0);
     expect(await askedForCode(email, device)).toBe(true);
   });
@@ -347,14 +356,7 @@ describe('trusted devices', () => {
     const { email, app, session } = await enrolledPerson();
     const device = await trustedDevice(email, app);
     const { id } = (await session.json<Me>('GET', '/api/me')).body;
-    const anon = new Session(t.server);
-    const landing = await followPasswordResetMail(t.server, anon, email);
-    const token = new URL(landing.headers.get('location')!, t.server.url).searchParams.get('token');
-    const reset = await anon.request('POST', '/api/auth/reset-password', {
-      newPassword: 'a brand new password',
-      token,
-    });
-    expect(reset.status).toBe(200);
+    await resetByMail(email, 'a brand new password');
     expect(await trustRecords(id)).toBe(0);
     const again = await signInWithPassword(t.server, email, 'a brand new password', device);
     expect(again.body.twoFactorRedirect).toBe(true);
@@ -368,14 +370,7 @@ describe('a sign-in waiting for its code', () => {
     const { session: waiting, body } = await signInWithPassword(t.server, email, PASSWORD);
     expect(body.twoFactorRedirect).toBe(true);
 
-    const anon = new Session(t.server);
-    const landing = await followPasswordResetMail(t.server, anon, email);
-    const token = new URL(landing.headers.get('location')!, t.server.url).searchParams.get('token');
-    const reset = await anon.request('POST', '/api/auth/reset-password', {
-      newPassword: 'a brand new password',
-      token,
-    });
-    expect(reset.status).toBe(200);
+    await resetByMail(email, 'a brand new password');
 
     expect((await verify(waiting, 'totp', await app.nextCode())).status).toBe(401);
     expect((await waiting.json('GET', '/api/me')).status).toBe(401);
@@ -497,11 +492,7 @@ describe('adding a passkey', () => {
     const { id } = (await session.json<Me>('GET', '/api/me')).body;
     const options = () => session.json('GET', '/api/auth/passkey/generate-register-options');
     expect((await options()).status).toBe(200);
-    await t.server.app.parts.db.kysely
-      .updateTable('session')
-      .set({ createdAt: new Date(Date.now() - 11 * 60_000).toISOString() })
-      .where('userId', '=', id)
-      .execute();
+    await ageSignIns(t.server.app.parts.db, id, 11);
     const refused = await options();
     expect(refused.status).toBe(403);
     expect(refused.body).toEqual({

@@ -85,6 +85,15 @@ export async function signInWithPassword(
   return { session, body: response.body };
 }
 
+/** Makes every session of the person look signed in `minutes` ago (Better Auth's freshness). */
+export async function ageSignIns(db: Db, userId: string, minutes: number): Promise<void> {
+  await db.kysely
+    .updateTable('session')
+    .set({ createdAt: new Date(Date.now() - minutes * 60_000).toISOString() })
+    .where('userId', '=', userId)
+    .execute();
+}
+
 /**
  * A passkey held in software, as a device would hold it: an ES256 key whose public half is
  * stored as Better Auth stores a registered passkey's, and which answers a sign-in's challenge
