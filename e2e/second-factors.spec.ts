@@ -196,6 +196,13 @@ test.describe('passkeys', () => {
     await expect(section.getByRole('cell', { name: 'Work laptop', exact: true })).toBeVisible();
     await look(page, 'settings-passkeys', section);
 
+    // The server's first person is its administrator: the audit trail shows the new passkey.
+    await page.goto(`${url}/people`);
+    const trail = page.getByRole('list', { name: 'Audit trail' });
+    await expect(trail.getByText('added a passkey')).toBeVisible();
+    await look(page, 'audit-trail-passkey-added', trail);
+    await page.goto(`${url}/settings`);
+
     // Signed out, then back in with the passkey alone.
     await page.context().clearCookies();
     await page.goto(`${url}/sign-in`);

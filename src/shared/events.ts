@@ -45,6 +45,9 @@ export const PERSON_EVENT_KINDS = [
   'person.enabled',
   'person.signed_out',
   'person.second_factor_reset',
+  // A person's own second factors (`passkey` or `authenticator` in the fields), by themselves.
+  'person.second_factor_added',
+  'person.second_factor_removed',
   // A person's own API tokens (the actor is the owner, or the administrator who signed them
   // out everywhere); a token's use of a secret.
   'person.token_created',

@@ -101,6 +101,10 @@ export function describeEvent(event: ClientEvent): string {
       return 'signed them out everywhere';
     case 'person.second_factor_reset':
       return 'reset their second factor';
+    case 'person.second_factor_added':
+      return fields.includes('passkey') ? 'added a passkey' : 'turned on authenticator codes';
+    case 'person.second_factor_removed':
+      return fields.includes('passkey') ? 'removed a passkey' : 'turned off authenticator codes';
     case 'webhook.created':
       return 'added a webhook';
     case 'webhook.updated':

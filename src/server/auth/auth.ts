@@ -32,6 +32,7 @@ import { storableDisplayName } from './display-name.ts';
 import { forgetTrustedDevices } from './trusted-devices.ts';
 import { CONFIRM_EMAIL_PATH, confirmEmailByPassword, confirmEmailLink } from './confirm-email.ts';
 import { roleForNewUser } from './first-admin.ts';
+import { passkeyAudit, recordCodesChange } from './second-factor-audit.ts';
 import { withoutProviderTokens } from './provider-tokens.ts';
 import { refuseOffAppRedirects } from './redirect-targets.ts';
 import { signUpWillCreateUser } from './sign-up-check.ts';
@@ -277,6 +278,11 @@ export function createAuth({ db, config, secretKey, mailer, log, passwordHashing
             await acceptInvitation(db, user, ctx?.body);
           },
         },
+        update: {
+          async after(user, ctx) {
+            await recordCodesChange(db, user, ctx?.path);
+          },
+        },
       },
       session: {
         create: {
@@ -379,6 +385,7 @@ export function createAuth({ db, config, secretKey, mailer, log, passwordHashing
         })),
       }),
       confirmEmailByPassword(),
+      passkeyAudit(db),
       ...secondFactorPlugins(db, publicUrl),
       forgetPendingSignInsOnPasswordChange(db.kysely),
     ],

@@ -534,6 +534,42 @@ describe('adding a passkey', () => {
   });
 });
 
+describe('a person’s own second factors', () => {
+  // Someone who took over a session and added a passkey of their own must show somewhere an
+  // administrator looks, as an administrator's reset does.
+  it('are recorded in the audit trail as they are added and removed', async () => {
+    const { session } = await enrolledPerson();
+    const { id } = (await session.json<Me>('GET', '/api/me')).body;
+    const passkey = new SoftwarePasskey();
+    expect(await passkey.add(session, 'Laptop')).toBe(200);
+    const stored = await t.server.app.parts.db.kysely
+      .selectFrom('passkey')
+      .select('id')
+      .where('userId', '=', id)
+      .executeTakeFirstOrThrow();
+    const removed = await session.json('POST', '/api/auth/passkey/delete-passkey', {
+      id: stored.id,
+    });
+    expect(removed.status).toBe(200);
+    const off = await session.json('POST', '/api/auth/two-factor/disable', { password: PASSWORD });
+    expect(off.status).toBe(200);
+
+    const events = await t.server.app.parts.db.kysely
+      .selectFrom('event')
+      .select(['kind', 'actorId', 'fields'])
+      .where('personId', '=', id)
+      .where('kind', 'like', 'person.second_factor_%')
+      .orderBy('seq')
+      .execute();
+    expect(events.map((e) => ({ ...e, fields: JSON.parse(e.fields) as unknown }))).toEqual([
+      { kind: 'person.second_factor_added', actorId: id, fields: ['authenticator'] },
+      { kind: 'person.second_factor_added', actorId: id, fields: ['passkey'] },
+      { kind: 'person.second_factor_removed', actorId: id, fields: ['passkey'] },
+      { kind: 'person.second_factor_removed', actorId: id, fields: ['authenticator'] },
+    ]);
+  });
+});
+
 describe('REQUIRE_2FA=true', () => {
   let strict: TestServer;
   beforeAll(async () => {

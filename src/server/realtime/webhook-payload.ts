@@ -32,6 +32,8 @@ const VERBS: Readonly<Record<ClientEventKind, string>> = {
   'person.enabled': 'enabled the account of',
   'person.signed_out': 'signed out everywhere:',
   'person.second_factor_reset': 'reset the second factor of',
+  'person.second_factor_added': 'added a second factor:',
+  'person.second_factor_removed': 'removed a second factor:',
   'person.token_created': 'created an API token for',
   'person.token_revoked': 'revoked an API token of',
   'person.token_secret_used': 'read a secret with an API token of',

@@ -103,6 +103,73 @@ export class SoftwarePasskey {
   readonly credentialId = randomBytes(16).toString('base64url');
   readonly #keys = generateKeyPairSync('ec', { namedCurve: 'P-256' });
 
+  /**
+   * Adds the passkey through Settings' routes, as a browser with this device would: asks for
+   * options in `session`, answers with an attestation of format `none` (WebAuthn §8.7), the
+   * device having checked its person. Returns the verification's status.
+   */
+  async add(session: Session, name = 'Software passkey'): Promise<number> {
+    const options = await session.json<{ challenge: string }>(
+      'GET',
+      `/api/auth/passkey/generate-register-options?name=${encodeURIComponent(name)}`,
+    );
+    if (options.status !== 200) return options.status;
+    const url = new URL(session.server.url);
+    const clientData = Buffer.from(
+      JSON.stringify({
+        type: 'webauthn.create',
+        challenge: options.body.challenge,
+        origin: url.origin,
+        crossOrigin: false,
+      }),
+    );
+    const credentialId = Buffer.from(this.credentialId, 'base64url');
+    const length = Buffer.alloc(2);
+    length.writeUInt16BE(credentialId.length);
+    // The relying party's hash, flags (user present, user verified, credential data), a
+    // counter of 0, an all-zero AAGUID, then the credential's id and public key.
+    const authData = Buffer.concat([
+      createHash('sha256').update(url.hostname).digest(),
+      Buffer.from([0x45, 0, 0, 0, 0]),
+      Buffer.alloc(16),
+      length,
+      credentialId,
+      this.#cosePublicKey(),
+    ]);
+    const authDataLength = Buffer.alloc(2);
+    authDataLength.writeUInt16BE(authData.length);
+    // CBOR: {"fmt": "none", "attStmt": {}, "authData": <bytes>}.
+    const attestationObject = Buffer.concat([
+      Buffer.from([0xa3, 0x63]),
+      Buffer.from('fmt'),
+      Buffer.from([0x64]),
+      Buffer.from('none'),
+      Buffer.from([0x67]),
+      Buffer.from('attStmt'),
+      Buffer.from([0xa0, 0x68]),
+      Buffer.from('authData'),
+      Buffer.from([0x59]),
+      authDataLength,
+      authData,
+    ]);
+    const verify = await session.request('POST', '/api/auth/passkey/verify-registration', {
+      response: {
+        id: this.credentialId,
+        rawId: this.credentialId,
+        type: 'public-key',
+        response: {
+          clientDataJSON: clientData.toString('base64url'),
+          attestationObject: attestationObject.toString('base64url'),
+          transports: ['internal'],
+        },
+        clientExtensionResults: {},
+      },
+      name,
+    });
+    await verify.body?.cancel();
+    return verify.status;
+  }
+
   /** Stores the public key as the person's passkey. */
   async register(db: Db, userId: string): Promise<void> {
     await db.kysely

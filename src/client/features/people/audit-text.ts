@@ -36,6 +36,12 @@ export function auditText(event: ClientEvent, who: string | undefined): string {
       return `signed ${person} out everywhere`;
     case 'person.second_factor_reset':
       return `reset the second factor of ${person}`;
+    case 'person.second_factor_added':
+      return event.fields.includes('passkey') ? 'added a passkey' : 'turned on authenticator codes';
+    case 'person.second_factor_removed':
+      return event.fields.includes('passkey')
+        ? 'removed a passkey'
+        : 'turned off authenticator codes';
     case 'person.token_created':
       return tokenText('created an API token', event);
     case 'person.token_revoked':
@@ -79,6 +85,8 @@ export const AUDIT_KIND_OPTIONS = [
   { value: 'person.enabled', label: 'Enabled' },
   { value: 'person.signed_out', label: 'Signed out everywhere' },
   { value: 'person.second_factor_reset', label: 'Second factor reset' },
+  { value: 'person.second_factor_added', label: 'Second factor added' },
+  { value: 'person.second_factor_removed', label: 'Second factor removed' },
   { value: 'person.token_created', label: 'API token created' },
   { value: 'person.token_revoked', label: 'API token revoked' },
   { value: 'person.token_secret_used', label: 'Secret read with an API token' },

@@ -39,6 +39,8 @@ export const EVENT_LABELS: Record<ClientEventKind, string> = {
   'person.enabled': 'Person enabled',
   'person.signed_out': 'Signed out everywhere',
   'person.second_factor_reset': 'Second factor reset',
+  'person.second_factor_added': 'Second factor added',
+  'person.second_factor_removed': 'Second factor removed',
   'person.token_created': 'API token created',
   'person.token_revoked': 'API token revoked',
   'person.token_secret_used': 'Secret read with an API token',
