@@ -115,14 +115,7 @@ export class SoftwarePasskey {
     );
     if (options.status !== 200) return options.status;
     const url = new URL(session.server.url);
-    const clientData = Buffer.from(
-      JSON.stringify({
-        type: 'webauthn.create',
-        challenge: options.body.challenge,
-        origin: url.origin,
-        crossOrigin: false,
-      }),
-    );
+    const clientData = clientDataOf('webauthn.create', options.body.challenge, url);
     const credentialId = Buffer.from(this.credentialId, 'base64url');
     const length = Buffer.alloc(2);
     length.writeUInt16BE(credentialId.length);
@@ -153,17 +146,11 @@ export class SoftwarePasskey {
       authData,
     ]);
     const verify = await session.request('POST', '/api/auth/passkey/verify-registration', {
-      response: {
-        id: this.credentialId,
-        rawId: this.credentialId,
-        type: 'public-key',
-        response: {
-          clientDataJSON: clientData.toString('base64url'),
-          attestationObject: attestationObject.toString('base64url'),
-          transports: ['internal'],
-        },
-        clientExtensionResults: {},
-      },
+      response: this.#credential({
+        clientDataJSON: clientData.toString('base64url'),
+        attestationObject: attestationObject.toString('base64url'),
+        transports: ['internal'],
+      }),
       name,
     });
     await verify.body?.cancel();
@@ -205,14 +192,7 @@ export class SoftwarePasskey {
       '/api/auth/passkey/generate-authenticate-options',
     );
     if (options.status !== 200) throw new Error(`authenticate options: ${options.status}`);
-    const clientData = Buffer.from(
-      JSON.stringify({
-        type: 'webauthn.get',
-        challenge: options.body.challenge,
-        origin: new URL(server.url).origin,
-        crossOrigin: false,
-      }),
-    );
+    const clientData = clientDataOf('webauthn.get', options.body.challenge, new URL(server.url));
     // The relying party's hash, then flags (user present, user verified), then a counter of 0.
     const authenticatorData = Buffer.concat([
       createHash('sha256').update(new URL(server.url).hostname).digest(),
@@ -224,20 +204,25 @@ export class SoftwarePasskey {
       this.#keys.privateKey,
     );
     const verify = await session.request('POST', '/api/auth/passkey/verify-authentication', {
-      response: {
-        id: this.credentialId,
-        rawId: this.credentialId,
-        type: 'public-key',
-        response: {
-          clientDataJSON: clientData.toString('base64url'),
-          authenticatorData: authenticatorData.toString('base64url'),
-          signature: signature.toString('base64url'),
-        },
-        clientExtensionResults: {},
-      },
+      response: this.#credential({
+        clientDataJSON: clientData.toString('base64url'),
+        authenticatorData: authenticatorData.toString('base64url'),
+        signature: signature.toString('base64url'),
+      }),
     });
     const text = await verify.text();
     return { session, status: verify.status, body: text ? (JSON.parse(text) as unknown) : null };
+  }
+
+  /** The device's answer as the browser hands it over (a PublicKeyCredential in JSON). */
+  #credential(response: Record<string, unknown>) {
+    return {
+      id: this.credentialId,
+      rawId: this.credentialId,
+      type: 'public-key',
+      response,
+      clientExtensionResults: {},
+    };
   }
 
   /** The public key as a COSE_Key (RFC 9053: EC2, ES256, P-256), CBOR-encoded by hand. */
@@ -253,4 +238,9 @@ export class SoftwarePasskey {
       coordinate(jwk.y),
     ]);
   }
+}
+
+/** What the browser says it asked the device for (WebAuthn §5.8.1), as JSON bytes. */
+function clientDataOf(type: 'webauthn.create' | 'webauthn.get', challenge: string, url: URL) {
+  return Buffer.from(JSON.stringify({ type, challenge, origin: url.origin, crossOrigin: false }));
 }
