@@ -73,6 +73,8 @@ describe('every rate-limited auth route', () => {
     ],
     ['/request-password-reset', half, 200, () => ({ email: uniqueEmail(), redirectTo: '/reset' })],
     ['/send-verification-email', half, 200, () => ({ email: uniqueEmail(), callbackURL: '/' })],
+    // Checks the password chosen at sign-up, once the link's token is good.
+    ['/confirm-email', PER_MINUTE, 400, () => ({ token: 'not a token', password: 'a guess 1' })],
   ];
 
   it('uses the configured limit', () => {
