@@ -1,7 +1,7 @@
 import { test, expect, confirmThroughUi, signUpThroughUi } from './fixtures.ts';
 import { expectNoAxeViolations } from './axe.ts';
 import { saveScreen } from './screens.ts';
-import { CONFIRM_EMAIL_WRONG_PASSWORD } from '../src/shared/account.ts';
+import { CONFIRM_EMAIL_LINK_INVALID, CONFIRM_EMAIL_WRONG_PASSWORD } from '../src/shared/account.ts';
 import { linkIn } from '../src/server/testing/mail-catcher.ts';
 import { uniqueEmail } from '../src/server/testing/test-server.ts';
 
@@ -104,6 +104,21 @@ test('a sign-up link opened by someone who did not sign up confirms nothing', as
   await page.goto(linkIn(mail));
   await page.getByRole('link', { name: 'Sign up with it yourself' }).click();
   await expect(page).toHaveURL(/\/sign-up$/);
+
+  // A link that is no longer good (expired, or its sign-up made anew since) says so.
+  await page.goto('/confirm-email?token=no-longer-good');
+  await page.getByLabel('Password').fill('any password');
+  await page.getByRole('button', { name: 'Confirm and sign in' }).click();
+  await expect(page.getByRole('alert')).toContainText(CONFIRM_EMAIL_LINK_INVALID);
+  await expect(page.getByRole('link', { name: 'Sign in' })).toBeVisible();
+  for (const size of [
+    { name: 'desktop', width: 1366, height: 768 },
+    { name: 'phone', width: 390, height: 844 },
+  ]) {
+    await page.setViewportSize({ width: size.width, height: size.height });
+    await saveScreen(page, `auth/confirm-email-link-invalid-${size.name}`);
+    await expectNoAxeViolations(page, `confirm email, link invalid, at ${size.name}`);
+  }
 });
 
 test('forgot password: mail, reset page, the new password works', async ({ page, server }) => {
