@@ -6,6 +6,7 @@ import type { Db } from '#server/db/database.ts';
 import { toBool } from '#server/db/codec.ts';
 import { HttpError } from '#server/http/http-error.ts';
 import { SIGNED_IN_USER_COLUMNS, foundUserOf, type FoundSession } from './session-check.ts';
+import { routeKey } from './route-permissions.ts';
 
 /** The API token a request came with, on its user (request.user.token). */
 export interface TokenUse {
@@ -167,8 +168,7 @@ export function tokenRefusalFor(
   token: TokenUse,
   needed: Permission,
 ): HttpError | undefined {
-  const method = request.method === 'HEAD' ? 'GET' : request.method;
-  if (SESSION_ONLY_ROUTES.has(`${method} ${request.routeOptions.url ?? ''}`)) {
+  if (SESSION_ONLY_ROUTES.has(routeKey(request))) {
     return new HttpError(403, 'API tokens cannot do this: sign in to Clients Manager instead');
   }
   if (!scopeAllows(token.scope, needed)) {

@@ -108,7 +108,19 @@ export function permissionFor(request: FastifyRequest): Permission | undefined {
   const { url, config } = request.routeOptions;
   if (isWebAppSourceMap(config)) return 'self';
   if (url === undefined) return undefined;
+  return ROUTE_PERMISSIONS[routeKey(request)];
+}
+
+/** The route a request matched, as the tables here name it: `POST /api/me/tokens`. */
+export function routeKey(request: FastifyRequest): string {
   // Fastify answers HEAD with the GET route.
   const method = request.method === 'HEAD' ? 'GET' : request.method;
-  return ROUTE_PERMISSIONS[`${method} ${url}`];
+  return `${method} ${request.routeOptions.url ?? ''}`;
 }
+
+/**
+ * Under REQUIRE_2FA a person without a second factor may use their own account's routes
+ * (`self`) to set one up, but not these: an API token made with the password alone would work
+ * from the moment the person set up their factor.
+ */
+export const CLOSED_UNTIL_SECOND_FACTOR: ReadonlySet<string> = new Set(['POST /api/me/tokens']);

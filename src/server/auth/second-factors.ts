@@ -204,16 +204,17 @@ export function secondFactorRateLimits(perMinute: number) {
  * (Google, OpenID Connect) is left to that provider's own second factor: they have no
  * password account here. Only the routes a person needs for their own account stay open
  * (permission `self`: /api/me, which tells the web app to lead them to the set-up, and the
- * like); setting a factor up is Better Auth's, under /api/auth, which the guard leaves alone.
+ * like, but not CLOSED_UNTIL_SECOND_FACTOR, which the guard leaves out of `ownAccount`);
+ * setting a factor up is Better Auth's, under /api/auth, which the guard leaves alone.
  */
 export function secondFactorGate(db: Db, require2fa: boolean) {
   return async function secondFactorRefusal(
     user: SignedInUser,
-    selfRoute: boolean,
+    ownAccount: boolean,
   ): Promise<HttpError | undefined> {
     if (!(await mustSetUpSecondFactor(db, require2fa, user))) return undefined;
     user.secondFactorRequired = true;
-    if (selfRoute) return undefined;
+    if (ownAccount) return undefined;
     return new HttpError(403, 'Set up a second factor to continue', {
       code: SECOND_FACTOR_REQUIRED_CODE,
     });

@@ -6,7 +6,7 @@ import {
 } from '#shared/api-error.ts';
 import { listViewSchema, type ListView } from '#shared/account.ts';
 import { can, roleSchema, type Access, type Permission, type Role } from '#shared/people.ts';
-import { permissionFor } from './route-permissions.ts';
+import { CLOSED_UNTIL_SECOND_FACTOR, permissionFor, routeKey } from './route-permissions.ts';
 import { isEmailAllowed, notAllowedMessage, type Allowlist } from './allowlist.ts';
 import { ACCOUNT_DISABLED_MESSAGE, type Auth } from './auth.ts';
 import type { Actor } from '#shared/events.ts';
@@ -111,7 +111,8 @@ export function registerSessionGuard(
     // No route matched: the not-found answer says so, to anyone signed in.
     if (request.is404) return;
     const needed = permissionFor(request);
-    const noFactor = await secondFactorRefusal(request.user!, needed === 'self');
+    const ownAccount = needed === 'self' && !CLOSED_UNTIL_SECOND_FACTOR.has(routeKey(request));
+    const noFactor = await secondFactorRefusal(request.user!, ownAccount);
     if (noFactor) throw noFactor;
     if (needed === undefined || !can(request.user!.role, needed)) {
       throw new HttpError(403, refusedMessage(needed));

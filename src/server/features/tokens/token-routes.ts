@@ -6,7 +6,6 @@ import {
   createdTokenSchema,
   tokenIdParamsSchema,
 } from '#shared/tokens.ts';
-import { SECOND_FACTOR_REQUIRED_CODE } from '#shared/api-error.ts';
 import { HttpError } from '#server/http/http-error.ts';
 import { noContent, refusals } from '#server/http/route-schemas.ts';
 import { actorOf, requireUser } from '#server/auth/session-guard.ts';
@@ -55,13 +54,6 @@ export function registerTokenRoutes(app: FastifyInstance, deps: { tokens: ApiTok
     },
     async (request, reply) => {
       const user = requireUser(request);
-      // Under REQUIRE_2FA a token made with the password alone would start working the moment
-      // the person set up their factor: none is made before.
-      if (user.secondFactorRequired) {
-        throw new HttpError(403, 'Set up a second factor before making an API token', {
-          code: SECOND_FACTOR_REQUIRED_CODE,
-        });
-      }
       const created = await tokens.create(user.id, request.body, actorOf(user));
       // The token is in this answer only: no cache may keep it.
       return reply.status(201).header('cache-control', 'no-store').send(created);
