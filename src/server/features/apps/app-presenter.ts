@@ -12,6 +12,11 @@ export type AppRow = Selectable<AppTable> & {
   serverUiDir: string | null;
 };
 
+/** The directory a run of the app uses: its own, or else its server's UI directory. */
+export function runDirectory(row: { directory: string; serverUiDir: string | null }): string {
+  return row.directory || (row.serverUiDir ?? '');
+}
+
 /**
  * An app as the API presents it: what it set, and what a run uses (`effectiveDirectory`: its
  * own or its server's uiDir; `effectiveCommand`: its own or APP_RUN_TEMPLATE).
@@ -27,7 +32,7 @@ export function presentApp(row: AppRow, defaultCommand: string, lastRun: Run | n
     server,
     name: row.name,
     directory: row.directory,
-    effectiveDirectory: row.directory || (row.serverUiDir ?? ''),
+    effectiveDirectory: runDirectory(row),
     domains: toStringList(row.domains),
     command: row.command,
     effectiveCommand: row.command ?? defaultCommand,

@@ -23,6 +23,7 @@ import {
 import type { DeployTokens } from '../account/deploy-tokens.ts';
 import { buildCommands, commandValueProblem } from '../clients/deploy-command.ts';
 import { shellQuote } from '../clients/shell-quote.ts';
+import { runDirectory } from '../apps/app-presenter.ts';
 import {
   SYSTEM_ACTOR,
   openProblem,
@@ -197,7 +198,8 @@ export class RunManager {
         'The app was changed since you confirmed it: read its command again, then deploy',
       );
     }
-    const directory = app.directory || (app.serverUiDir ?? '');
+    // What the dialog showed as effectiveDirectory (app-presenter.ts), by the same rule.
+    const directory = runDirectory(app);
     if (
       (confirmed.host !== undefined && confirmed.host !== app.serverHost) ||
       (confirmed.directory !== undefined && confirmed.directory !== directory)
