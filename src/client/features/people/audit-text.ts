@@ -1,6 +1,7 @@
 import type { ClientEvent } from '#shared/events.ts';
 import { roleSchema } from '#shared/people.ts';
 import { tokenScopeSchema } from '#shared/tokens.ts';
+import { describeEvent } from '#client/lib/history-text.ts';
 import { ROLE_LABELS } from './people-text.ts';
 
 /** The role a `person.role_changed` or `person.invited` event names (`role:viewer`). */
@@ -36,12 +37,10 @@ export function auditText(event: ClientEvent, who: string | undefined): string {
       return `signed ${person} out everywhere`;
     case 'person.second_factor_reset':
       return `reset the second factor of ${person}`;
+    // The person's own change, said as the history says it.
     case 'person.second_factor_added':
-      return event.fields.includes('passkey') ? 'added a passkey' : 'turned on authenticator codes';
     case 'person.second_factor_removed':
-      return event.fields.includes('passkey')
-        ? 'removed a passkey'
-        : 'turned off authenticator codes';
+      return describeEvent(event);
     case 'person.token_created':
       return tokenText('created an API token', event);
     case 'person.token_revoked':
