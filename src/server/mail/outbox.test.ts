@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Session, uniqueEmail } from '#server/testing/test-server.ts';
+import { Session, confirmSignUp, uniqueEmail } from '#server/testing/test-server.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
 
 // A fresh install has no SMTP server: the first user must still be able to verify, from the
@@ -54,11 +54,7 @@ describe('mail without SMTP_URL', () => {
     expect(eml).toContain(link!);
 
     expect((await session.json('GET', '/api/me')).status).toBe(401);
-    const verify = await session.request('POST', '/api/auth/confirm-email', {
-      token: new URL(link!).searchParams.get('token'),
-      password: 'first user password',
-    });
-    expect(verify.status).toBe(200);
+    expect((await confirmSignUp(session, link!, 'first user password')).status).toBe(200);
     const me = await session.json<{ email: string; emailVerified: boolean }>('GET', '/api/me');
     expect(me.status).toBe(200);
     expect(me.body).toMatchObject({ email, emailVerified: true });

@@ -226,15 +226,16 @@ export function uniqueEmail(prefix = 'staff'): string {
 }
 
 /**
- * Confirms a sign-up as its page does: the mailed link's token and the password chosen at
- * sign-up, posted in `session`, which is signed in when they match.
+ * Confirms a sign-up as its page does: the token of the mailed link (or of the mail itself)
+ * and the password chosen at sign-up, posted in `session`, which is signed in when they match.
  */
 export function confirmSignUp(
   session: Session,
-  mail: CaughtMail,
+  link: CaughtMail | string,
   password: string,
 ): Promise<Response> {
-  const token = new URL(linkIn(mail)).searchParams.get('token');
+  const url = new URL(typeof link === 'string' ? link : linkIn(link));
+  const token = url.searchParams.get('token');
   return session.request('POST', '/api/auth/confirm-email', { token, password });
 }
 
