@@ -265,11 +265,13 @@ export function createAuth({ db, config, secretKey, mailer, log, passwordHashing
       },
       user: {
         create: {
-          // The first person of a new installation is its administrator (first-admin.ts); an
-          // invited person gets the role and tags of their invitation. A provider's name is
-          // made one a form would take.
+          // The first person of a new installation to prove their address is its
+          // administrator (first-admin.ts); an invited person gets the role and tags of their
+          // invitation. A provider's name is made one a form would take.
           async before(user, ctx) {
-            const role = await roleForNewUser(db, config.defaultRole);
+            const role = await roleForNewUser(db, config.defaultRole, {
+              byEmailSignUp: ctx?.path === '/sign-up/email',
+            });
             const invited = await invitedUserData(db, user, ctx?.body);
             const name = storableDisplayName(user.name);
             return { data: { ...user, name, role, ...invited } };
@@ -384,7 +386,7 @@ export function createAuth({ db, config, secretKey, mailer, log, passwordHashing
           disableProviderLogout: true,
         })),
       }),
-      confirmEmailByPassword(),
+      confirmEmailByPassword(db),
       passkeyAudit(db),
       ...secondFactorPlugins(db, publicUrl),
       forgetPendingSignInsOnPasswordChange(db.kysely),

@@ -8,6 +8,8 @@ import {
   CONFIRM_EMAIL_WRONG_PASSWORD,
   confirmEmailSchema,
 } from '#shared/account.ts';
+import type { Db } from '#server/db/database.ts';
+import { awaitsFirstAdmin } from './first-admin.ts';
 
 /** Where the mailed link leads: the web app's page, which posts to CONFIRM_EMAIL_PATH. */
 export function confirmEmailLink(publicUrl: string, token: string): string {
@@ -29,8 +31,10 @@ export const CONFIRM_EMAIL_PATH = '/confirm-email';
  * The token is Better Auth's (an HS256 JWT under its secret, naming the address and the user
  * it was made for), read as its `/verify-email` reads one made at sign-up; a token of an email
  * change (`updateTo`) is none of these: the app has no email change.
+ *
+ * The first person to confirm on a new installation is its administrator (first-admin.ts).
  */
-export function confirmEmailByPassword() {
+export function confirmEmailByPassword(db: Db) {
   return {
     id: 'clients-manager-confirm-email',
     endpoints: {
@@ -73,6 +77,7 @@ export function confirmEmailByPassword() {
           }
           const user = await ctx.context.internalAdapter.updateUser(found.user.id, {
             emailVerified: true,
+            ...((await awaitsFirstAdmin(db)) && { role: 'admin' }),
           });
           const session = await ctx.context.internalAdapter.createSession(found.user.id);
           await setSessionCookie(ctx, { session, user });

@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Me } from '#shared/account.ts';
+import { signInThroughIssuer, startGoogleTestServer } from '#server/testing/google-test-server.ts';
 import {
   Session,
+  confirmSignUp,
   signUpVerified,
   startTestServer,
   uniqueEmail,
@@ -43,44 +45,83 @@ describe('the role of a new person', () => {
     expect(await roleOf(await signUpVerified(server))).toBe('viewer');
   });
 
-  it('stays admin when the first person starts a pending sign-up over after someone else', async () => {
+  it('goes to the first person who confirms their address, not to a sign-up nobody confirmed', async () => {
     server = await startTestServer();
-    const email = uniqueEmail('first');
-    // The first sign-up is never verified; a colleague signs up meanwhile.
-    const pending = await new Session(server).request('POST', '/api/auth/sign-up/email', {
-      email,
-      password: 'first password 1',
-      name: 'First',
+    const s = server;
+    // Whoever signs up an address chooses its password: a sign-up of an address nobody
+    // confirms (a stranger's, of a colleague's address or one nobody reads) holds no role that
+    // matters, and the operator who confirms next is the administrator.
+    const unconfirmed = await new Session(s).request('POST', '/api/auth/sign-up/email', {
+      email: uniqueEmail('unread'),
+      password: 'stranger password 1',
+      name: 'Stranger',
     });
-    expect(pending.status).toBe(200);
-    expect(await roleOf(await signUpVerified(server, { name: 'Colleague' }))).toBe('editor');
-    // Signing up again removes the unverified account and makes it anew: still the admin, so
-    // the installation is not left without one.
-    const again = await signUpVerified(server, { email, password: 'first password 2' });
-    expect(await roleOf(again)).toBe('admin');
-    expect((await rolesInDatabase(server)).sort()).toEqual(['admin', 'editor']);
+    expect(unconfirmed.status).toBe(200);
+    expect(await rolesInDatabase(s)).toEqual(['editor']);
+    expect(await roleOf(await signUpVerified(s, { name: 'Operator' }))).toBe('admin');
+    expect(await rolesInDatabase(s)).toEqual(['editor', 'admin']);
   });
 
-  it('keeps a pending first admin through a sign-up of their address that is refused', async () => {
+  it('goes to the first person who comes through a provider, after a sign-up nobody confirmed', async () => {
+    const google = await startGoogleTestServer();
+    try {
+      const s = google.server;
+      const unconfirmed = await new Session(s).request('POST', '/api/auth/sign-up/email', {
+        email: uniqueEmail('unread'),
+        password: 'stranger password 1',
+        name: 'Stranger',
+      });
+      expect(unconfirmed.status).toBe(200);
+      const { session } = await signInThroughIssuer(s, google.issuer, uniqueEmail('provider'));
+      expect(await roleOf(session)).toBe('admin');
+      expect(await roleOf(await signUpVerified(s, { name: 'Colleague' }))).toBe('editor');
+    } finally {
+      await google.close();
+    }
+  });
+
+  it('makes a pending sign-up confirmed after the administrator a DEFAULT_ROLE person', async () => {
+    server = await startTestServer({ DEFAULT_ROLE: 'viewer' });
+    const s = server;
+    const email = uniqueEmail('late');
+    const late = new Session(s);
+    const before = s.mail.mails.length;
+    const signUp = await late.request('POST', '/api/auth/sign-up/email', {
+      email,
+      password: 'late password 1',
+      name: 'Late',
+    });
+    expect(signUp.status).toBe(200);
+    const link = await s.mail.waitFor(email, 'Verify your email', before);
+    expect(await roleOf(await signUpVerified(s, { name: 'Operator' }))).toBe('admin');
+    expect((await confirmSignUp(late, link, 'late password 1')).status).toBe(200);
+    expect(await roleOf(late)).toBe('viewer');
+  });
+
+  it('keeps a pending sign-up through a sign-up of its address that is refused', async () => {
     server = await startTestServer();
+    const s = server;
     const email = uniqueEmail('owner');
-    const owner = await new Session(server).request('POST', '/api/auth/sign-up/email', {
+    const owner = new Session(s);
+    const before = s.mail.mails.length;
+    const signUp = await owner.request('POST', '/api/auth/sign-up/email', {
       email,
       password: 'owner password 1',
       name: 'Owner',
     });
-    expect(owner.status).toBe(200);
+    expect(signUp.status).toBe(200);
+    const link = await s.mail.waitFor(email, 'Verify your email', before);
     const ownersRow = async () =>
-      server!.app.parts.db.kysely
+      s.app.parts.db.kysely
         .selectFrom('user')
         .select(['id', 'role'])
         .where('email', '=', email)
         .executeTakeFirst();
     const pending = await ownersRow();
-    expect(pending?.role).toBe('admin');
+    expect(pending).toBeDefined();
 
     // Each is refused by Better Auth after the before-hooks: a short password, a field nobody
-    // may set, a cross-site form navigation.
+    // may set, a cross-site form navigation. None may remove the owner's pending account.
     const refused: [Record<string, unknown>, Record<string, string>][] = [
       [{ password: 'x' }, {}],
       [{ password: 'stranger password', tags: 'all' }, {}],
@@ -91,7 +132,7 @@ describe('the role of a new person', () => {
       ],
     ];
     for (const [body, headers] of refused) {
-      const response = await new Session(server).request(
+      const response = await new Session(s).request(
         'POST',
         '/api/auth/sign-up/email',
         { email, name: 'Stranger', ...body },
@@ -101,8 +142,9 @@ describe('the role of a new person', () => {
       expect(await ownersRow()).toEqual(pending);
     }
 
-    // The stranger's own sign-up is not the first admin.
-    expect(await roleOf(await signUpVerified(server, { name: 'Stranger' }))).toBe('editor');
+    // The owner's link still works, and they are the installation's administrator.
+    expect((await confirmSignUp(owner, link, 'owner password 1')).status).toBe(200);
+    expect(await roleOf(owner)).toBe('admin');
   });
 
   it('leaves at least one admin when the first two sign up at the same moment', async () => {

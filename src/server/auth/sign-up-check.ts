@@ -13,8 +13,8 @@ const SIGN_UP_FIELDS = new Set(['name', 'email', 'image', 'callbackURL', 'rememb
  * the body's fields and their types, the password's length, fields a person may not set).
  * Starting a pending account over (auth.ts) removes it in a before-hook, outside the sign-up's
  * work, and Better Auth runs this project's adapter without transactions, so nothing undoes
- * it: a sign-up refused after the removal would leave the address free, and with it the
- * first-admin role (first-admin.ts), to whoever signs up next.
+ * it: a sign-up refused after the removal would end the owner's pending sign-up, whose link
+ * would then lead nowhere, and leave the address free to whoever signs it up next.
  * Any doubt answers false: the pending account stays, and Better Auth answers with its own
  * error (or as for any address that has an account).
  */

@@ -3,7 +3,8 @@ import type { Config } from '#server/config.ts';
 import { openDatabase, type Db } from '#server/db/database.ts';
 import { migrateToLatest } from '#server/db/migrate.ts';
 import { secretKeyFor } from '#server/secret-key-check.ts';
-import { toBool, toIso } from '#server/db/codec.ts';
+import { fromBool, toBool, toIso } from '#server/db/codec.ts';
+import { awaitsFirstAdmin } from '#server/auth/first-admin.ts';
 import { changeRole, lastAdminError, RoleChangeRefused } from '#server/auth/role-change.ts';
 import { PeopleRepository } from '#server/features/people/people-repository.ts';
 import { roleSchema, type Role } from '#shared/people.ts';
@@ -75,9 +76,14 @@ export class UserAdmin {
     const parts = { db: this.#db, config: this.#config, secretKey: this.#secretKey };
     const refused = await signUpWithPassword(parts, { email, password, name });
     if (refused !== null) throw new UserAdminError(refused);
+    // Verified as a confirmed sign-up is, and like one the installation's first admin.
+    const firstAdmin = await awaitsFirstAdmin(this.#db);
     await this.#db.kysely
       .updateTable('user')
-      .set({ emailVerified: this.#db.dialect === 'postgres' ? true : 1 })
+      .set({
+        emailVerified: fromBool(true, this.#db.dialect),
+        ...(firstAdmin && { role: 'admin' }),
+      })
       .where('email', '=', email.trim().toLowerCase())
       .execute();
   }
