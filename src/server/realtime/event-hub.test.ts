@@ -37,6 +37,7 @@ function collector(): StreamSink & { ids(): number[]; text: string } {
       sink.text += chunk;
     },
     pending: () => 0,
+    open: () => true,
     end() {},
     ids: () => [...sink.text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1])),
   };
@@ -82,6 +83,7 @@ describe('EventHub', () => {
         access: { userId: 'u', role: 'admin', tags: null },
         write() {},
         pending: () => 64 * 1024 * 1024,
+        open: () => true,
         end: () => (ended = true),
       },
       null,
@@ -90,6 +92,33 @@ describe('EventHub', () => {
     await write(1);
     await hub.wake();
     expect(ended).toBe(true);
+    expect(hub.size).toBe(0);
+    hub.close();
+  });
+
+  it('pages the log no further to a far-behind reader that does not read, or has gone', async () => {
+    await write(12);
+    const hub = new EventHub(db.kysely, silent, { ringSize: 2, pageSize: 5 });
+    await hub.start(60_000);
+    // A socket that takes each page and sends none of it, as a reader that stopped reading
+    // leaves it: past the limit after the first page.
+    const stalled = collector();
+    let stalledEnded = false;
+    stalled.pending = () => (stalled.text.length > 0 ? 64 * 1024 * 1024 : 0);
+    stalled.end = () => (stalledEnded = true);
+    await hub.subscribe(stalled, 0);
+    expect(stalledEnded).toBe(true);
+    expect(stalled.ids()).toEqual([1, 2, 3, 4, 5]);
+    expect(stalled.text).not.toContain('stream.ready');
+    expect(hub.size).toBe(0);
+
+    const gone = collector();
+    let goneEnded = false;
+    gone.open = () => false;
+    gone.end = () => (goneEnded = true);
+    await hub.subscribe(gone, 0);
+    expect(goneEnded).toBe(true);
+    expect(gone.ids()).toEqual([]);
     expect(hub.size).toBe(0);
     hub.close();
   });

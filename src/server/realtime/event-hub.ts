@@ -25,6 +25,8 @@ export interface StreamSink {
   write(chunk: string | Buffer): void;
   /** Bytes queued in the socket and not yet sent; a reader this far behind is cut off. */
   pending(): number;
+  /** False once the browser has gone: a replay for it stops. */
+  open(): boolean;
   end(): void;
 }
 
@@ -58,6 +60,7 @@ const ACCESS_CHANGES: ReadonlySet<ClientEvent['kind']> = new Set([
 const DEFAULT_RING_SIZE = 4096;
 /** The browser reloads everything on it (live-updates.ts); it names nothing. */
 const RELOAD_FRAME = `event: ${STREAM_RESET_EVENT}\ndata: {}\n\n`;
+/** Events read from the table at a time, live or for a replay. */
 const PAGE = 500;
 const MAX_PENDING_BYTES = 4 * 1024 * 1024;
 
@@ -93,6 +96,7 @@ export class EventHub {
   readonly #subscribers = new Set<Subscriber>();
   readonly #ring: Sendable[] = [];
   readonly #ringSize: number;
+  readonly #pageSize: number;
   #cursor = 0;
   #reading: Promise<void> | null = null;
   #readAgain = false;
@@ -101,10 +105,15 @@ export class EventHub {
   #heartbeat: NodeJS.Timeout | undefined;
   readonly #listeners: (() => void)[] = [];
 
-  constructor(db: Kysely<Database>, log: FastifyBaseLogger, options: { ringSize?: number } = {}) {
+  constructor(
+    db: Kysely<Database>,
+    log: FastifyBaseLogger,
+    options: { ringSize?: number; pageSize?: number } = {},
+  ) {
     this.#db = db;
     this.#log = log;
     this.#ringSize = options.ringSize ?? DEFAULT_RING_SIZE;
+    this.#pageSize = options.pageSize ?? PAGE;
   }
 
   get cursor(): number {
@@ -180,7 +189,7 @@ export class EventHub {
           if (sub.lastSent < event.seq) this.#send(sub, event);
         }
       }
-      if (events.length < PAGE) return;
+      if (events.length < this.#pageSize) return;
     }
   }
 
@@ -189,7 +198,7 @@ export class EventHub {
    * go to every stream that may have it) with its scope, read for the page as a whole.
    */
   async #readPage(after: number): Promise<Sendable[]> {
-    const logged = await readLoggedEventsAfter(this.#db, after, PAGE);
+    const logged = await readLoggedEventsAfter(this.#db, after, this.#pageSize);
     if (logged.length === 0) return [];
     const about = logged.map(({ event, tagsBefore }): ScopedEvent => ({
       kind: event.kind,
@@ -258,6 +267,13 @@ export class EventHub {
       // Further behind than the ring reaches: page through the table until the ring takes
       // over. Read with the scopes of now, as a live event is.
       while (from < this.#ringStart() - 1) {
+        // A reader that has gone, or does not read as fast as the log is paged to it, gets no
+        // more of it: paging on would queue the whole log in its socket's memory, however
+        // long. The browser reconnects with the Last-Event-ID it got to, and goes on from there.
+        if (!sink.open() || sink.pending() > MAX_PENDING_BYTES) {
+          sink.end();
+          return () => {};
+        }
         const events = await this.#readPage(from);
         const last = events.at(-1);
         if (!last) break;

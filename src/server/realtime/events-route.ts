@@ -77,6 +77,7 @@ export function registerEventsRoute(app: FastifyInstance, hub: EventHub): void {
               if (!closed) res.write(chunk);
             },
             pending: () => res.writableLength,
+            open: () => !closed,
             end: () => {
               closed = true;
               res.end();
