@@ -15,6 +15,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { MailCatcher } from '../src/server/testing/mail-catcher.ts';
 import { signUpVerified, type Session } from '../src/server/testing/test-server.ts';
+import { streamSessions } from '../src/server/testing/stream-sessions.ts';
 import { TestPostgres, createDatabase } from '../src/server/testing/embedded-postgres.ts';
 import type { ServerProcess } from '../src/server/testing/spawn-server.ts';
 import { startServer, timeToReady } from './server.ts';
@@ -157,6 +158,7 @@ async function benchDatabase(
     server = await startServer(serverEntry, env);
     const running = server;
     const session: Session = await signUpVerified({ url: server.url, mail });
+    const watchers = await streamSessions({ url: server.url, mail }, Math.max(...subscriberCounts));
     const headers = { cookie: session.cookieHeader, origin: server.url };
     const figures: DatabaseFigures = { database: kind, sizes: [], peakRssMb: 0 };
     let seeded = 0;
@@ -256,7 +258,7 @@ async function benchDatabase(
       fanoutPeak = 0;
       for (let run = 0; run < runs; run += 1) {
         const [result, rss] = await peakRss(running, () =>
-          sseFanout({ url: running.url, session, subscribers, writes: 100 }),
+          sseFanout({ url: running.url, session, watchers, subscribers, writes: 100 }),
         );
         fanouts.push(result);
         fanoutPeak = Math.max(fanoutPeak, rss);

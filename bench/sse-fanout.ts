@@ -65,7 +65,10 @@ class Subscriber {
  */
 export async function sseFanout(options: {
   url: string;
+  /** Makes the writes. */
   session: Session;
+  /** The session of each stream (a person may open STREAMS_PER_PERSON). */
+  watchers: { sessionFor(index: number): Session };
   subscribers: number;
   writes: number;
   onOpen?: () => void;
@@ -78,7 +81,9 @@ export async function sseFanout(options: {
         () => new Subscriber(),
       );
       subs.push(...batch);
-      await Promise.all(batch.map((s) => s.open(options.url, options.session.cookieHeader)));
+      await Promise.all(
+        batch.map((s, j) => s.open(options.url, options.watchers.sessionFor(i + j).cookieHeader)),
+      );
     }
     options.onOpen?.();
     const acked = new Map<string, number>();

@@ -4,6 +4,7 @@ import type { ClientEvent } from '#shared/events.ts';
 import { signUpVerified, startTestServer, uniqueEmail } from '#server/testing/test-server.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
 import { openEventStream } from '#server/testing/sse-reader.ts';
+import { STREAMS_PER_PERSON, TOO_MANY_STREAMS_MESSAGE } from './events-route.ts';
 
 /** People are named by email in history and on records: it is what they cannot change. */
 const LIVE_STAFF = uniqueEmail('live-staff');
@@ -100,6 +101,41 @@ describe('GET /api/events', () => {
       headers: { cookie: t.staff.member.cookieHeader, 'last-event-id': 'abc' },
     });
     expect(response.status).toBe(400);
+  });
+
+  it('keeps one person to STREAMS_PER_PERSON open streams, and frees a place when one closes', async () => {
+    const own = await startTestServer();
+    try {
+      const person = await signUpVerified(own);
+      const colleague = await signUpVerified(own);
+      const streams = [];
+      for (let i = 0; i < STREAMS_PER_PERSON; i += 1) {
+        const stream = await openEventStream(own.url, person.cookieHeader);
+        expect((await stream.next()).event).toBe('stream.ready');
+        streams.push(stream);
+      }
+      const refused = await person.request('GET', '/api/events');
+      if (refused.status !== 429) await refused.body?.cancel();
+      expect(refused.status).toBe(429);
+      expect(((await refused.json()) as { error: string }).error).toBe(TOO_MANY_STREAMS_MESSAGE);
+      // Someone else's streams are their own.
+      const theirs = await openEventStream(own.url, colleague.cookieHeader);
+      expect((await theirs.next()).event).toBe('stream.ready');
+      theirs.close();
+
+      // A closed stream's place is free once the server has seen it close.
+      streams.pop()!.close();
+      let again = await person.request('GET', '/api/events?lastEventId=0');
+      for (let tries = 0; again.status === 429 && tries < 100; tries += 1) {
+        await new Promise((resolve) => setImmediate(resolve));
+        again = await person.request('GET', '/api/events?lastEventId=0');
+      }
+      expect(again.status).toBe(200);
+      await again.body?.cancel();
+      for (const stream of streams) stream.close();
+    } finally {
+      await own.close();
+    }
   });
 
   it('ends live streams cleanly when the server shuts down', async () => {

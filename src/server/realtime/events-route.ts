@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { EventHub } from './event-hub.ts';
+import { apiErrorSchema } from '#shared/api-error.ts';
 import { refusals } from '#server/http/route-schemas.ts';
 import { accessOf, requireUser } from '#server/auth/session-guard.ts';
 import { HttpError } from '#server/http/http-error.ts';
@@ -37,11 +38,21 @@ const eventStream = {
 };
 
 /**
+ * Live streams one person may have open on an instance at once: one a tab of the app, with
+ * room to spare. Each may hold up to 4 MB its reader has not taken yet (event-hub.ts), so
+ * without a bound one account could make the server hold any amount of memory.
+ */
+export const STREAMS_PER_PERSON = 20;
+
+export const TOO_MANY_STREAMS_MESSAGE = `Too many live streams open: at most ${STREAMS_PER_PERSON} a person. Close some of this app's tabs.`;
+
+/**
  * GET /api/events: the event log as Server-Sent Events. Event ids are sequence numbers; the
  * browser's EventSource sends the last one back as Last-Event-ID when it reconnects.
  */
 export function registerEventsRoute(app: FastifyInstance, hub: EventHub): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
+  const openStreams = new Map<string, number>();
   api.get(
     '/api/events',
     {
@@ -49,7 +60,13 @@ export function registerEventsRoute(app: FastifyInstance, hub: EventHub): void {
         summary: 'The live stream of changes (Server-Sent Events)',
         tags: ['events'],
         ...resumeFrom,
-        response: { 200: eventStream, ...refusals },
+        response: {
+          200: eventStream,
+          ...refusals,
+          429: apiErrorSchema.describe(
+            `The person has ${STREAMS_PER_PERSON} streams open already.`,
+          ),
+        },
       },
     },
     async (request, reply) => {
@@ -58,6 +75,15 @@ export function registerEventsRoute(app: FastifyInstance, hub: EventHub): void {
       const lastEventId = parseLastEventId(
         request.headers['last-event-id'] ?? request.query.lastEventId,
       );
+
+      const streams = openStreams.get(user.id) ?? 0;
+      if (streams >= STREAMS_PER_PERSON) throw new HttpError(429, TOO_MANY_STREAMS_MESSAGE);
+      openStreams.set(user.id, streams + 1);
+      reply.raw.once('close', () => {
+        const left = (openStreams.get(user.id) ?? 1) - 1;
+        if (left > 0) openStreams.set(user.id, left);
+        else openStreams.delete(user.id);
+      });
 
       const res = startEventStream(reply);
       let closed = false;

@@ -5,6 +5,7 @@ import { randomInt } from 'node:crypto';
 import type { Client } from '#shared/clients.ts';
 import { MailCatcher } from '#server/testing/mail-catcher.ts';
 import { freePort } from '#server/testing/free-port.ts';
+import { streamSessions } from '#server/testing/stream-sessions.ts';
 import { signUpVerified, type Session } from '#server/testing/test-server.ts';
 import { spawnServer, type ServerProcess } from '#server/testing/spawn-server.ts';
 import { TestPostgres, createDatabase } from '#server/testing/embedded-postgres.ts';
@@ -85,6 +86,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       PORT: String(await freePort()),
       DATA_DIR: dataDir,
       SMTP_URL: mail.url,
+      // A person signs up for each STREAMS_PER_PERSON streams, more than a minute's default.
+      AUTH_RATE_LIMIT_PER_MINUTE: '1000',
     };
     if (options.postgres) {
       if (options.databaseUrl) {
@@ -98,11 +101,14 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     env.NODE_OPTIONS = `--import ${path.join(import.meta.dirname, 'heap-probe.ts')}`;
     server = await spawnServer(env);
     const session: Session = await signUpVerified({ url: server.url, mail });
+    const watchers = await streamSessions({ url: server.url, mail }, options.subscribers);
 
     const streamErrors: string[] = [];
     for (let i = 0; i < options.subscribers; i += 1) {
-      const subscriber = new SseSubscriber(server.url, session.cookieHeader, (message) =>
-        streamErrors.push(message),
+      const subscriber = new SseSubscriber(
+        server.url,
+        watchers.sessionFor(i).cookieHeader,
+        (message) => streamErrors.push(message),
       );
       subscribers.push(subscriber);
       await subscriber.open();
