@@ -76,6 +76,8 @@ describe('static files of the web build', () => {
     const staff = await signUpVerified(t.server);
     const signedIn = await staff.request('GET', '/assets/app-0a1b2c.js.map');
     expect(signedIn.status).toBe(200);
+    // A shared cache (a proxy, a CDN) must not keep it and hand it to the next comer.
+    expect(signedIn.headers.get('cache-control')).toBe('private, max-age=31536000, immutable');
     expect((await fetch(`${t.server.url}/assets/app-0a1b2c.js`)).status).toBe(200);
   });
 

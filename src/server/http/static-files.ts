@@ -3,6 +3,8 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 
+const SOURCE_MAP = /\.map(\.(br|gz))?$/;
+
 /**
  * Serves the built single-page app: hashed files under /assets/ are immutable for a year,
  * everything else is revalidated, and any other GET that wants HTML gets index.html so the
@@ -22,7 +24,10 @@ export async function registerStaticFiles(app: FastifyInstance, root: string): P
     globIgnore: ['**/*.br', '**/*.gz'],
     setHeaders(res, filePath) {
       const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
-      res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+      // A source map is for signed-in staff only (isWebAppSourceMap): a shared cache, a proxy
+      // or a CDN before the server, must not keep it for whoever asks next.
+      const audience = SOURCE_MAP.test(filePath) ? 'private' : 'public';
+      res.header('cache-control', hashed ? `${audience}, max-age=31536000, immutable` : 'no-cache');
     },
   });
   return true;
@@ -58,8 +63,6 @@ export function isWebAppSourceMap(config: unknown): boolean {
   const file = webBuildFile(config);
   return file !== undefined && SOURCE_MAP.test(file);
 }
-
-const SOURCE_MAP = /\.map(\.(br|gz))?$/;
 
 function webBuildFile(config: unknown): string | undefined {
   const file = (config as { file?: unknown } | undefined)?.file;
