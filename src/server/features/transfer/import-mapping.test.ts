@@ -1,5 +1,11 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXPORT_FORMAT } from '#shared/client-transfer.ts';
+import { MAX_KDF_ROUNDS } from '#server/ssh/locked-key.ts';
+import { sshKeygen, withKdfRounds } from '#server/testing/sshd.ts';
+import { IMPORT_MAX_CREDENTIALS, IMPORT_MAX_KDF_ROUNDS } from './import-servers.ts';
 import {
   ImportFileError,
   mapDocument,
@@ -208,6 +214,57 @@ describe('mapImportFile', () => {
     // Read as a key (and refused as none) rather than refused for its length.
     await expect(mapImportFile(file('ssh-key', 'x'.repeat(4097)))).rejects.toThrow(
       /^credentials\.0\.secret: This is not a private key/,
+    );
+  });
+
+  it('opens no key of a file whose keys would take more than IMPORT_MAX_KDF_ROUNDS', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'cm-import-rounds-'));
+    let key: string;
+    try {
+      await sshKeygen(path.join(dir, 'locked'), { passphrase: 'the passphrase', kdfRounds: 1 });
+      key = await readFile(path.join(dir, 'locked'), 'utf8');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    // Each key within the limit of one key, together past the file's; the passphrase is
+    // wrong, so a key that was opened would be refused for that instead, after seconds.
+    const keys = Math.floor(IMPORT_MAX_KDF_ROUNDS / MAX_KDF_ROUNDS) + 1;
+    const credentials = Array.from({ length: keys }, (_, n) => ({
+      id: `key${n}`,
+      name: `Key ${n}`,
+      kind: 'ssh-key',
+      secret: withKdfRounds(key, MAX_KDF_ROUNDS),
+      passphrase: 'not the passphrase',
+    }));
+    await expect(
+      mapImportFile({ format: EXPORT_FORMAT, version: 2, clients: [], credentials }),
+    ).rejects.toThrow(
+      new ImportFileError(
+        `credentials: The keys' passphrases take ${keys * MAX_KDF_ROUNDS} bcrypt rounds to open in all, more than ${IMPORT_MAX_KDF_ROUNDS} for one file: import it in parts, or protect the keys again with fewer rounds (ssh-keygen -p -a 16)`,
+      ),
+    );
+  });
+
+  it('takes at most IMPORT_MAX_CREDENTIALS credentials in one file', async () => {
+    const credentials = (count: number) =>
+      Array.from({ length: count }, (_, n) => ({
+        id: `pw${n}`,
+        name: `Password ${n}`,
+        kind: 'password',
+        secret: `password ${n}`,
+      }));
+    const file = (count: number) => ({
+      format: EXPORT_FORMAT,
+      version: 2,
+      clients: [],
+      credentials: credentials(count),
+    });
+    const most = await mapImportFile(file(IMPORT_MAX_CREDENTIALS));
+    expect(most.credentials.size).toBe(IMPORT_MAX_CREDENTIALS);
+    await expect(mapImportFile(file(IMPORT_MAX_CREDENTIALS + 1))).rejects.toThrow(
+      new ImportFileError(
+        `credentials: At most ${IMPORT_MAX_CREDENTIALS} in one file: import it in parts`,
+      ),
     );
   });
 });

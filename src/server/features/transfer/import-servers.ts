@@ -4,9 +4,20 @@ import { PRIVATE_KEY_MAX, SECRET_MAX, credentialNameSchema } from '#shared/crede
 import { credentialIdSchema, credentialKindSchema, serverFieldsSchema } from '#shared/servers.ts';
 import type { CredentialKind } from '#shared/servers.ts';
 import { describeLockedKey, describePrivateKey, KeyRefused } from '#server/ssh/ssh-keys.ts';
+import { kdfRounds, MAX_KDF_ROUNDS } from '#server/ssh/locked-key.ts';
 import type { CredentialMaterial } from '#server/features/credentials/credential-secrets.ts';
 import type { ListedServer } from '#server/features/servers/server-list-writes.ts';
 import { ImportFileError } from './import-errors.ts';
+
+/** The credentials one file may list: a vault of this many is already a large one. */
+export const IMPORT_MAX_CREDENTIALS = 1000;
+
+/**
+ * The bcrypt rounds all passphrase-protected keys of one file may take to open together: some
+ * minutes of a core (ssh2 derives about 60 a second), 1,250 keys at OpenSSH's default of 16 or
+ * 200 at the usual advice of 100. Each key alone may take up to MAX_KDF_ROUNDS.
+ */
+export const IMPORT_MAX_KDF_ROUNDS = 20_000;
 
 /** One server of a client in a version 2 export, validated as the server forms validate. */
 export type ImportedServer = ListedServer;
@@ -98,13 +109,33 @@ export async function mapFileCredentials(value: unknown): Promise<Map<string, Fi
   const byId = new Map<string, FileCredential>();
   if (value === undefined || value === null) return byId;
   if (!Array.isArray(value)) throw new ImportFileError('credentials: Must be a list');
-  // One key at a time: a key with a passphrase takes a worker thread a core's time to open.
-  for (const [n, raw] of value.entries()) {
+  if (value.length > IMPORT_MAX_CREDENTIALS) {
+    throw new ImportFileError(
+      `credentials: At most ${IMPORT_MAX_CREDENTIALS} in one file: import it in parts`,
+    );
+  }
+  const listed = value.map((raw: unknown, n) => {
     const field = `credentials.${n}`;
     if (!isPlain(raw)) throw new ImportFileError(`${field}: Must be an object`);
     const parsed = fileCredentialSchema.safeParse(raw);
     if (!parsed.success) throw new ImportFileError(firstIssue(field, parsed.error));
-    const { id, name, kind, secret, passphrase } = parsed.data;
+    return { field, ...parsed.data };
+  });
+  // Before any key is opened: the rounds are each key file's own field, so the work one file
+  // asks for is bounded here, not by how long someone is willing to wait for it. A key over
+  // the limit of one key costs nothing: it is refused at once in its turn, naming its field.
+  const rounds = listed.reduce((sum, { kind, secret, passphrase }) => {
+    if (kind !== 'ssh-key' || secret === undefined || typeof passphrase !== 'string') return sum;
+    const own = kdfRounds(secret) ?? 0;
+    return own > MAX_KDF_ROUNDS ? sum : sum + own;
+  }, 0);
+  if (rounds > IMPORT_MAX_KDF_ROUNDS) {
+    throw new ImportFileError(
+      `credentials: The keys' passphrases take ${rounds} bcrypt rounds to open in all, more than ${IMPORT_MAX_KDF_ROUNDS} for one file: import it in parts, or protect the keys again with fewer rounds (ssh-keygen -p -a 16)`,
+    );
+  }
+  // One key at a time: a key with a passphrase takes a worker thread a core's time to open.
+  for (const { field, id, name, kind, secret, passphrase } of listed) {
     if (byId.has(id)) {
       throw new ImportFileError(`${field}.id: The same id as an earlier credential`);
     }
