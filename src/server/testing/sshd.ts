@@ -51,6 +51,17 @@ export async function sshKeygen(file: string, options: KeyFileOptions = {}): Pro
   ]);
 }
 
+/** The text of a private key made by `ssh-keygen` with `options`, its files removed again. */
+export async function sshKeyText(options: KeyFileOptions = {}): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'cm-key-text-'));
+  try {
+    await sshKeygen(path.join(dir, 'key'), options);
+    return await readFile(path.join(dir, 'key'), 'utf8');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 /**
  * An OpenSSH-format private key with the bcrypt rounds in its kdfoptions set to `rounds`, as
  * anyone can edit them: nothing the passphrase checks covers that field. The key still opens

@@ -1,10 +1,7 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXPORT_FORMAT } from '#shared/client-transfer.ts';
 import { MAX_KDF_ROUNDS } from '#server/ssh/locked-key.ts';
-import { sshKeygen, withKdfRounds } from '#server/testing/sshd.ts';
+import { sshKeyText, withKdfRounds } from '#server/testing/sshd.ts';
 import { IMPORT_MAX_CREDENTIALS, IMPORT_MAX_KDF_ROUNDS } from './import-servers.ts';
 import {
   ImportFileError,
@@ -218,14 +215,7 @@ describe('mapImportFile', () => {
   });
 
   it('opens no key of a file whose keys would take more than IMPORT_MAX_KDF_ROUNDS', async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'cm-import-rounds-'));
-    let key: string;
-    try {
-      await sshKeygen(path.join(dir, 'locked'), { passphrase: 'the passphrase', kdfRounds: 1 });
-      key = await readFile(path.join(dir, 'locked'), 'utf8');
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    const key = await sshKeyText({ passphrase: 'the passphrase', kdfRounds: 1 });
     // Each key within the limit of one key, together past the file's; the passphrase is
     // wrong, so a key that was opened would be refused for that instead, after seconds.
     const keys = Math.floor(IMPORT_MAX_KDF_ROUNDS / MAX_KDF_ROUNDS) + 1;

@@ -11,7 +11,7 @@ import { newRecordId, newRecordStamps } from '#server/db/record-id.ts';
 import { openTestDatabase } from '#server/testing/test-database.ts';
 import { verifiedUserRow } from '#server/testing/user-rows.ts';
 import { blockingMs, longestStall } from '#server/testing/event-loop-stall.ts';
-import { sshKeygen } from '#server/testing/sshd.ts';
+import { sshKeygen, sshKeyText } from '#server/testing/sshd.ts';
 import { describePrivateKey } from '#server/ssh/ssh-keys.ts';
 import { ClientRepository } from '#server/features/clients/client-repository.ts';
 import { CredentialRepository } from '#server/features/credentials/credential-repository.ts';
@@ -411,15 +411,8 @@ describe('import of version 2', () => {
   });
 
   it('opens a key with a passphrase off the event loop, which goes on answering', async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'cm-transfer-slow-'));
-    let slow: string;
-    try {
-      // OpenSSH's own format with more rounds than the other tests' key: long enough to see.
-      await sshKeygen(path.join(dir, 'slow'), { passphrase: PASSPHRASE, kdfRounds: 32 });
-      slow = await readFile(path.join(dir, 'slow'), 'utf8');
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    // OpenSSH's own format with more rounds than the other tests' key: long enough to see.
+    const slow = await sshKeyText({ passphrase: PASSPHRASE, kdfRounds: 32 });
     const { file } = await exportClients(source.db, source.box, source.clients, {
       secrets: true,
       actor,

@@ -1,6 +1,3 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Client } from '#shared/clients.ts';
 import {
@@ -13,7 +10,7 @@ import type { ClientHistory } from '#shared/events.ts';
 import { Session, uniqueEmail } from '#server/testing/test-server.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
 import { openEventStream } from '#server/testing/sse-reader.ts';
-import { sshKeygen, withKdfRounds } from '#server/testing/sshd.ts';
+import { sshKeyText, withKdfRounds } from '#server/testing/sshd.ts';
 
 /** People are named by email in history and on records: it is what they cannot change. */
 const ALICE = uniqueEmail('alice');
@@ -191,14 +188,7 @@ describe('import', () => {
   });
 
   it('refuses, at once, a key in the file edited to take billions of bcrypt rounds', async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'cm-import-key-'));
-    let key: string;
-    try {
-      await sshKeygen(path.join(dir, 'key'), { passphrase: 'right words', kdfRounds: 1 });
-      key = await readFile(path.join(dir, 'key'), 'utf8');
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    const key = await sshKeyText({ passphrase: 'right words', kdfRounds: 1 });
     const file = {
       format: 'clients-manager-export',
       version: 2,
