@@ -1,7 +1,7 @@
-import type { BetterAuthPlugin } from 'better-auth';
-import { createAuthMiddleware, isAPIError } from 'better-auth/api';
+import { isAPIError } from 'better-auth/api';
 import type { Db } from '#server/db/database.ts';
 import { appendEvent, type NewEvent } from '#server/realtime/event-log.ts';
+import { afterRoutes } from './route-hook.ts';
 
 /**
  * The audit trail of a person's own second factors: a passkey added or removed, authenticator
@@ -32,22 +32,12 @@ const PASSKEY_ROUTES: ReadonlyMap<string, Change> = new Map([
 ]);
 
 export function passkeyAudit(db: Db) {
-  return {
-    id: 'clients-manager-passkey-audit',
-    hooks: {
-      after: [
-        {
-          matcher: (context) => PASSKEY_ROUTES.has(context.path ?? ''),
-          handler: createAuthMiddleware(async (ctx) => {
-            const returned: unknown = ctx.context.returned;
-            const user = ctx.context.session?.user;
-            if (isAPIError(returned) || returned instanceof Response || !user) return;
-            await record(db, user, PASSKEY_ROUTES.get(ctx.path)!);
-          }),
-        },
-      ],
-    },
-  } satisfies BetterAuthPlugin;
+  return afterRoutes('clients-manager-passkey-audit', PASSKEY_ROUTES.keys(), async (ctx) => {
+    const returned: unknown = ctx.context.returned;
+    const user = ctx.context.session?.user;
+    if (isAPIError(returned) || returned instanceof Response || !user) return;
+    await record(db, user, PASSKEY_ROUTES.get(ctx.path)!);
+  });
 }
 
 /**

@@ -18,6 +18,7 @@ import type { SignedInUser } from './session-guard.ts';
 import { oneSetOfCodes } from './one-set-of-codes.ts';
 import { oneUseCodes } from './one-use-codes.ts';
 import { forgetTrustOnAccountChange } from './trusted-devices.ts';
+import { afterRoutes } from './route-hook.ts';
 
 /** The name authenticator apps show next to the codes, and the passkey's relying party. */
 const APP_NAME = 'Clients Manager';
@@ -68,25 +69,15 @@ export function secondFactorPlugins(db: Db, publicUrl: string) {
 }
 
 function neutralCodeErrors() {
-  return {
-    id: 'clients-manager-neutral-code-errors',
-    hooks: {
-      after: [
-        {
-          matcher: (context) => CODE_ROUTES.has(context.path ?? ''),
-          handler: createAuthMiddleware(async (ctx) => {
-            const returned: unknown = ctx.context.returned;
-            if (isAPIError(returned) && WRONG_CODE_ERRORS.has(returned.body?.code ?? '')) {
-              throw new APIError('UNAUTHORIZED', {
-                code: WRONG_SECOND_FACTOR_CODE,
-                message: WRONG_SECOND_FACTOR_MESSAGE,
-              });
-            }
-          }),
-        },
-      ],
-    },
-  } satisfies BetterAuthPlugin;
+  return afterRoutes('clients-manager-neutral-code-errors', CODE_ROUTES, async (ctx) => {
+    const returned: unknown = ctx.context.returned;
+    if (isAPIError(returned) && WRONG_CODE_ERRORS.has(returned.body?.code ?? '')) {
+      throw new APIError('UNAUTHORIZED', {
+        code: WRONG_SECOND_FACTOR_CODE,
+        message: WRONG_SECOND_FACTOR_MESSAGE,
+      });
+    }
+  });
 }
 
 /**

@@ -1,7 +1,7 @@
-import { createAuthMiddleware, isAPIError } from 'better-auth/api';
-import type { BetterAuthPlugin } from 'better-auth';
+import { isAPIError } from 'better-auth/api';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '#server/db/schema.ts';
+import { afterRoutes } from './route-hook.ts';
 
 /**
  * Better Auth's twoFactor plugin remembers a browser that chose 'trust this device' as a
@@ -35,20 +35,14 @@ const TRUST_ENDING_ROUTES: ReadonlySet<string> = new Set([
 ]);
 
 export function forgetTrustOnAccountChange(db: Kysely<Database>) {
-  return {
-    id: 'clients-manager-forget-trust-on-account-change',
-    hooks: {
-      after: [
-        {
-          matcher: (context) => TRUST_ENDING_ROUTES.has(context.path ?? ''),
-          handler: createAuthMiddleware(async (ctx) => {
-            if (isAPIError(ctx.context.returned)) return;
-            // Each needs a session; disable and a password change may replace it with a new one.
-            const userId = ctx.context.session?.user.id ?? ctx.context.newSession?.user.id;
-            if (userId) await forgetTrustedDevices(db, userId);
-          }),
-        },
-      ],
+  return afterRoutes(
+    'clients-manager-forget-trust-on-account-change',
+    TRUST_ENDING_ROUTES,
+    async (ctx) => {
+      if (isAPIError(ctx.context.returned)) return;
+      // Each needs a session; disable and a password change may replace it with a new one.
+      const userId = ctx.context.session?.user.id ?? ctx.context.newSession?.user.id;
+      if (userId) await forgetTrustedDevices(db, userId);
     },
-  } satisfies BetterAuthPlugin;
+  );
 }
