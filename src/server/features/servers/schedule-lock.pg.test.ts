@@ -48,7 +48,8 @@ describe('the schedule lock', () => {
         const granted = await other.query<{ pid: number }>(
           `select l.pid from pg_locks l join pg_stat_activity a on a.pid = l.pid
           where l.locktype = 'advisory' and l.granted
-            and a.application_name = 'clients-manager-schedule'`,
+            and a.application_name = 'clients-manager-schedule'
+            and a.datname = current_database()`,
         );
         expect(granted.rows).toHaveLength(1);
         return granted;
@@ -107,7 +108,8 @@ describe('the schedule lock', () => {
     }
     expect(overlaps).toEqual([]);
     const sessions = await other.query(
-      `select pid from pg_stat_activity where application_name = 'clients-manager-schedule'`,
+      `select pid from pg_stat_activity
+      where application_name = 'clients-manager-schedule' and datname = current_database()`,
     );
     expect(sessions.rows).toHaveLength(1);
     await lock.release();
