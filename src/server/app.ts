@@ -60,6 +60,8 @@ export interface AppParts {
   db: Db;
   auth: Auth;
   hub: EventHub;
+  /** Reachability checks of servers: 'Check now' and the schedule's. */
+  checks: ServerChecks;
   /** The scheduled server checks; undefined when SERVER_CHECK_INTERVAL is 0. */
   schedule: CheckSchedule | undefined;
   /** Set once the routes are registered, as the outbox starts with them. */
@@ -194,7 +196,7 @@ export async function buildApp(
     app.addHook('onClose', async () => schedule.close());
   }
 
-  app.decorate('parts', { db, auth, hub, schedule });
+  app.decorate('parts', { db, auth, hub, checks, schedule });
 
   registerSecurityHeaders(app, { https: config.publicUrl.startsWith('https:') });
 

@@ -95,6 +95,11 @@ async function pin(serverId: string, hostKey: { algorithm: string; fingerprint: 
     .execute();
 }
 
+/** How many checks of the server wait on the one SSH login under way to it. */
+function checksAwaiting(serverId: string): number {
+  return t.server.app.parts.checks.awaiting(serverId);
+}
+
 /** A client whose form made its primary server; returns that server's id. */
 async function serverFor(name: string, server: Record<string, unknown>): Promise<string> {
   const client = await t.staff.member.json<Client>('POST', '/api/clients', { name, server });
@@ -171,6 +176,49 @@ describe('POST /api/servers/:id/check', () => {
         'status:reachable',
         'hostKey',
       ]);
+    } finally {
+      passwordServer.answersHeldUntil = undefined;
+      release();
+    }
+  });
+
+  it('logs in once for every Check now of a server made while its check is under way', async () => {
+    const id = await atPasswordServer('Checked At Once');
+    passwordServer.passwordsTried.length = 0;
+    let release = () => {};
+    passwordServer.answersHeldUntil = new Promise<void>((resolve) => (release = resolve));
+    try {
+      const first = check(id);
+      await expect.poll(() => passwordServer.loginsUnderWay, { timeout: 10_000 }).toBe(1);
+      // A person clicking again and again, or several people: each waits for the same login.
+      const more = Array.from({ length: 4 }, () => check(id));
+      await expect.poll(() => checksAwaiting(id), { timeout: 10_000 }).toBe(5);
+      release();
+      const answers = await Promise.all([first, ...more]);
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200]);
+      for (const { body } of answers) expect(body).toMatchObject({ id, status: 'reachable' });
+      expect(passwordServer.passwordsTried).toEqual([PASSWORD]);
+      expect(checksAwaiting(id)).toBe(0);
+    } finally {
+      passwordServer.answersHeldUntil = undefined;
+      release();
+    }
+  });
+
+  it('logs in again for a check asked for after its credential changed', async () => {
+    const id = await atPasswordServer('Credential Changed Mid-Check');
+    passwordServer.passwordsTried.length = 0;
+    let release = () => {};
+    passwordServer.answersHeldUntil = new Promise<void>((resolve) => (release = resolve));
+    try {
+      const before = check(id);
+      await expect.poll(() => passwordServer.loginsUnderWay, { timeout: 10_000 }).toBe(1);
+      await attachCredential(id, 'password', 'the new password');
+      const after = check(id);
+      await expect.poll(() => passwordServer.loginsUnderWay, { timeout: 10_000 }).toBe(2);
+      release();
+      await Promise.all([before, after]);
+      expect(passwordServer.passwordsTried).toEqual([PASSWORD, 'the new password']);
     } finally {
       passwordServer.answersHeldUntil = undefined;
       release();

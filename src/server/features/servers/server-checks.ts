@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { Transaction } from 'kysely';
 import type { Db } from '#server/db/database.ts';
 import type { Database } from '#server/db/schema.ts';
@@ -9,6 +10,7 @@ import {
   checkReachability,
   type CheckOptions,
   type CheckResult,
+  type CheckTarget,
 } from '#server/ssh/reachability.ts';
 import { openProblem, resolveProblems, serverProblemKey } from '../issues/problem-issues.ts';
 import {
@@ -17,6 +19,13 @@ import {
 } from '../credentials/credential-secrets.ts';
 
 export type CheckOutcome = 'checked' | 'not_found' | 'no_host';
+
+interface RunUnderWay {
+  target: CheckTarget;
+  result: Promise<CheckResult>;
+  /** The checks awaiting it, the one that started it among them. */
+  callers: number;
+}
 
 /** What a check result does to a server's row. */
 function statusOf(result: CheckResult): { status: ServerStatus; reason: string | null } {
@@ -64,6 +73,8 @@ export class ServerChecks {
   readonly #box: SecretBox;
   readonly #onCommitted: () => void;
   readonly #options: CheckOptions;
+  /** Per server, the check whose SSH login is under way on this instance. */
+  readonly #underWay = new Map<string, RunUnderWay>();
 
   constructor(db: Db, box: SecretBox, onCommitted: () => void, options: CheckOptions = {}) {
     this.#db = db;
@@ -78,6 +89,11 @@ export class ServerChecks {
    * key is pinned (a server checked every 15 minutes would otherwise add 96 events a day that
    * say nothing); the row's check time is written either way. 'Check now' always leaves one.
    */
+  /** How many checks of the server wait on the SSH login under way to it. */
+  awaiting(id: string): number {
+    return this.#underWay.get(id)?.callers ?? 0;
+  }
+
   async check(
     id: string,
     actor: NewEvent['actor'],
@@ -112,9 +128,10 @@ export class ServerChecks {
     // A password or a key logs in. A token is for an API, not for SSH: with one (or none) the
     // check only reads the host key, and a server that shows one is reachable.
     const credential = joinedSshCredential(this.#box, server) ?? undefined;
-    const result = await checkReachability(
+    const result = await this.#reach(
+      id,
       { host: server.host, port: server.port, username: server.username, credential, pinned },
-      { ...this.#options, ...(signal ? { signal } : {}) },
+      signal,
     );
 
     const { status, reason } = statusOf(result);
@@ -162,6 +179,34 @@ export class ServerChecks {
     });
     if (written) this.#onCommitted();
     return 'checked';
+  }
+
+  /**
+   * The server's reachability, from the check under way to it when that one reaches the same
+   * address as the same user with the same credential and pin, else from a new one. 'Check now'
+   * clicked again and again, by one person or several, would otherwise log in to the client's
+   * server once a click, side by side: enough failed or parallel logins and the server's own
+   * defences (fail2ban, MaxStartups) block the tool. Each caller still writes what it saw. A
+   * check that joins another stops with the first one's signal, not its own.
+   */
+  async #reach(id: string, target: CheckTarget, signal: AbortSignal | undefined) {
+    let run = this.#underWay.get(id);
+    if (run === undefined || !isDeepStrictEqual(run.target, target)) {
+      const result = checkReachability(target, { ...this.#options, ...(signal ? { signal } : {}) });
+      const started: RunUnderWay = { target, result, callers: 0 };
+      this.#underWay.set(id, started);
+      const done = () => {
+        if (this.#underWay.get(id) === started) this.#underWay.delete(id);
+      };
+      result.then(done, done);
+      run = started;
+    }
+    run.callers += 1;
+    try {
+      return await run.result;
+    } finally {
+      run.callers -= 1;
+    }
   }
 
   /**
