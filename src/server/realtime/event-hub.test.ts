@@ -96,6 +96,36 @@ describe('EventHub', () => {
     hub.close();
   });
 
+  it('ends a stream still being replayed when its session is ended, and shows it to the sweep', async () => {
+    await write(12);
+    const hub = new EventHub(db.kysely, silent, { ringSize: 2, pageSize: 5 });
+    await hub.start(60_000);
+    const replaying = collector();
+    let ended = false;
+    replaying.end = () => (ended = true);
+    const seenBySweep: string[][] = [];
+    const send = replaying.write;
+    replaying.write = (chunk) => {
+      send(chunk);
+      // The person signs out (or is disabled) while the first page of their replay is sent.
+      if (replaying.ids().length === 1) {
+        seenBySweep.push(
+          hub.sessionIds(),
+          hub.sinks().map((sink) => sink.sessionId),
+        );
+        hub.disconnectSessions(new Set(['s1']));
+      }
+    };
+    await hub.subscribe(replaying, 0);
+    expect(seenBySweep).toEqual([['s1'], ['s1']]);
+    expect(ended).toBe(true);
+    expect(replaying.ids()).toEqual([1, 2, 3, 4, 5]);
+    expect(replaying.text).not.toContain('stream.ready');
+    expect(hub.size).toBe(0);
+    expect(hub.sessionIds()).toEqual([]);
+    hub.close();
+  });
+
   it('pages the log no further to a far-behind reader that does not read, or has gone', async () => {
     await write(12);
     const hub = new EventHub(db.kysely, silent, { ringSize: 2, pageSize: 5 });

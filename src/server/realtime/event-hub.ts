@@ -94,6 +94,12 @@ export class EventHub {
   readonly #db: Kysely<Database>;
   readonly #log: FastifyBaseLogger;
   readonly #subscribers = new Set<Subscriber>();
+  /**
+   * Streams still being sent what they missed, not yet subscribers: ended as those are (their
+   * session ended, their access changed, shutdown), which stops their replay before its next
+   * page. A replay of a long log would otherwise go on with the access its stream opened with.
+   */
+  readonly #replaying = new Set<StreamSink>();
   readonly #ring: Sendable[] = [];
   readonly #ringSize: number;
   readonly #pageSize: number;
@@ -236,7 +242,17 @@ export class EventHub {
 
   /** Ends the person's streams; the browser reconnects with their access as it is now. */
   #dropPerson(userId: string): void {
-    for (const sub of this.#subscribers) if (sub.sink.userId === userId) this.#drop(sub);
+    this.#endWhere((sink) => sink.userId === userId);
+  }
+
+  /** Ends the streams, replaying or subscribed, whose sink is one of these. */
+  #endWhere(ends: (sink: StreamSink) => boolean): void {
+    for (const sub of this.#subscribers) if (ends(sub.sink)) this.#drop(sub);
+    for (const sink of this.#replaying) {
+      if (!ends(sink)) continue;
+      this.#replaying.delete(sink);
+      sink.end();
+    }
   }
 
   #broadcast(chunk: string): void {
@@ -253,6 +269,17 @@ export class EventHub {
    * an id the server does not know (ahead of its log) gets a reset signal instead.
    */
   async subscribe(sink: StreamSink, lastEventId: number | null): Promise<() => void> {
+    this.#replaying.add(sink);
+    try {
+      return await this.#replayThenJoin(sink, lastEventId);
+    } finally {
+      this.#replaying.delete(sink);
+    }
+  }
+
+  async #replayThenJoin(sink: StreamSink, lastEventId: number | null): Promise<() => void> {
+    // Ended while it replayed (by #endWhere, which has ended the sink): it joins nothing.
+    const ended = () => !this.#replaying.has(sink);
     // Catch up with the table first (a write may have committed a moment ago, here or on
     // another instance): what was committed before the stream opened comes before its
     // `stream.ready`, and an id that seems ahead of the log is checked against the table.
@@ -270,6 +297,7 @@ export class EventHub {
         // A reader that has gone, or does not read as fast as the log is paged to it, gets no
         // more of it: paging on would queue the whole log in its socket's memory, however
         // long. The browser reconnects with the Last-Event-ID it got to, and goes on from there.
+        if (ended()) return () => {};
         if (!sink.open() || sink.pending() > MAX_PENDING_BYTES) {
           sink.end();
           return () => {};
@@ -295,6 +323,7 @@ export class EventHub {
       // Unless the ring moved past `from` meanwhile: then page on from the table.
       if (from >= this.#ringStart() - 1) break;
     }
+    if (ended()) return () => {};
     // From here on everything is synchronous, so no broadcast can slip in between.
     for (const event of this.#ring) {
       const scope = rescoped.get(event.seq) ?? event.scope;
@@ -314,28 +343,28 @@ export class EventHub {
 
   /** The sessions that have a stream open here. */
   sessionIds(): string[] {
-    return [...new Set([...this.#subscribers].map((sub) => sub.sink.sessionId))];
+    return [...new Set(this.sinks().map((sink) => sink.sessionId))];
   }
 
-  /** The streams open here, as their sinks (who opened them, with what access). */
+  /** The streams open here, replaying or subscribed, as their sinks (who, with what access). */
   sinks(): StreamSink[] {
-    return [...this.#subscribers].map((sub) => sub.sink);
+    return [...[...this.#subscribers].map((sub) => sub.sink), ...this.#replaying];
   }
 
   /** Ends these streams (their person's role or tags changed since they opened). */
   disconnect(sinks: ReadonlySet<StreamSink>): void {
-    for (const sub of this.#subscribers) if (sinks.has(sub.sink)) this.#drop(sub);
+    this.#endWhere((sink) => sinks.has(sink));
   }
 
   /** Ends the streams opened with any of these sessions (signed out, expired, disabled). */
   disconnectSessions(sessionIds: ReadonlySet<string>): void {
-    for (const sub of this.#subscribers) if (sessionIds.has(sub.sink.sessionId)) this.#drop(sub);
+    this.#endWhere((sink) => sessionIds.has(sink.sessionId));
   }
 
   /** Ends every stream (on shutdown), so the server can close without waiting for them. */
   close(): void {
     clearInterval(this.#timer);
     clearInterval(this.#heartbeat);
-    for (const sub of this.#subscribers) this.#drop(sub);
+    this.#endWhere(() => true);
   }
 }
