@@ -268,7 +268,8 @@ describe(`migration 0007 on ${testDialect()}`, () => {
       });
     }
     const gone = deleted.find((row) => row.serverPassword !== null)!;
-    expect((await repository.restore(gone.id, actor)).status).toBe('restored');
+    const admin = { userId: actor.id, role: 'admin' as const, tags: null };
+    expect((await repository.restore(gone.id, actor, admin)).status).toBe('restored');
     expect((await repository.get(gone.id))?.server.host).toBe(gone.serverHost);
     expect(await repository.readPassword(gone.id, actor)).toEqual({ password: plain.get(gone.id) });
   });

@@ -155,8 +155,9 @@ export function registerClientBulkRoutes(
       const user = requireUser(request);
       const actor = actorOf(user);
       const { ids } = request.body;
-      await checkReach(accessOf(user), ids, 'Nothing was restored.');
-      const outcome = await clients.bulkRestore(ids, actor);
+      const access = accessOf(user);
+      await checkReach(access, ids, 'Nothing was restored.');
+      const outcome = await clients.bulkRestore(ids, actor, access);
       return bulkAnswer(outcome, ids.length, 'Nothing was restored.');
     },
   );

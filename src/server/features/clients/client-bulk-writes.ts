@@ -1,11 +1,13 @@
 import { sql, type Transaction } from 'kysely';
 import { applyTagChange } from '#shared/client-bulk.ts';
 import type { Actor } from '#shared/events.ts';
+import type { Access } from '#shared/people.ts';
 import type { Database } from '#server/db/schema.ts';
 import type { Dialect } from '#server/db/database.ts';
 import { toStringList } from '#server/db/codec.ts';
 import type { NewEvent } from '#server/realtime/event-log.ts';
 import { parseSnapshots, restoreServers, snapshotServers } from '../servers/server-rows.ts';
+import { relinkableCredentials } from '../credentials/credential-scope.ts';
 import { chunks } from '#server/db/chunks.ts';
 import { clientLabel } from '#shared/clients.ts';
 
@@ -171,11 +173,13 @@ export async function deleteClients(
 /**
  * Puts every deleted client under `ids` back with its id, version, fields and servers, with one
  * `client.restored` event each: the Undo of a bulk delete. All of them or none: an id that is
- * not deleted is `not_deleted`, one nothing is known under `not_found`.
+ * not deleted is `not_deleted`, one nothing is known under `not_found`. A server's credential
+ * comes back with it when `access` may have it (relinkableCredentials).
  */
 export async function restoreClients(
   context: BulkContext,
   ids: readonly string[],
+  access: Access,
 ): Promise<BulkOutcome> {
   const { trx, dialect, at, actor } = context;
   const snapshots = [];
@@ -224,7 +228,16 @@ export async function restoreClients(
       .execute();
   }
   const servers = snapshots.flatMap((row) => parseSnapshots(row.servers));
-  await restoreServers(trx, dialect, servers, person);
+  // Decided before the servers are back, by the vault as the client's deletion left it.
+  const relinkable = await relinkableCredentials(
+    trx,
+    access,
+    servers.flatMap((server) => (server.credentialId === null ? [] : [server.credentialId])),
+  );
+  const deletedAt = new Map(snapshots.map((row) => [row.id, row.deletedAt]));
+  await restoreServers(trx, dialect, servers, person, (credentialId, clientId) =>
+    relinkable(credentialId, deletedAt.get(clientId)!),
+  );
   for (const chunk of chunks(sorted(ids), IDS_PER_STATEMENT)) {
     await trx.deleteFrom('deletedClient').where('id', 'in', chunk).execute();
   }

@@ -27,6 +27,7 @@ import {
   type StoredServer,
 } from '../servers/server-list-writes.ts';
 import type { Actor } from '#shared/events.ts';
+import type { Access } from '#shared/people.ts';
 import { appendEvents, type NewEvent } from '#server/realtime/event-log.ts';
 import { resolveProblems, serverProblemKeys } from '#server/features/issues/problem-issues.ts';
 import { changedFields, tagsBefore } from './changed-fields.ts';
@@ -437,9 +438,9 @@ export class ClientRepository {
    * removed. `not_deleted`: it exists (restored already, or never deleted); `not_found`:
    * nothing is known under that id.
    */
-  restore(id: string, actor: Actor): Promise<RestoreResult> {
+  restore(id: string, actor: Actor, access: Access): Promise<RestoreResult> {
     return this.#bulk(actor, async (context) => {
-      const outcome = await restoreClients(context, [id]);
+      const outcome = await restoreClients(context, [id], access);
       if (outcome.status === 'done') {
         return { status: 'restored', client: (await this.get(id, context.trx))! };
       }
@@ -466,8 +467,8 @@ export class ClientRepository {
     return this.#bulk(actor, (context) => deleteClients(context, ids));
   }
 
-  bulkRestore(ids: readonly string[], actor: Actor): Promise<BulkOutcome> {
-    return this.#bulk(actor, (context) => restoreClients(context, ids));
+  bulkRestore(ids: readonly string[], actor: Actor, access: Access): Promise<BulkOutcome> {
+    return this.#bulk(actor, (context) => restoreClients(context, ids, access));
   }
 
   /**

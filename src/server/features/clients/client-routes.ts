@@ -248,11 +248,12 @@ export function registerClientRoutes(
       },
     },
     async (request, reply) => {
-      const actor = actorOf(requireUser(request));
+      const user = requireUser(request);
+      const actor = actorOf(user);
       const nothingToRestore = () =>
         new HttpError(404, 'No deleted client with that id: there is nothing to restore');
       const id = await reachableId(request, request.params.id, nothingToRestore);
-      const result = await clients.restore(id, actor);
+      const result = await clients.restore(id, actor, accessOf(user));
       if (result.status === 'not_found') throw nothingToRestore();
       if (result.status === 'not_deleted') {
         throw new HttpError(409, 'This client is not deleted: it was restored already');

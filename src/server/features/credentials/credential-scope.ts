@@ -3,6 +3,10 @@ import type { Credential } from '#shared/credentials.ts';
 import type { Access } from '#shared/people.ts';
 import type { Database } from '#server/db/schema.ts';
 import { idsOutOfReach, isLimited } from '#server/auth/tag-scope.ts';
+import { chunks } from '#server/db/chunks.ts';
+
+/** Ids per `in (…)` list: well under both databases' limits. */
+const IDS_PER_STATEMENT = 500;
 
 /**
  * Access by tag for the vault. A person limited to some tags sees a credential when a server of
@@ -68,6 +72,46 @@ export async function credentialInReach(
   }
   const servers = await serversInReach(db, access, credential.servers);
   return servers.length === 0 ? undefined : { ...credential, servers };
+}
+
+/**
+ * Which of the credentials `ids` a person's restored servers may point at again, as of a
+ * client's deletion: one they may use now (canUseCredential), or one no server uses that nobody
+ * changed since the deletion, which is what the Undo puts back. A credential that went on to a
+ * client out of their reach, or was rotated since, stays off the restored server (as one removed
+ * from the vault does): pointing at it would let them reveal or rotate a secret that is no
+ * longer the one their client had.
+ */
+export async function relinkableCredentials(
+  db: Kysely<Database>,
+  access: Access,
+  ids: readonly string[],
+): Promise<(id: string, deletedAt: string | Date) => boolean> {
+  if (!isLimited(access) || ids.length === 0) return () => true;
+  const wanted = [...new Set(ids)];
+  const usable = new Set<string>();
+  for (const id of wanted) if (await canUseCredential(db, access, id)) usable.add(id);
+  const used = new Set<string | null>();
+  const changedAt = new Map<string, number>();
+  for (const chunk of chunks(wanted, IDS_PER_STATEMENT)) {
+    const users = await db
+      .selectFrom('server')
+      .select('credentialId')
+      .where('credentialId', 'in', chunk)
+      .execute();
+    for (const { credentialId } of users) used.add(credentialId);
+    const rows = await db
+      .selectFrom('credential')
+      .select(['id', 'updatedAt'])
+      .where('id', 'in', chunk)
+      .execute();
+    for (const row of rows) changedAt.set(row.id, new Date(row.updatedAt).getTime());
+  }
+  return (id, deletedAt) => {
+    if (usable.has(id)) return true;
+    const changed = changedAt.get(id);
+    return !used.has(id) && changed !== undefined && changed <= new Date(deletedAt).getTime();
+  };
 }
 
 /** Whether the vault credential `id` is one the person may see and use (see scopedCredential). */

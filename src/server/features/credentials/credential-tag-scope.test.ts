@@ -145,6 +145,50 @@ describe('access by tag: credentials', () => {
     expect(JSON.stringify(list.body)).not.toMatch(/Dallas|Denver/);
   });
 
+  it('restores a deleted client’s server without a credential given to a hidden client since', async () => {
+    const moved = await token('Moved on token');
+    const bergen = await clientUsing('Bergen', ['eu'], moved.id);
+    expect(await seenByLimited(moved.id)).toBe(true);
+    expect((await t.staff.editor.json('DELETE', `/api/clients/${bergen.id}`)).status).toBe(204);
+    // Unused now, it goes to a client out of their reach with that client's secret.
+    await clientUsing('Tulsa', ['us'], moved.id);
+    const rotated = await t.staff.editor.json('POST', `/api/credentials/${moved.id}/rotate`, {
+      version: moved.version,
+      secret: 'the secret of Tulsa',
+    });
+    expect(rotated.status).toBe(200);
+
+    const restored = await t.staff.limited.json('POST', `/api/clients/${bergen.id}/restore`, {});
+    expect(restored.status).toBe(200);
+    const servers = await t.staff.limited.json<ServerList>(
+      'GET',
+      `/api/servers?clientId=${bergen.id}`,
+    );
+    const deploy = servers.body.servers.find((server) => server.label === 'deploy');
+    expect(deploy?.credential).toBeNull();
+    expect(await seenByLimited(moved.id)).toBe(false);
+    const reveal = await t.staff.limited.json('POST', `/api/credentials/${moved.id}/reveal`, {});
+    expect(reveal.status).toBe(404);
+    expect(JSON.stringify(reveal.body)).not.toContain('the secret of Tulsa');
+  });
+
+  it('undoes a delete with the credential the server had, when nobody changed it since', async () => {
+    const kept = await token('Kept token');
+    const alta = await clientUsing('Alta', ['eu'], kept.id);
+    expect((await t.staff.limited.json('DELETE', `/api/clients/${alta.id}`)).status).toBe(204);
+    expect(await seenByLimited(kept.id)).toBe(false);
+    const restored = await t.staff.limited.json('POST', `/api/clients/${alta.id}/restore`, {});
+    expect(restored.status).toBe(200);
+    const servers = await t.staff.limited.json<ServerList>(
+      'GET',
+      `/api/servers?clientId=${alta.id}`,
+    );
+    const deploy = servers.body.servers.find((server) => server.label === 'deploy');
+    expect(deploy?.credential?.id).toBe(kept.id);
+    const reveal = await t.staff.limited.json('POST', `/api/credentials/${kept.id}/reveal`, {});
+    expect(reveal.body).toEqual({ secret: 'secret of Kept token', passphrase: null });
+  });
+
   it('hides their own unused credential once someone else changes it', async () => {
     const own = await token('Theirs, then rotated', t.staff.limited);
     expect(await seenByLimited(own.id)).toBe(true);

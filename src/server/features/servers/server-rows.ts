@@ -60,13 +60,16 @@ export async function snapshotServers(
 
 /**
  * Puts snapshot servers back (their clients are back already). A credential removed from the
- * vault meanwhile is not pointed at; `person` maps people who may have been removed to null.
+ * vault meanwhile is not pointed at, nor one `relinks` refuses for the server's client (one the
+ * person restoring may no longer have: relinkableCredentials); `person` maps people who may
+ * have been removed to null.
  */
 export async function restoreServers(
   trx: Transaction<Database>,
   dialect: Dialect,
   snapshots: readonly ServerSnapshot[],
   person: (id: string | null) => string | null,
+  relinks: (credentialId: string, clientId: string) => boolean,
 ): Promise<void> {
   const wanted = [
     ...new Set(snapshots.flatMap((s) => (s.credentialId === null ? [] : [s.credentialId]))),
@@ -91,7 +94,11 @@ export async function restoreServers(
           offeredHostKeyAlgorithm: s.offeredHostKeyAlgorithm ?? null,
           offeredHostKeyFingerprint: s.offeredHostKeyFingerprint ?? null,
           credentialId:
-            s.credentialId !== null && credentials.has(s.credentialId) ? s.credentialId : null,
+            s.credentialId !== null &&
+            credentials.has(s.credentialId) &&
+            relinks(s.credentialId, s.clientId)
+              ? s.credentialId
+              : null,
           createdBy: person(s.createdBy),
           updatedBy: person(s.updatedBy),
         })),
