@@ -3,7 +3,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { canSeeTags, type Access } from '#shared/people.ts';
 import type { Database } from '#server/db/schema.ts';
 import { toStringList } from '#server/db/codec.ts';
-import { chunks } from '#server/db/chunks.ts';
+import { chunks, IDS_PER_STATEMENT } from '#server/db/chunks.ts';
 import { HttpError } from '#server/http/http-error.ts';
 import { NO_SUCH_CLIENT } from '#server/http/write-result.ts';
 
@@ -15,8 +15,6 @@ import { NO_SUCH_CLIENT } from '#server/http/write-result.ts';
  */
 
 type Reader = Kysely<Database> | Transaction<Database>;
-
-const IDS_PER_LOOKUP = 500;
 
 export function isLimited(access: Pick<Access, 'tags'>): boolean {
   return access.tags !== null;
@@ -31,7 +29,7 @@ export async function clientTagsOf(
   ids: Iterable<string>,
 ): Promise<Map<string, string[]>> {
   const tags = new Map<string, string[]>();
-  for (const chunk of chunks([...new Set(ids)], IDS_PER_LOOKUP)) {
+  for (const chunk of chunks([...new Set(ids)], IDS_PER_STATEMENT)) {
     const live = await db
       .selectFrom('client')
       .select(['id', 'tags'])

@@ -1,3 +1,8 @@
+/** Ids per `in (…)` list: well under both databases' bound-parameter limits. */
+export const IDS_PER_STATEMENT = 500;
+/** Rows per multi-row insert of a record's columns, under the same limits. */
+export const ROWS_PER_INSERT = 200;
+
 /**
  * `items` in runs of at most `size`: ids for one `in (…)` list, rows for one insert, each well
  * under the bound-parameter limits of both databases.

@@ -3,7 +3,7 @@ import type { ClientEvent } from '#shared/events.ts';
 import { canSeeTags, type Access } from '#shared/people.ts';
 import type { Database } from '#server/db/schema.ts';
 import { toStringList } from '#server/db/codec.ts';
-import { chunks } from '#server/db/chunks.ts';
+import { chunks, IDS_PER_STATEMENT } from '#server/db/chunks.ts';
 import { clientTagsOf } from '#server/auth/tag-scope.ts';
 
 /** The audit trail of people and of webhook endpoints: administrators only. */
@@ -55,8 +55,6 @@ export function canReceive(access: Access, scope: EventScope): boolean {
   }
 }
 
-const IDS_PER_LOOKUP = 500;
-
 /** What of an event decides its scope. */
 export type ScopedEvent = Pick<ClientEvent, 'kind' | 'clientId' | 'credentialId'> & {
   tagsBefore: readonly string[] | null;
@@ -72,7 +70,7 @@ async function credentialUsers(
 ): Promise<{ users: Map<string, string[][]>; makers: Map<string, string> }> {
   const users = new Map<string, string[][]>();
   const makers = new Map<string, string>();
-  for (const chunk of chunks(ids, IDS_PER_LOOKUP)) {
+  for (const chunk of chunks(ids, IDS_PER_STATEMENT)) {
     const [rows, made] = await Promise.all([
       db
         .selectFrom('server')

@@ -6,7 +6,7 @@ import { foldForSearch, parseSearch } from '#shared/client-search.ts';
 import type { Db } from '#server/db/database.ts';
 import type { Database } from '#server/db/schema.ts';
 import { toStringList } from '#server/db/codec.ts';
-import { chunks } from '#server/db/chunks.ts';
+import { chunks, IDS_PER_STATEMENT } from '#server/db/chunks.ts';
 import { isUniqueViolation } from '#server/db/unique-violation.ts';
 import { newRecordId, newRecordStamps } from '#server/db/record-id.ts';
 import { appendEvents, type NewEvent } from '#server/realtime/event-log.ts';
@@ -41,8 +41,6 @@ function sameValue(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-const IDS_PER_LOOKUP = 500;
-
 /**
  * Apps of clients: the Apps section, a client's panel, their writes. Each write commits with its
  * `app.*` event; `onCommitted` then wakes the live feed.
@@ -76,7 +74,7 @@ export class AppRepository {
   /** The newest run of each app. */
   async #lastRuns(appIds: readonly string[]): Promise<Map<string, Run>> {
     const last = new Map<string, Run>();
-    for (const chunk of chunks([...appIds], IDS_PER_LOOKUP)) {
+    for (const chunk of chunks([...appIds], IDS_PER_STATEMENT)) {
       const rows = await this.#db.kysely
         .selectFrom('run')
         .selectAll('run')

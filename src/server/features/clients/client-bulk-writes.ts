@@ -8,7 +8,7 @@ import { toStringList } from '#server/db/codec.ts';
 import type { NewEvent } from '#server/realtime/event-log.ts';
 import { parseSnapshots, restoreServers, snapshotServers } from '../servers/server-rows.ts';
 import { relinkableCredentials } from '../credentials/credential-scope.ts';
-import { chunks } from '#server/db/chunks.ts';
+import { chunks, IDS_PER_STATEMENT, ROWS_PER_INSERT } from '#server/db/chunks.ts';
 import { clientLabel } from '#shared/clients.ts';
 
 /**
@@ -37,9 +37,6 @@ export interface BulkContext {
 
 /** The form's limit (tagsSchema): a bulk add may not take a client past it. */
 const MAX_TAGS = 50;
-/** Ids per `in (…)` list and rows per multi-row statement: well under both databases' limits. */
-const IDS_PER_STATEMENT = 500;
-const ROWS_PER_INSERT = 200;
 
 /** The ids in one order, so two bulk writes over the same clients lock rows in the same order. */
 function sorted(ids: readonly string[]): string[] {

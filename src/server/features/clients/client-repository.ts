@@ -41,7 +41,7 @@ import {
   type BulkOutcome,
   type TagChange,
 } from './client-bulk-writes.ts';
-import { chunks } from '#server/db/chunks.ts';
+import { chunks, ROWS_PER_INSERT, IDS_PER_STATEMENT } from '#server/db/chunks.ts';
 import { isUniqueViolation } from '#server/db/unique-violation.ts';
 
 type CurrentClient = Client & { primaryServerId: string | null };
@@ -122,10 +122,6 @@ interface ImportedRows {
   servers: Insertable<ServerTable>[];
   credential: Insertable<CredentialTable> | null;
 }
-
-/** Rows per insert statement: well under the bound-parameter limits of both databases. */
-const ROWS_PER_INSERT = 200;
-const IDS_PER_LOOKUP = 500;
 
 function today(): string {
   return new Date().toISOString().slice(0, 10);
@@ -489,7 +485,7 @@ export class ClientRepository {
     const writes = await this.#db.transaction().execute(async (trx) => {
       const { stored, primaries, deleted } = await this.#importLookup(trx, ids);
       const vault = new Set<string>();
-      for (const chunk of chunks(credentialIds, IDS_PER_LOOKUP)) {
+      for (const chunk of chunks(credentialIds, IDS_PER_STATEMENT)) {
         let query = trx.selectFrom('credential').select('id').where('id', 'in', chunk);
         // Kept until the end: a vault delete on another instance waits, so the servers written
         // here never point at a credential that went meanwhile.
@@ -519,7 +515,7 @@ export class ClientRepository {
     const stored = new Map<string, StoredClient>();
     const primaries = new Map<string, string | null>();
     const deleted = new Set<string>();
-    for (const chunk of chunks(ids, IDS_PER_LOOKUP)) {
+    for (const chunk of chunks(ids, IDS_PER_STATEMENT)) {
       let query = selectClients(trx)
         .select(CREDENTIAL_SECRET_COLUMNS)
         .where('client.id', 'in', chunk);
@@ -604,7 +600,7 @@ export class ClientRepository {
     }
 
     const replaced = creates.flatMap(({ id }) => (found.deleted.has(id) ? [id] : []));
-    for (const chunk of chunks(replaced, IDS_PER_LOOKUP)) {
+    for (const chunk of chunks(replaced, IDS_PER_STATEMENT)) {
       await trx.deleteFrom('deletedClient').where('id', 'in', chunk).execute();
     }
     for (const chunk of chunks(creates, ROWS_PER_INSERT)) {
@@ -677,7 +673,7 @@ export class ClientRepository {
     // No check will reach a server the list dropped to resolve its problem issues: they are
     // resolved now, by the system, as deleting the server does. After every row write and
     // before the import's own events, as it takes the event lock (see appendEvent).
-    for (const chunk of chunks(removedServerIds, IDS_PER_LOOKUP)) {
+    for (const chunk of chunks(removedServerIds, IDS_PER_STATEMENT)) {
       await resolveProblems(trx, this.#dialect, chunk.flatMap(serverProblemKeys), at);
     }
     events.sort((a, b) => a.index - b.index);

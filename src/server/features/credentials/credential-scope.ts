@@ -3,10 +3,7 @@ import type { Credential } from '#shared/credentials.ts';
 import type { Access } from '#shared/people.ts';
 import type { Database } from '#server/db/schema.ts';
 import { idsOutOfReach, isLimited } from '#server/auth/tag-scope.ts';
-import { chunks } from '#server/db/chunks.ts';
-
-/** Ids per `in (…)` list: well under both databases' limits. */
-const IDS_PER_STATEMENT = 500;
+import { chunks, IDS_PER_STATEMENT } from '#server/db/chunks.ts';
 
 /**
  * Access by tag for the vault. A person limited to some tags sees a credential when a server of

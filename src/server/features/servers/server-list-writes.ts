@@ -1,12 +1,10 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '#server/db/schema.ts';
 import { fromBool } from '#server/db/codec.ts';
-import { chunks } from '#server/db/chunks.ts';
+import { chunks, IDS_PER_STATEMENT } from '#server/db/chunks.ts';
 import { newRecordId, newRecordStamps } from '#server/db/record-id.ts';
 import type { ServerWriteContext } from '../clients/primary-server.ts';
 import { exportedServerOf, movedServerColumns } from './server-rows.ts';
-
-const IDS_PER_STATEMENT = 500;
 
 export interface HostKey {
   algorithm: string;

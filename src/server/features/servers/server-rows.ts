@@ -2,12 +2,8 @@ import type { Selectable, Transaction } from 'kysely';
 import type { Database, ServerTable } from '#server/db/schema.ts';
 import type { Dialect } from '#server/db/database.ts';
 import { fromBool, toBool, toIso } from '#server/db/codec.ts';
-import { chunks } from '#server/db/chunks.ts';
+import { chunks, IDS_PER_STATEMENT, ROWS_PER_INSERT } from '#server/db/chunks.ts';
 import type { ExportedServer } from '#shared/client-transfer.ts';
-
-/** Ids per `in (…)` list and rows per multi-row insert: well under both databases' limits. */
-const IDS_PER_STATEMENT = 500;
-const ROWS_PER_INSERT = 200;
 
 /**
  * A server row as a deleted client keeps it (`deletedClient.servers`), in plain JSON values

@@ -13,7 +13,7 @@ import type { Transaction } from 'kysely';
 import type { Db } from '#server/db/database.ts';
 import type { Database } from '#server/db/schema.ts';
 import type { SecretBox } from '#server/secrets.ts';
-import { chunks } from '#server/db/chunks.ts';
+import { chunks, IDS_PER_STATEMENT } from '#server/db/chunks.ts';
 import {
   CREDENTIAL_SECRET_COLUMNS,
   joinedPassword,
@@ -31,8 +31,6 @@ export class ClientsNotFoundError extends Error {
     this.missing = missing;
   }
 }
-
-const IDS_PER_LOOKUP = 500;
 
 /** Each client's servers in their order, and the ids of the primary password credentials. */
 async function serversOf(trx: Transaction<Database>, clients: readonly Client[]) {
@@ -82,7 +80,7 @@ async function credentialsOf(
   secrets: boolean,
 ): Promise<ExportedCredential[]> {
   const out: ExportedCredential[] = [];
-  for (const chunk of chunks(ids, IDS_PER_LOOKUP)) {
+  for (const chunk of chunks(ids, IDS_PER_STATEMENT)) {
     const rows = await trx
       .selectFrom('credential')
       .select([
@@ -201,7 +199,7 @@ export async function exportClients(
       // As a reveal from the vault does: the credential shows who last read its secret.
       for (const chunk of chunks(
         revealed.map((credential) => credential.id),
-        IDS_PER_LOOKUP,
+        IDS_PER_STATEMENT,
       )) {
         await trx
           .updateTable('credential')
