@@ -615,6 +615,18 @@ describe('a run against a real sshd', () => {
     }
   }, 60_000);
 
+  it('keeps the whole log of output holding a NUL byte, which PostgreSQL text refuses', async () => {
+    const app = await newApp(`printf 'a\\000b\\n'; echo after`);
+    const run = await deploy(app);
+    expect(run.status).toBe(201);
+    const ended = await finished(run.body.id);
+    expect(ended.state).toBe('succeeded');
+    const { stored } = await keptLog(run.body.id);
+    expect(stored).toContain('$ printf');
+    expect(stored).toContain('a\uFFFDb\nafter\n');
+    expect(stored).toMatch(/Exited with code 0 after/);
+  }, 60_000);
+
   it('refuses to run with a changed host key, and refuses to start once a check saw it', async () => {
     const own = await startSshd([(await readFile(`${keyFile}.pub`, 'utf8')).trim()]);
     try {
