@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { shellQuote } from '#server/features/clients/shell-quote.ts';
 import { Masker, SECRET_MASK } from './masker.ts';
@@ -101,6 +102,37 @@ describe('Masker', () => {
     // The base64 middles are cut where the secret's own bytes begin and end.
     const encoded = Buffer.from(`xx${secret}yy`).toString('base64');
     expect(masker.mask(encoded).replace(M, '').length).toBeLessThan(encoded.length / 2);
+  });
+
+  it('masks a key in base64 or hex as tools print it, wrapped into lines', () => {
+    const body = randomBytes(300).toString('base64');
+    const key = [
+      '-----BEGIN OPENSSH PRIVATE KEY-----',
+      ...(body.match(/.{1,70}/g) ?? []),
+      '-----END OPENSSH PRIVATE KEY-----',
+      '',
+    ].join('\n');
+    const masker = new Masker([key]);
+    const wrapped = (text: string, width: number) =>
+      `${(text.match(new RegExp(`.{1,${width}}`, 'g')) ?? []).join('\n')}\n`;
+    const printed = {
+      // `base64 id_ed25519`, `openssl base64 -in id_ed25519`, and after other bytes in a file.
+      base64: wrapped(Buffer.from(key).toString('base64'), 76),
+      openssl: wrapped(Buffer.from(key).toString('base64'), 64),
+      'base64, later in a file': wrapped(Buffer.from(`# a\n${key}`).toString('base64'), 76),
+      // `xxd -p id_ed25519`, and `xxd -p -u`.
+      hex: wrapped(Buffer.from(key).toString('hex'), 60),
+      'hex, upper case': wrapped(Buffer.from(key).toString('hex').toUpperCase(), 60),
+    };
+    for (const [how, text] of Object.entries(printed)) {
+      const { lines } = streamed(masker, [text]);
+      // The armour's own bytes at either end may stay; all that lies between is masked.
+      const left = lines.map((line) => line.replaceAll(M, '').trim()).join('');
+      expect(left.length, how).toBeLessThanOrEqual(60);
+      const inner = lines.slice(1, -1);
+      expect(inner.length, how).toBeGreaterThan(5);
+      for (const line of inner) expect(line, how).toBe(`${M}\n`);
+    }
   });
 
   it('leaves short values and empty secrets alone', () => {

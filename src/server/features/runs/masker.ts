@@ -29,6 +29,42 @@ function needlesOf(secret: string): string[] {
   return [...found];
 }
 
+/** The length of the pieces of a secret's base64 and hex that are looked for one by one. */
+const WRAPPED_PIECE = 24;
+
+/** A run of characters that base64 or hex is written in, long enough to hold a piece. */
+const ENCODED_RUN = new RegExp(`[A-Za-z0-9+/=]{${WRAPPED_PIECE},}`, 'g');
+
+/**
+ * Tools wrap the base64 or hex they print (`base64` at 76 characters, `openssl base64` at 64,
+ * `xxd -p` at 60), so a key printed so is cut into lines that no whole encoding above matches.
+ * So every WRAPPED_PIECE-character piece of the encodings of the secret as a whole, and of each
+ * of its lines, is looked for in runs of such characters: a wrapped line within an encoding
+ * holds pieces at each of its places, which merge into one mask. Fewer characters than a piece,
+ * where an encoding begins or ends inside a line, may stay. An Ed25519 key makes about 5,000
+ * pieces, an RSA 4096 key about 50,000, some MB and 70 ms to make: they are made for a run only
+ * once its output has such a run.
+ */
+function wrappedPieces(secret: string): string[] {
+  const encodings: string[] = [];
+  for (const text of new Set([secret, ...secret.split(/\r?\n/).map((line) => line.trim())])) {
+    const bytes = Buffer.from(text);
+    const hex = bytes.toString('hex');
+    encodings.push(hex, hex.toUpperCase());
+    for (let k = 0; k < 3; k++) {
+      const aligned = Buffer.concat([Buffer.alloc(k), bytes]);
+      encodings.push(aligned.toString('base64').slice(4, -4));
+    }
+  }
+  const pieces: string[] = [];
+  for (const encoded of encodings) {
+    for (let at = 0; at + WRAPPED_PIECE <= encoded.length; at++) {
+      pieces.push(encoded.slice(at, at + WRAPPED_PIECE));
+    }
+  }
+  return pieces;
+}
+
 /** What bash's `printf %q` puts a backslash before: all but letters, digits and these. */
 const SHELL_PLAIN = /[^A-Za-z0-9@%+=:/.\-_~#\u0080-\uffff]/g;
 
@@ -55,6 +91,17 @@ function spellings(form: string): string[] {
   return out;
 }
 
+/** The ranges in order, overlapping and adjacent ones made one. */
+function merged(ranges: [number, number][]): [number, number][] {
+  const out: [number, number][] = [];
+  for (const [start, end] of ranges.sort((a, b) => a[0] - b[0])) {
+    const last = out.at(-1);
+    if (last && start <= last[1]) last[1] = Math.max(last[1], end);
+    else out.push([start, end]);
+  }
+  return out;
+}
+
 /**
  * Replaces every secret in text with SECRET_MASK. Overlapping and adjacent occurrences of
  * several secrets become one mask, so no part of any of them is left in between.
@@ -67,19 +114,23 @@ export class Masker {
    * each place in the line keeps that to the length of the output.
    */
   readonly #byStart = new Map<string, string[]>();
-  /** The longest needle: a line ending in part of one may be holding its start. */
+  /** The longest needle or piece: a line ending in part of one may be holding its start. */
   readonly longest: number;
+  readonly #secrets: string[];
+  /** The pieces of the secrets' encodings (wrappedPieces), once output has needed them. */
+  #pieces: Set<string> | undefined;
 
   constructor(secrets: readonly (string | null | undefined)[]) {
+    this.#secrets = secrets.filter((secret): secret is string => Boolean(secret));
     const needles = new Set<string>();
-    for (const secret of secrets) if (secret) for (const n of needlesOf(secret)) needles.add(n);
+    for (const secret of this.#secrets) for (const n of needlesOf(secret)) needles.add(n);
     for (const needle of needles) {
       const start = needle.slice(0, MIN_SECRET_LENGTH);
       const same = this.#byStart.get(start);
       if (same) same.push(needle);
       else this.#byStart.set(start, [needle]);
     }
-    this.longest = Math.max(0, ...[...needles].map((n) => n.length));
+    this.longest = Math.max(WRAPPED_PIECE, ...[...needles].map((n) => n.length));
   }
 
   mask(text: string): string {
@@ -95,19 +146,24 @@ export class Masker {
 
   /** Where secrets are in text: [start, end) ranges in order, overlapping ones merged. */
   spans(text: string): [number, number][] {
-    const merged: [number, number][] = [];
+    const found: [number, number][] = [];
     for (let at = 0; at + MIN_SECRET_LENGTH <= text.length; at++) {
       const needles = this.#byStart.get(text.slice(at, at + MIN_SECRET_LENGTH));
       if (!needles) continue;
       for (const needle of needles) {
-        if (!text.startsWith(needle, at)) continue;
-        const end = at + needle.length;
-        const last = merged.at(-1);
-        if (last && at <= last[1]) last[1] = Math.max(last[1], end);
-        else merged.push([at, end]);
+        if (text.startsWith(needle, at)) found.push([at, at + needle.length]);
       }
     }
-    return merged;
+    for (const run of text.matchAll(ENCODED_RUN)) {
+      this.#pieces ??= new Set(this.#secrets.flatMap(wrappedPieces));
+      if (this.#pieces.size === 0) break;
+      for (let at = run.index; at + WRAPPED_PIECE <= run.index + run[0].length; at++) {
+        if (this.#pieces.has(text.slice(at, at + WRAPPED_PIECE))) {
+          found.push([at, at + WRAPPED_PIECE]);
+        }
+      }
+    }
+    return merged(found);
   }
 
   /** A masker for one output stream, fed chunks as they arrive. */
