@@ -220,6 +220,39 @@ describe('runRemoteCommand (real sshd)', () => {
     }
   });
 
+  it('keeps output that goes on arriving after the exit status, until it goes quiet', async () => {
+    // sshd sends the exit status when the command exits, while output it has not sent yet may
+    // still be in its buffers; a busy server or a full window delays it past the grace.
+    const server = await startPasswordSshServer({ username: 'deploy', password: 'correct horse' });
+    const PIECES = 30;
+    server.commands = {
+      started(channel) {
+        channel.write('exiting\n');
+        channel.exit(0);
+        let sent = 0;
+        const drain = setInterval(() => {
+          sent += 1;
+          channel.write(`line ${sent}\n`);
+          if (sent < PIECES) return;
+          clearInterval(drain);
+          channel.end();
+        }, 25);
+      },
+      signalled: () => undefined,
+    };
+    try {
+      const output = collect();
+      const run = runRemoteCommand(passwordTarget(server), 'deploy', output, {
+        cancelGraceMs: 250,
+      });
+      expect(await run.done).toEqual({ status: 'exited', exitCode: 0, signal: null });
+      const lines = Array.from({ length: PIECES }, (_, i) => `line ${i + 1}\n`);
+      expect(output.text('out')).toBe(`exiting\n${lines.join('')}`);
+    } finally {
+      server.close();
+    }
+  });
+
   it('fails when a server lets it in and never starts the command', async () => {
     // A real SSH server (ssh2's) that signs the run in and leaves its session unanswered: left
     // waiting, the run would hold its app's deploys until someone cancelled it.

@@ -75,6 +75,8 @@ export function runRemoteCommand(
   let exit: { exitCode: number | null; signal: string | null } | undefined;
   let cancelled = false;
   let graceTimer: NodeJS.Timeout | undefined;
+  /** From the exit status on: settles once the output has been quiet for the grace. */
+  let quietTimer: NodeJS.Timeout | undefined;
   let startTimer: NodeJS.Timeout | undefined;
   let settle!: (result: RemoteResult) => void;
   let settled = false;
@@ -84,6 +86,7 @@ export function runRemoteCommand(
       if (settled) return;
       settled = true;
       clearTimeout(graceTimer);
+      clearTimeout(quietTimer);
       clearTimeout(startTimer);
       client.removeAllListeners();
       // A late error from the socket being torn down must not become an unhandled event.
@@ -142,8 +145,14 @@ export function runRemoteCommand(
       }
       channel = opened;
       handlers.onStarted?.();
-      opened.on('data', (chunk: Buffer) => handlers.onOutput('out', chunk));
-      opened.stderr.on('data', (chunk: Buffer) => handlers.onOutput('err', chunk));
+      opened.on('data', (chunk: Buffer) => {
+        quietTimer?.refresh();
+        handlers.onOutput('out', chunk);
+      });
+      opened.stderr.on('data', (chunk: Buffer) => {
+        quietTimer?.refresh();
+        handlers.onOutput('err', chunk);
+      });
       opened.on('exit', (code: number | null, signal?: string) => {
         const ended = {
           exitCode: typeof code === 'number' ? code : null,
@@ -153,8 +162,12 @@ export function runRemoteCommand(
         // A cancel's signal has done its work: no KILL, no closing as if it had not.
         clearTimeout(graceTimer);
         // A process the command left in the background may hold its output open, and the
-        // server closes the channel only once that output ends: the command itself is done.
-        setTimeout(() => settle({ status: 'exited', ...ended }), cancelGraceMs).unref();
+        // server closes the channel only once that output ends: the command itself is done
+        // once its output has been quiet for the grace. Output still arriving is kept: the
+        // server sends the exit status when the command exits, and what it printed last may
+        // still be on its way (a busy server, a full window).
+        quietTimer = setTimeout(() => settle({ status: 'exited', ...ended }), cancelGraceMs);
+        quietTimer.unref();
       });
       opened.on('close', () => {
         if (exit) settle({ status: 'exited', ...exit });
