@@ -69,6 +69,11 @@ interface ActiveRun {
   startedByName: string;
   remote: RemoteCommand;
   log: RunLogWriter;
+  /**
+   * Also for why it failed: a server's own words (its DISCONNECT's description) are part of
+   * the reason, and a server that saw the password or the token can say them.
+   */
+  masker: Masker;
   cancelledBy: string | null;
   /** The app is closing: the run ends 'interrupted'. */
   closing: boolean;
@@ -350,6 +355,7 @@ export class RunManager {
       startedByName: actor.name,
       remote,
       log,
+      masker,
       cancelledBy: null,
       closing: false,
       finished: Promise.resolve(),
@@ -406,7 +412,7 @@ export class RunManager {
       active.log.system(`Interrupted after ${took}: ${reason}.`);
     } else if (active.cancelledBy !== null) {
       state = 'cancelled';
-      if (result.status === 'failed') reason = result.reason;
+      if (result.status === 'failed') reason = active.masker.mask(result.reason);
       // The log says what the cancel could not do: a command that outlived TERM and KILL (a
       // root session's, whom OpenSSH will not signal) may run on.
       active.log.system(
@@ -421,7 +427,7 @@ export class RunManager {
       );
     } else {
       state = 'failed';
-      reason = result.reason;
+      reason = active.masker.mask(result.reason);
       active.log.system(`Failed after ${took}: ${reason}.`);
     }
     await active.log.flush();

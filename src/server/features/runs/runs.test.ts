@@ -1,4 +1,5 @@
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +15,7 @@ import type { Client } from '#shared/clients.ts';
 import type { ClientHistory } from '#shared/events.ts';
 import type { Server, ServerList } from '#shared/servers.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
+import { startDisconnectingServer } from '#server/testing/disconnecting-ssh-server.ts';
 import { shellGate } from '#server/testing/shell-gate.ts';
 import { sshKeygen, startSshd, type Sshd } from '#server/testing/sshd.ts';
 import { SseReader, type SseMessage } from '#server/testing/sse-reader.ts';
@@ -612,6 +614,42 @@ describe('a run against a real sshd', () => {
       for (const secret of [ACCESS_TOKEN, CLIENT_PASSWORD, CLIENT_PASSWORD.slice(1), tokenEnd]) {
         expect(text).not.toContain(secret);
       }
+    }
+  }, 60_000);
+
+  it('masks the secrets in the words a failing server ends the run with', async () => {
+    const app = await newApp('echo never runs');
+    // The server at the app's address now ends every connection repeating what it learnt.
+    const hostile = await startDisconnectingServer(
+      `no: ${CLIENT_PASSWORD} and ${ACCESS_TOKEN} are known here`,
+    );
+    try {
+      const db = t.server.app.parts.db.kysely;
+      await db
+        .updateTable('server')
+        .set({ port: (hostile.address() as AddressInfo).port })
+        .where('id', '=', app.server!.id)
+        .execute();
+      const run = await deploy(app);
+      const ended = await finished(run.body.id);
+      expect(ended).toMatchObject({
+        state: 'failed',
+        reason: `the server ended the connection, saying “no: ${SECRET_MASK} and ${SECRET_MASK} are known here”`,
+      });
+      const { stored, download } = await keptLog(run.body.id);
+      expect(stored).toContain(`Failed after`);
+      const issue = await db
+        .selectFrom('issue')
+        .select('text')
+        .where('problemKey', '=', runProblemKey(app.id))
+        .executeTakeFirstOrThrow();
+      for (const text of [JSON.stringify(ended), stored, download, issue.text]) {
+        expect(text).toContain(SECRET_MASK);
+        expect(text).not.toContain(CLIENT_PASSWORD);
+        expect(text).not.toContain(ACCESS_TOKEN);
+      }
+    } finally {
+      hostile.close();
     }
   }, 60_000);
 
