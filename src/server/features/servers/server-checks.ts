@@ -83,17 +83,17 @@ export class ServerChecks {
     this.#options = options;
   }
 
+  /** How many checks of the server wait on the SSH login under way to it. */
+  awaiting(id: string): number {
+    return this.#underWay.get(id)?.callers ?? 0;
+  }
+
   /**
    * `signal` stops the check (the app is closing): it then rejects and records nothing.
    * `eventOnlyOnChange`: the schedule's checks leave an event only when the status changes or a
    * key is pinned (a server checked every 15 minutes would otherwise add 96 events a day that
    * say nothing); the row's check time is written either way. 'Check now' always leaves one.
    */
-  /** How many checks of the server wait on the SSH login under way to it. */
-  awaiting(id: string): number {
-    return this.#underWay.get(id)?.callers ?? 0;
-  }
-
   async check(
     id: string,
     actor: NewEvent['actor'],
