@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { serveThisFile } from '#server/testing/file-server.ts';
+import { openEventStream } from '#server/testing/sse-reader.ts';
 import {
   ageSignIns,
   enrolTotp,
@@ -647,6 +648,36 @@ describe('REQUIRE_2FA=true', () => {
     await enrolTotp(signedIn.session, PASSWORD);
     const { body } = await signInWithPassword(strict, email, PASSWORD);
     expect(body.twoFactorRedirect).toBe(true);
+  });
+
+  it('ends a live stream when an administrator resets its person’s second factor', async () => {
+    const admin = await enrolledPerson(strict);
+    const adminId = (await meOf(admin.session)).id;
+    await strict.app.parts.db.kysely
+      .updateTable('user')
+      .set({ role: 'admin' })
+      .where('id', '=', adminId)
+      .execute();
+    const { session } = await enrolledPerson(strict);
+    const stream = await openEventStream(strict.url, session.cookieHeader);
+    try {
+      await stream.until('stream.ready');
+      const reset = await admin.session.json(
+        'POST',
+        `/api/people/${(await meOf(session)).id}/reset-second-factor`,
+      );
+      expect(reset.status).toBe(200);
+      // Ended at the event that records it, before any later event, as the person's other
+      // requests are refused from now on: not left open for the rest of the session.
+      await expect(stream.until('no such event', 10_000)).rejects.toThrow('stream ended');
+      const again = await session.request('GET', '/api/events', undefined, {
+        accept: 'text/event-stream',
+      });
+      expect(again.status).toBe(403);
+      expect(((await again.json()) as { code?: string }).code).toBe('SECOND_FACTOR_REQUIRED');
+    } finally {
+      stream.close();
+    }
   });
 
   it('leaves a person who signs in only through a provider to that provider', async () => {

@@ -49,12 +49,18 @@ interface Sendable {
   endsStreamsOf: string | null;
 }
 
-/** Events after which a person's open streams no longer match what they may see. */
+/**
+ * Events after which a person's open streams no longer match what they may see. A second
+ * factor turned off or reset may leave them owing one under REQUIRE_2FA, which the stream's
+ * reconnection then asks for, as every other request does.
+ */
 const ACCESS_CHANGES: ReadonlySet<ClientEvent['kind']> = new Set([
   'person.role_changed',
   'person.tags_changed',
   'person.disabled',
   'person.signed_out',
+  'person.second_factor_removed',
+  'person.second_factor_reset',
 ]);
 
 const DEFAULT_RING_SIZE = 4096;
