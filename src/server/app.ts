@@ -207,11 +207,12 @@ export async function buildApp(
   if (!spa) app.log.warn('web app not built (run npm run build): serving the API only');
   registerErrorHandling(app, { spa });
   registerCsrfCheck(app, config.publicUrl);
+  const allowlist = { domains: config.allowedEmailDomains, emails: config.allowedEmails };
   registerSessionGuard(
     app,
     auth,
     db,
-    { domains: config.allowedEmailDomains, emails: config.allowedEmails },
+    allowlist,
     config.require2fa,
     config.apiTokenRateLimitPerMinute,
   );
@@ -253,6 +254,7 @@ export async function buildApp(
     hub,
     log: app.log,
     allowPrivate: config.webhookAllowPrivate,
+    allowlist,
     ...(options.webhooks ? { timings: options.webhooks } : {}),
   });
   app.parts.runs = await registerAppsFeature(app, {

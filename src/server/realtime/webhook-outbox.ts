@@ -17,7 +17,7 @@ import { newRecordId } from '#server/db/record-id.ts';
 import { webhookSecretPlace, type SecretBox } from '#server/secrets.ts';
 import { presentEvent } from './event-log.ts';
 import { attemptDelivery, type AttemptResult } from './webhook-delivery.ts';
-import { ownerSpeaks, selectWithOwner } from './webhook-owner.ts';
+import { selectWithOwner, type OwnerSpeaks } from './webhook-owner.ts';
 import { payloadOf } from './webhook-payload.ts';
 import { signatureOf } from './webhook-signature.ts';
 
@@ -110,6 +110,7 @@ export class WebhookOutbox {
   readonly #box: SecretBox;
   readonly #log: FastifyBaseLogger;
   readonly #allowPrivate: boolean;
+  readonly #ownerSpeaks: OwnerSpeaks;
   readonly #timings: Required<WebhookTimings>;
   readonly #stop = new AbortController();
   /** Endpoints being served, each with whether to go round once more when it ends. */
@@ -130,9 +131,11 @@ export class WebhookOutbox {
     box: SecretBox;
     log: FastifyBaseLogger;
     allowPrivate: boolean;
+    ownerSpeaks: OwnerSpeaks;
     timings?: WebhookTimings;
   }) {
     this.#db = deps.db;
+    this.#ownerSpeaks = deps.ownerSpeaks;
     this.#box = deps.box;
     this.#log = deps.log;
     this.#allowPrivate = deps.allowPrivate;
@@ -344,7 +347,7 @@ export class WebhookOutbox {
         .where('webhook.id', '=', id)
         .executeTakeFirst();
       // A paused endpoint's waiting deliveries wait for an administrator to take it over.
-      if (!endpoint || !toBool(endpoint.enabled) || !ownerSpeaks(endpoint)) return;
+      if (!endpoint || !toBool(endpoint.enabled) || !this.#ownerSpeaks(endpoint)) return;
       const next = await this.#db.kysely
         .selectFrom('webhookDelivery')
         .selectAll()
@@ -373,7 +376,7 @@ export class WebhookOutbox {
             .executeTakeFirst();
           if (!hook || !toBool(hook.enabled)) return true;
           // Paused, it hears of nothing: the cursor passes the events without a delivery.
-          const speaks = ownerSpeaks(hook);
+          const speaks = this.#ownerSpeaks(hook);
           const cursor = Number(hook.cursor);
           const events = await trx
             .selectFrom('event')

@@ -3,6 +3,8 @@ import type { Db } from '#server/db/database.ts';
 import type { SecretBox } from '#server/secrets.ts';
 import type { EventHub } from '#server/realtime/event-hub.ts';
 import { WebhookOutbox, type WebhookTimings } from '#server/realtime/webhook-outbox.ts';
+import { ownerSpeaksUnder } from '#server/realtime/webhook-owner.ts';
+import type { Allowlist } from '#server/auth/allowlist.ts';
 import { WebhookRepository } from './webhook-repository.ts';
 import { registerWebhookRoutes } from './webhook-routes.ts';
 
@@ -18,15 +20,19 @@ export function registerWebhookFeature(
     hub: EventHub;
     log: FastifyBaseLogger;
     allowPrivate: boolean;
+    /** ALLOWED_EMAILS and ALLOWED_EMAIL_DOMAINS: an owner they leave out no longer speaks. */
+    allowlist: Allowlist;
     timings?: WebhookTimings;
   },
 ): WebhookOutbox {
   const { db, box, hub, log, allowPrivate } = deps;
+  const ownerSpeaks = ownerSpeaksUnder(deps.allowlist);
   const outbox = new WebhookOutbox({
     db,
     box,
     log,
     allowPrivate,
+    ownerSpeaks,
     ...(deps.timings ? { timings: deps.timings } : {}),
   });
   hub.onNewEvents(() => outbox.wake());
@@ -37,6 +43,7 @@ export function registerWebhookFeature(
     webhooks: new WebhookRepository(db, box, {
       onCommitted: () => void hub.wake(),
       onQueued: () => outbox.wake(),
+      ownerSpeaks,
     }),
     allowPrivate,
   });

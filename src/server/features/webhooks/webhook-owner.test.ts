@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Me } from '#shared/account.ts';
 import type { Webhook, WebhookCreated, WebhookPayload } from '#shared/webhooks.ts';
 import type { Session } from '#server/testing/test-server.ts';
@@ -6,19 +6,24 @@ import { serveThisFile } from '#server/testing/file-server.ts';
 import { WebhookReceiver } from '#server/testing/webhook-receiver.ts';
 
 /**
- * An endpoint speaks for the administrator who made or last saved it: one who leaves (disabled
- * or demoted) must not keep a feed of the log at an address of their choosing.
+ * An endpoint speaks for the administrator who made or last saved it: one who leaves (disabled,
+ * demoted, or left out by the allowlists) must not keep a feed of the log at an address of
+ * their choosing. Staff addresses are at example.test, which the list lets in.
  */
 const t = serveThisFile({
-  env: { WEBHOOK_ALLOW_PRIVATE: 'true' },
+  env: { WEBHOOK_ALLOW_PRIVATE: 'true', ALLOWED_EMAIL_DOMAINS: 'example.test' },
   start: { webhooks: { pollMs: 100 } },
   staff: {
     admin: { name: 'Staying Admin', role: 'admin' },
     leaver: { name: 'Leaving Admin', role: 'admin' },
+    contractor: { name: 'Contractor Admin', role: 'admin' },
   },
 });
 
 const r = new WebhookReceiver();
+beforeAll(async () => {
+  await r.start();
+});
 afterAll(async () => r.close());
 
 async function idOf(session: Session): Promise<string> {
@@ -58,7 +63,6 @@ async function hook(id: string): Promise<Webhook> {
 
 describe('an endpoint whose owner leaves', () => {
   it('is paused while they are not an enabled administrator, until another saves it', async () => {
-    await r.start();
     const made = await t.staff.leaver.json<WebhookCreated>('POST', '/api/webhooks', {
       url: r.url(),
       events: ['client.created'],
@@ -89,5 +93,44 @@ describe('an endpoint whose owner leaves', () => {
     const after = await newClient('After Ltd');
     await r.waitFor(2);
     expect(r.bodies<WebhookPayload>().map((body) => body.event.seq)).toEqual([before, after]);
+  });
+
+  it('is paused while the allowlists leave its owner out', async () => {
+    const made = await t.staff.contractor.json<WebhookCreated>('POST', '/api/webhooks', {
+      url: r.url('/contractor'),
+      events: ['client.created'],
+    });
+    expect(made.status).toBe(201);
+    const id = made.body.webhook.id;
+    // The first test's endpoint, saved by the staying admin, hears at /hook meanwhile.
+    const atContractor = () => r.received.filter((got) => got.path === '/contractor');
+    const first = await newClient('Heard Ltd');
+    await passed(id, first);
+    await vi.waitFor(() => expect(atContractor()).toHaveLength(1), { timeout: 30_000 });
+    const heard = JSON.parse(atContractor()[0]!.body.toString('utf8')) as WebhookPayload;
+    expect(heard.event.seq).toBe(first);
+
+    // As the lists narrowed at the next start leave them: their address is no longer let in.
+    const { kysely } = t.server.app.parts.db;
+    const { id: contractorId, email } = (await t.staff.contractor.json<Me>('GET', '/api/me')).body;
+    const setEmail = (email: string) =>
+      kysely.updateTable('user').set({ email }).where('id', '=', contractorId).execute();
+    await setEmail('contractor@outside.test');
+    try {
+      expect(await hook(id)).toMatchObject({ enabled: true, paused: true });
+      const unheard = await newClient('Unheard Ltd');
+      await passed(id, unheard);
+      const deliveries = await kysely
+        .selectFrom('webhookDelivery')
+        .select('id')
+        .where('webhookId', '=', id)
+        .where('eventSeq', '>=', unheard)
+        .execute();
+      expect(deliveries).toEqual([]);
+      expect(atContractor()).toHaveLength(1);
+    } finally {
+      await setEmail(email);
+    }
+    expect(await hook(id)).toMatchObject({ paused: false });
   });
 });

@@ -8,18 +8,16 @@ import {
 } from '#shared/webhooks.ts';
 import type { WebhookDeliveryTable, WebhookTable } from '#server/db/schema.ts';
 import { toBool, toIso, toStringList } from '#server/db/codec.ts';
-import { ownerSpeaks } from '#server/realtime/webhook-owner.ts';
+import type { OwnerStanding } from '#server/realtime/webhook-owner.ts';
 
 const isoOrNull = (value: string | Date | null) => (value === null ? null : toIso(value));
 
 /** An endpoint as administrators see it, with its owner: never its secret, sealed or not. */
 export function presentWebhook(
-  row: Omit<Selectable<WebhookTable>, 'secret' | 'cursor' | 'createdById'> & {
-    ownerEmail: string | null;
-    ownerRole: string | null;
-    ownerDisabled: number | boolean | null;
-  },
+  row: Omit<Selectable<WebhookTable>, 'secret' | 'cursor' | 'createdById'> & OwnerStanding,
   summary: { lastDelivery: Webhook['lastDelivery']; pending: number },
+  /** Whether its owner still speaks (webhook-owner.ts): not, and it is paused. */
+  speaks: boolean,
 ): Webhook {
   return {
     id: row.id,
@@ -36,7 +34,7 @@ export function presentWebhook(
     lastDelivery: summary.lastDelivery,
     pending: summary.pending,
     owner: row.ownerEmail,
-    paused: !ownerSpeaks(row),
+    paused: !speaks,
   };
 }
 

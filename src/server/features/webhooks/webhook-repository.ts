@@ -14,7 +14,7 @@ import { fromBool, toBool, toIso, toStringList } from '#server/db/codec.ts';
 import { newRecordId } from '#server/db/record-id.ts';
 import { webhookSecretPlace, type SecretBox } from '#server/secrets.ts';
 import { appendEvent, latestSeq } from '#server/realtime/event-log.ts';
-import { selectWithOwner } from '#server/realtime/webhook-owner.ts';
+import { selectWithOwner, type OwnerSpeaks } from '#server/realtime/webhook-owner.ts';
 import { newWebhookSecret } from '#server/realtime/webhook-signature.ts';
 import { presentDelivery, presentWebhook } from './webhook-presenter.ts';
 
@@ -64,12 +64,18 @@ export class WebhookRepository {
   readonly #box: SecretBox;
   readonly #onCommitted: () => void;
   readonly #onQueued: () => void;
+  readonly #ownerSpeaks: OwnerSpeaks;
 
-  constructor(db: Db, box: SecretBox, wake: { onCommitted: () => void; onQueued: () => void }) {
+  constructor(
+    db: Db,
+    box: SecretBox,
+    options: { onCommitted: () => void; onQueued: () => void; ownerSpeaks: OwnerSpeaks },
+  ) {
     this.#db = db;
     this.#box = box;
-    this.#onCommitted = wake.onCommitted;
-    this.#onQueued = wake.onQueued;
+    this.#onCommitted = options.onCommitted;
+    this.#onQueued = options.onQueued;
+    this.#ownerSpeaks = options.ownerSpeaks;
   }
 
   async #summaries(
@@ -115,7 +121,7 @@ export class WebhookRepository {
       .orderBy('webhook.id')
       .execute();
     const summaries = await this.#summaries(rows.map((row) => row.id));
-    return rows.map((row) => presentWebhook(row, summaries.get(row.id)!));
+    return rows.map((row) => presentWebhook(row, summaries.get(row.id)!, this.#ownerSpeaks(row)));
   }
 
   async get(id: string): Promise<Webhook | undefined> {
@@ -124,7 +130,7 @@ export class WebhookRepository {
       .where('webhook.id', '=', id)
       .executeTakeFirst();
     if (!row) return undefined;
-    return presentWebhook(row, (await this.#summaries([id])).get(id)!);
+    return presentWebhook(row, (await this.#summaries([id])).get(id)!, this.#ownerSpeaks(row));
   }
 
   /**
