@@ -34,7 +34,7 @@ describe('an endpoint owner', () => {
     expect(ownerText('ada@example.com')).toBe('Owner: ada@example.com');
     expect(ownerText(null)).toBe('Owner: a deleted account');
     expect(pausedText('ada@example.com')).toBe(
-      'ada@example.com is no longer an administrator: save it to take it over.',
+      'ada@example.com is no longer an administrator who may sign in: save it to take it over.',
     );
   });
 });

@@ -121,7 +121,7 @@ export function ownerText(owner: string | null): string {
 
 /** Why an enabled endpoint sends nothing, and what to do about it. */
 export function pausedText(owner: string | null): string {
-  return `${owner ?? 'Its owner'} is no longer an administrator: save it to take it over.`;
+  return `${owner ?? 'Its owner'} is no longer an administrator who may sign in: save it to take it over.`;
 }
 
 export function pendingText(pending: number): string {

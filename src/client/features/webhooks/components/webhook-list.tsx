@@ -83,7 +83,7 @@ function Enabled({ webhook }: { webhook: Webhook }) {
 function PausedNote({ webhook }: { webhook: Webhook }) {
   if (!webhook.enabled || !webhook.paused) return null;
   return (
-    <Text size="xs" c="dimmed">
+    <Text size="xs" c="dimmed" style={wrap}>
       {pausedText(webhook.owner)}
     </Text>
   );
