@@ -95,6 +95,21 @@ async function pin(serverId: string, hostKey: { algorithm: string; fingerprint: 
     .execute();
 }
 
+/**
+ * Runs `steps` while the password server holds its answers (checks wait mid-login) until they
+ * call `release`; the answers go out at the end, whatever happens.
+ */
+async function withAnswersHeld(steps: (release: () => void) => Promise<void>): Promise<void> {
+  let release = () => {};
+  passwordServer.answersHeldUntil = new Promise<void>((resolve) => (release = resolve));
+  try {
+    await steps(release);
+  } finally {
+    passwordServer.answersHeldUntil = undefined;
+    release();
+  }
+}
+
 /** How many checks of the server wait on the one SSH login under way to it. */
 function checksAwaiting(serverId: string): number {
   return t.server.app.parts.checks.awaiting(serverId);
@@ -159,9 +174,7 @@ describe('POST /api/servers/:id/check', () => {
 
   it('never replaces a key pinned while it was checking', async () => {
     const id = await atPasswordServer('Pinned Meanwhile');
-    let release = () => {};
-    passwordServer.answersHeldUntil = new Promise<void>((resolve) => (release = resolve));
-    try {
+    await withAnswersHeld(async (release) => {
       // This check has read the server unpinned and now waits, mid-login, for its answer.
       const checking = check(id);
       await expect.poll(() => passwordServer.loginsUnderWay, { timeout: 10_000 }).toBe(1);
@@ -176,18 +189,13 @@ describe('POST /api/servers/:id/check', () => {
         'status:reachable',
         'hostKey',
       ]);
-    } finally {
-      passwordServer.answersHeldUntil = undefined;
-      release();
-    }
+    });
   });
 
   it('logs in once for every Check now of a server made while its check is under way', async () => {
     const id = await atPasswordServer('Checked At Once');
     passwordServer.passwordsTried.length = 0;
-    let release = () => {};
-    passwordServer.answersHeldUntil = new Promise<void>((resolve) => (release = resolve));
-    try {
+    await withAnswersHeld(async (release) => {
       const first = check(id);
       await expect.poll(() => passwordServer.loginsUnderWay, { timeout: 10_000 }).toBe(1);
       // A person clicking again and again, or several people: each waits for the same login.
@@ -199,18 +207,13 @@ describe('POST /api/servers/:id/check', () => {
       for (const { body } of answers) expect(body).toMatchObject({ id, status: 'reachable' });
       expect(passwordServer.passwordsTried).toEqual([PASSWORD]);
       expect(checksAwaiting(id)).toBe(0);
-    } finally {
-      passwordServer.answersHeldUntil = undefined;
-      release();
-    }
+    });
   });
 
   it('logs in again for a check asked for after its credential changed', async () => {
     const id = await atPasswordServer('Credential Changed Mid-Check');
     passwordServer.passwordsTried.length = 0;
-    let release = () => {};
-    passwordServer.answersHeldUntil = new Promise<void>((resolve) => (release = resolve));
-    try {
+    await withAnswersHeld(async (release) => {
       const before = check(id);
       await expect.poll(() => passwordServer.loginsUnderWay, { timeout: 10_000 }).toBe(1);
       await attachCredential(id, 'password', 'the new password');
@@ -219,10 +222,7 @@ describe('POST /api/servers/:id/check', () => {
       release();
       await Promise.all([before, after]);
       expect(passwordServer.passwordsTried).toEqual([PASSWORD, 'the new password']);
-    } finally {
-      passwordServer.answersHeldUntil = undefined;
-      release();
-    }
+    });
   });
 
   it('says authentication failed for a wrong password, and tries it once', async () => {
