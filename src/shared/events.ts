@@ -100,6 +100,11 @@ export type ClientEventKind = z.infer<typeof clientEventKindSchema>;
 export const CHECK_STATUS_FIELD_PREFIX = 'status:';
 /** A run's final state in a `run.ended` event's fields: `state:failed`, … */
 export const RUN_STATE_FIELD_PREFIX = 'state:';
+/**
+ * The client a copy was made from, in a `client.duplicated` event's fields: `from:<id>`. Only
+ * the copy's history shows it, to those who may see that client (the copy may go to other tags).
+ */
+export const DUPLICATED_FROM_FIELD_PREFIX = 'from:';
 
 /**
  * Who did something, as the event log records it: the user's id and email. Not the display

@@ -1,6 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
-import { STREAM_READY_EVENT, STREAM_RESET_EVENT, type ClientEvent } from '#shared/events.ts';
+import {
+  DUPLICATED_FROM_FIELD_PREFIX,
+  STREAM_READY_EVENT,
+  STREAM_RESET_EVENT,
+  type ClientEvent,
+} from '#shared/events.ts';
 import type { Database } from '#server/db/schema.ts';
 import type { Access } from '#shared/people.ts';
 import { latestSeq, readLoggedEventsAfter } from './event-log.ts';
@@ -70,8 +75,21 @@ const RELOAD_FRAME = `event: ${STREAM_RESET_EVENT}\ndata: {}\n\n`;
 const PAGE = 500;
 const MAX_PENDING_BYTES = 4 * 1024 * 1024;
 
+/**
+ * An event as the stream sends it. A copy's event leaves out the client it was made from: the
+ * stream decides by the copy's tags as they are when it sends (a replay, long after), and the
+ * copy may have gone to tags the original does not share. The copy's history names the original
+ * to those who may see it (features/clients/client-history.ts).
+ */
 export function eventFrame(event: ClientEvent): string {
-  return `id: ${event.seq}\nevent: ${event.kind}\ndata: ${JSON.stringify(event)}\n\n`;
+  const sent =
+    event.kind === 'client.duplicated'
+      ? {
+          ...event,
+          fields: event.fields.filter((field) => !field.startsWith(DUPLICATED_FROM_FIELD_PREFIX)),
+        }
+      : event;
+  return `id: ${event.seq}\nevent: ${event.kind}\ndata: ${JSON.stringify(sent)}\n\n`;
 }
 
 /**

@@ -104,6 +104,25 @@ describe('access by tag on the live stream', () => {
     for (const s of [stream, everything, replay]) s.close();
   });
 
+  it('names no original of a copy on the stream, in replay after the copy moved to them', async () => {
+    const [, head] = await open(t.staff.limited.cookieHeader);
+    const original = await create('Live Original', ['us']);
+    const copy = (
+      await t.staff.editor.json<Client>('POST', `/api/clients/${original.id}/duplicate`)
+    ).body;
+    const moved = await t.staff.editor.json('PUT', `/api/clients/${copy.id}`, {
+      name: copy.name,
+      tags: ['eu'],
+      version: copy.version,
+    });
+    expect(moved.status).toBe(200);
+    // Back from before the copy: its events are theirs now, by its tags as they are.
+    const [replay] = await open(t.staff.limited.cookieHeader, String(head));
+    expect(replay.raw).toContain(copy.id);
+    expect(replay.raw).toContain('client.duplicated');
+    expect(replay.raw).not.toContain(original.id);
+  });
+
   it('tells them to reload when a client leaves their tags, and does not replay it', async () => {
     const [stream, head] = await open(t.staff.limited.cookieHeader);
     const moving = await create('Live Leaving', ['eu']);

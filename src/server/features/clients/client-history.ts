@@ -1,7 +1,13 @@
 import type { Kysely } from 'kysely';
-import { clientEventKindSchema, type ClientEvent } from '#shared/events.ts';
+import {
+  clientEventKindSchema,
+  DUPLICATED_FROM_FIELD_PREFIX,
+  type ClientEvent,
+} from '#shared/events.ts';
+import type { Access } from '#shared/people.ts';
 import type { Database } from '#server/db/schema.ts';
 import { presentEvent } from '#server/realtime/event-log.ts';
+import { idsOutOfReach } from '#server/auth/tag-scope.ts';
 
 /** More than a panel needs; a client's history rarely comes near it. */
 export const HISTORY_LIMIT = 500;
@@ -26,6 +32,34 @@ export function readServerHistory(
   limit = HISTORY_LIMIT,
 ): Promise<ClientEvent[]> {
   return readHistory(db, 'serverId', serverId, limit);
+}
+
+/** The client a copy's event names as its original, if it does. */
+function sourceOf(field: string): string | undefined {
+  return field.startsWith(DUPLICATED_FROM_FIELD_PREFIX)
+    ? field.slice(DUPLICATED_FROM_FIELD_PREFIX.length)
+    : undefined;
+}
+
+/**
+ * The events as `access` may read them: a copy's event names the client it was made from only
+ * to those who may see that client. The copy may have gone to tags the original does not share,
+ * and a client out of a person's reach does not exist for them, its id included.
+ */
+export async function withSourcesInReach(
+  db: Kysely<Database>,
+  access: Access,
+  events: ClientEvent[],
+): Promise<ClientEvent[]> {
+  const copies = events.filter((event) => event.kind === 'client.duplicated');
+  const sources = copies.flatMap((event) => event.fields.flatMap((f) => sourceOf(f) ?? []));
+  const hidden = new Set(await idsOutOfReach(db, access, sources));
+  if (hidden.size === 0) return events;
+  return events.map((event) =>
+    event.kind === 'client.duplicated'
+      ? { ...event, fields: event.fields.filter((f) => !hidden.has(sourceOf(f) ?? '')) }
+      : event,
+  );
 }
 
 async function readHistory(

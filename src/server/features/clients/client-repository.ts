@@ -26,7 +26,7 @@ import {
   type ListedServer,
   type StoredServer,
 } from '../servers/server-list-writes.ts';
-import type { Actor } from '#shared/events.ts';
+import { DUPLICATED_FROM_FIELD_PREFIX, type Actor } from '#shared/events.ts';
 import type { Access } from '#shared/people.ts';
 import { appendEvents, type NewEvent } from '#server/realtime/event-log.ts';
 import { resolveProblems, serverProblemKeys } from '#server/features/issues/problem-issues.ts';
@@ -417,7 +417,13 @@ export class ClientRepository {
           .values(copies.map(({ copy }) => copy))
           .execute();
       }
-      record({ kind: 'client.duplicated', clientId: copyId, actor, at, fields: [`from:${id}`] });
+      record({
+        kind: 'client.duplicated',
+        clientId: copyId,
+        actor,
+        at,
+        fields: [`${DUPLICATED_FROM_FIELD_PREFIX}${id}`],
+      });
       return (await this.get(copyId, trx))!;
     });
   }

@@ -31,6 +31,7 @@ import { accessOf, actorOf, requireUser } from '#server/auth/session-guard.ts';
 import { commandsFor, maySeeSecrets } from '#server/auth/secret-access.ts';
 import { canSeeTags, type Access } from '#shared/people.ts';
 import type { ClientRepository } from './client-repository.ts';
+import { withSourcesInReach } from './client-history.ts';
 import { buildCommands, type CommandContext } from './deploy-command.ts';
 import {
   ClientListCache,
@@ -300,7 +301,8 @@ export function registerClientRoutes(
     async (request) => {
       const events = await clients.history(await reachableId(request, request.params.id));
       if (!events) throw notFound();
-      const { items, nextCursor } = listPage(events, request.query, (e) => e.seq);
+      const shown = await withSourcesInReach(db, accessOf(requireUser(request)), events);
+      const { items, nextCursor } = listPage(shown, request.query, (e) => e.seq);
       return { events: items, nextCursor };
     },
   );

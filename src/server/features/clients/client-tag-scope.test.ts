@@ -168,6 +168,28 @@ describe('access by tag: clients', () => {
     expect(copy.body.tags).toEqual(['us', 'eu']);
   });
 
+  it('shows a copy’s original in its history only to those who may see the original', async () => {
+    const original = await create('Scope Original', ['us']);
+    const copy = (
+      await t.staff.editor.json<Client>('POST', `/api/clients/${original.id}/duplicate`)
+    ).body;
+    // The copy goes on to other tags, within the limited person's; the original stays out.
+    const moved = await t.staff.editor.json('PUT', `/api/clients/${copy.id}`, {
+      name: copy.name,
+      tags: ['eu'],
+      version: copy.version,
+    });
+    expect(moved.status).toBe(200);
+    type History = { events: { kind: string; fields: string[] }[] };
+    const fieldsOf = async (as: typeof t.staff.editor) => {
+      const history = await as.json<History>('GET', `/api/clients/${copy.id}/history`);
+      expect(history.status).toBe(200);
+      return history.body.events.find((event) => event.kind === 'client.duplicated')?.fields;
+    };
+    expect(await fieldsOf(t.staff.editor)).toEqual([`from:${original.id}`]);
+    expect(await fieldsOf(t.staff.limited)).toEqual([]);
+  });
+
   it('treats bulk ids outside the tags as not found and writes nothing', async () => {
     const eu = await create('Scope Bulk EU', ['eu']);
     const us = await create('Scope Bulk US', ['us']);
