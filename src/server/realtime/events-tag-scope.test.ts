@@ -3,6 +3,7 @@ import type { Client } from '#shared/clients.ts';
 import type { Credential } from '#shared/credentials.ts';
 import type { ClientEvent } from '#shared/events.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
+import { copyGivenTags } from '#server/testing/client-copies.ts';
 import { setAccess } from '#server/testing/access.ts';
 import { openEventStream, type SseReader } from '#server/testing/sse-reader.ts';
 import { appendEvent } from './event-log.ts';
@@ -107,15 +108,7 @@ describe('access by tag on the live stream', () => {
   it('names no original of a copy on the stream, in replay after the copy moved to them', async () => {
     const [, head] = await open(t.staff.limited.cookieHeader);
     const original = await create('Live Original', ['us']);
-    const copy = (
-      await t.staff.editor.json<Client>('POST', `/api/clients/${original.id}/duplicate`)
-    ).body;
-    const moved = await t.staff.editor.json('PUT', `/api/clients/${copy.id}`, {
-      name: copy.name,
-      tags: ['eu'],
-      version: copy.version,
-    });
-    expect(moved.status).toBe(200);
+    const copy = await copyGivenTags(t.staff.editor, original.id, ['eu']);
     // Back from before the copy: its events are theirs now, by its tags as they are.
     const [replay] = await open(t.staff.limited.cookieHeader, String(head));
     expect(replay.raw).toContain(copy.id);

@@ -3,6 +3,7 @@ import type { Client, ClientList, ClientSummaryList } from '#shared/clients.ts';
 import type { Credential, CredentialSecret } from '#shared/credentials.ts';
 import type { Server, ServerList } from '#shared/servers.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
+import { copyGivenTags } from '#server/testing/client-copies.ts';
 
 // Access by tag on the client routes: `limited` sees only clients tagged 'eu' (or 'shared'),
 // `editor` sees every client. A client outside the limit answers as one that does not exist.
@@ -170,16 +171,8 @@ describe('access by tag: clients', () => {
 
   it('shows a copy’s original in its history only to those who may see the original', async () => {
     const original = await create('Scope Original', ['us']);
-    const copy = (
-      await t.staff.editor.json<Client>('POST', `/api/clients/${original.id}/duplicate`)
-    ).body;
     // The copy goes on to other tags, within the limited person's; the original stays out.
-    const moved = await t.staff.editor.json('PUT', `/api/clients/${copy.id}`, {
-      name: copy.name,
-      tags: ['eu'],
-      version: copy.version,
-    });
-    expect(moved.status).toBe(200);
+    const copy = await copyGivenTags(t.staff.editor, original.id, ['eu']);
     type History = { events: { kind: string; fields: string[] }[] };
     const fieldsOf = async (as: typeof t.staff.editor) => {
       const history = await as.json<History>('GET', `/api/clients/${copy.id}/history`);
