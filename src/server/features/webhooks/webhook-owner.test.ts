@@ -113,8 +113,8 @@ describe('an endpoint whose owner leaves', () => {
     // As the lists narrowed at the next start leave them: their address is no longer let in.
     const { kysely } = t.server.app.parts.db;
     const { id: contractorId, email } = (await t.staff.contractor.json<Me>('GET', '/api/me')).body;
-    const setEmail = (email: string) =>
-      kysely.updateTable('user').set({ email }).where('id', '=', contractorId).execute();
+    const setEmail = (address: string) =>
+      kysely.updateTable('user').set({ email: address }).where('id', '=', contractorId).execute();
     await setEmail('contractor@outside.test');
     try {
       expect(await hook(id)).toMatchObject({ enabled: true, paused: true });
