@@ -196,9 +196,10 @@ export async function exportClients(
           fields: [EXPORT_EVENT_FIELD],
         });
       }
-      // As a reveal from the vault does: the credential shows who last read its secret.
+      // As a reveal from the vault, or reading a client's password, does: each credential
+      // whose secret the file carries shows who last read it.
       for (const chunk of chunks(
-        revealed.map((credential) => credential.id),
+        credentials.map((credential) => credential.id),
         IDS_PER_STATEMENT,
       )) {
         await trx
