@@ -71,6 +71,50 @@ export async function credentialInReach(
   return servers.length === 0 ? undefined : { ...credential, servers };
 }
 
+/** The clients whose servers use each of the credentials `ids`; one no server uses is absent. */
+async function clientsUsing(
+  db: Kysely<Database>,
+  ids: readonly string[],
+): Promise<Map<string, string[]>> {
+  const using = new Map<string, string[]>();
+  for (const chunk of chunks(ids, IDS_PER_STATEMENT)) {
+    const rows = await db
+      .selectFrom('server')
+      .select(['credentialId', 'clientId'])
+      .where('credentialId', 'in', chunk)
+      .execute();
+    for (const { credentialId, clientId } of rows) {
+      if (credentialId !== null)
+        using.set(credentialId, [...(using.get(credentialId) ?? []), clientId]);
+    }
+  }
+  return using;
+}
+
+/** Of `ids`, those a limited person may see and use (see scopedCredential), given `using`. */
+async function usableAmong(
+  db: Kysely<Database>,
+  access: Access,
+  ids: readonly string[],
+  using: ReadonlyMap<string, readonly string[]>,
+): Promise<Set<string>> {
+  const clients = [...new Set([...using.values()].flat())];
+  const outOfReach = new Set(await idsOutOfReach(db, access, clients));
+  const own = new Set<string>();
+  for (const chunk of chunks(
+    ids.filter((id) => !using.has(id)),
+    IDS_PER_STATEMENT,
+  )) {
+    for (const id of await ownCredentialIds(db, access.userId, chunk)) own.add(id);
+  }
+  return new Set(
+    ids.filter((id) => {
+      const users = using.get(id);
+      return users ? users.some((clientId) => !outOfReach.has(clientId)) : own.has(id);
+    }),
+  );
+}
+
 /**
  * Which of the credentials `ids` a person's restored servers may point at again, as of a
  * client's deletion: one they may use now (canUseCredential), or one no server uses that nobody
@@ -86,17 +130,10 @@ export async function relinkableCredentials(
 ): Promise<(id: string, deletedAt: string | Date) => boolean> {
   if (!isLimited(access) || ids.length === 0) return () => true;
   const wanted = [...new Set(ids)];
-  const usable = new Set<string>();
-  for (const id of wanted) if (await canUseCredential(db, access, id)) usable.add(id);
-  const used = new Set<string | null>();
+  const using = await clientsUsing(db, wanted);
+  const usable = await usableAmong(db, access, wanted, using);
   const changedAt = new Map<string, number>();
   for (const chunk of chunks(wanted, IDS_PER_STATEMENT)) {
-    const users = await db
-      .selectFrom('server')
-      .select('credentialId')
-      .where('credentialId', 'in', chunk)
-      .execute();
-    for (const { credentialId } of users) used.add(credentialId);
     const rows = await db
       .selectFrom('credential')
       .select(['id', 'updatedAt'])
@@ -107,7 +144,7 @@ export async function relinkableCredentials(
   return (id, deletedAt) => {
     if (usable.has(id)) return true;
     const changed = changedAt.get(id);
-    return !used.has(id) && changed !== undefined && changed <= new Date(deletedAt).getTime();
+    return !using.has(id) && changed !== undefined && changed <= new Date(deletedAt).getTime();
   };
 }
 
@@ -118,12 +155,5 @@ export async function canUseCredential(
   id: string,
 ): Promise<boolean> {
   if (!isLimited(access)) return true;
-  const users = await db
-    .selectFrom('server')
-    .select('clientId')
-    .where('credentialId', '=', id)
-    .execute();
-  if (users.length === 0) return (await ownCredentialIds(db, access.userId, [id])).has(id);
-  const ids = users.map((user) => user.clientId);
-  return (await idsOutOfReach(db, access, ids)).length < ids.length;
+  return (await usableAmong(db, access, [id], await clientsUsing(db, [id]))).has(id);
 }
