@@ -220,13 +220,7 @@ export class StreamMasker {
     return rest === '' ? [] : [this.#clean(rest)];
   }
 
-  /**
-   * A NUL becomes U+FFFD, as bytes that are no UTF-8 do: PostgreSQL's text refuses NUL, and a
-   * piece that holds one would fail its insert and take the pieces written with it (the
-   * command line, how it ended) out of the log.
-   */
   #clean(text: string): string {
-    const masked = this.#masker.mask(withoutTerminalSequences(this.#masker.mask(text)));
-    return masked.replaceAll('\u0000', '\uFFFD');
+    return this.#masker.mask(withoutTerminalSequences(this.#masker.mask(text)));
   }
 }

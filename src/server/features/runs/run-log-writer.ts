@@ -60,8 +60,13 @@ export class RunLogWriter {
     return this.#storedBytes;
   }
 
-  /** A piece of the command's output, counted against the cap. */
-  output(stream: 'out' | 'err', text: string): void {
+  /**
+   * A piece of the command's output, counted against the cap. A NUL in it is stored as U+FFFD,
+   * as bytes that are no UTF-8 are: PostgreSQL's text refuses NUL, and the insert that failed on
+   * it would take the pieces written with it (the command line, how it ended) out of the log.
+   */
+  output(stream: 'out' | 'err', output: string): void {
+    const text = output.replaceAll('\u0000', '\uFFFD');
     if (text === '' || this.#truncated) return;
     const size = Buffer.byteLength(text, 'utf8');
     const cut =
