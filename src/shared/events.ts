@@ -106,6 +106,13 @@ export const RUN_STATE_FIELD_PREFIX = 'state:';
  */
 export const DUPLICATED_FROM_FIELD_PREFIX = 'from:';
 
+/** The original's id a field of a copy's event names (DUPLICATED_FROM_FIELD_PREFIX), if any. */
+export function duplicateSourceIn(field: string): string | undefined {
+  return field.startsWith(DUPLICATED_FROM_FIELD_PREFIX)
+    ? field.slice(DUPLICATED_FROM_FIELD_PREFIX.length) || undefined
+    : undefined;
+}
+
 /**
  * Who did something, as the event log records it: the user's id and email. Not the display
  * name, which its owner can change at will (renamed to a colleague's name, a person could

@@ -1,6 +1,6 @@
 import {
   CHECK_STATUS_FIELD_PREFIX,
-  DUPLICATED_FROM_FIELD_PREFIX,
+  duplicateSourceIn,
   RUN_STATE_FIELD_PREFIX,
   type ClientEvent,
 } from '#shared/events.ts';
@@ -151,8 +151,7 @@ export function describeEvent(event: ClientEvent): string {
 /** The client a duplicate was made from, if the event says. */
 export function duplicatedFrom(event: ClientEvent): string | undefined {
   if (event.kind !== 'client.duplicated') return undefined;
-  const from = event.fields.find((field) => field.startsWith(DUPLICATED_FROM_FIELD_PREFIX));
-  return from?.slice(DUPLICATED_FROM_FIELD_PREFIX.length) || undefined;
+  return event.fields.map(duplicateSourceIn).find((id) => id !== undefined);
 }
 
 const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });

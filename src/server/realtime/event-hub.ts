@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import {
-  DUPLICATED_FROM_FIELD_PREFIX,
+  duplicateSourceIn,
   STREAM_READY_EVENT,
   STREAM_RESET_EVENT,
   type ClientEvent,
@@ -86,7 +86,7 @@ export function eventFrame(event: ClientEvent): string {
     event.kind === 'client.duplicated'
       ? {
           ...event,
-          fields: event.fields.filter((field) => !field.startsWith(DUPLICATED_FROM_FIELD_PREFIX)),
+          fields: event.fields.filter((field) => duplicateSourceIn(field) === undefined),
         }
       : event;
   return `id: ${event.seq}\nevent: ${event.kind}\ndata: ${JSON.stringify(sent)}\n\n`;

@@ -1,9 +1,5 @@
 import type { Kysely } from 'kysely';
-import {
-  clientEventKindSchema,
-  DUPLICATED_FROM_FIELD_PREFIX,
-  type ClientEvent,
-} from '#shared/events.ts';
+import { clientEventKindSchema, duplicateSourceIn, type ClientEvent } from '#shared/events.ts';
 import type { Access } from '#shared/people.ts';
 import type { Database } from '#server/db/schema.ts';
 import { presentEvent } from '#server/realtime/event-log.ts';
@@ -34,13 +30,6 @@ export function readServerHistory(
   return readHistory(db, 'serverId', serverId, limit);
 }
 
-/** The client a copy's event names as its original, if it does. */
-function sourceOf(field: string): string | undefined {
-  return field.startsWith(DUPLICATED_FROM_FIELD_PREFIX)
-    ? field.slice(DUPLICATED_FROM_FIELD_PREFIX.length)
-    : undefined;
-}
-
 /**
  * The events as `access` may read them: a copy's event names the client it was made from only
  * to those who may see that client. The copy may have gone to tags the original does not share,
@@ -52,12 +41,14 @@ export async function withSourcesInReach(
   events: ClientEvent[],
 ): Promise<ClientEvent[]> {
   const copies = events.filter((event) => event.kind === 'client.duplicated');
-  const sources = copies.flatMap((event) => event.fields.flatMap((f) => sourceOf(f) ?? []));
+  const sources = copies.flatMap((event) =>
+    event.fields.flatMap((f) => duplicateSourceIn(f) ?? []),
+  );
   const hidden = new Set(await idsOutOfReach(db, access, sources));
   if (hidden.size === 0) return events;
   return events.map((event) =>
     event.kind === 'client.duplicated'
-      ? { ...event, fields: event.fields.filter((f) => !hidden.has(sourceOf(f) ?? '')) }
+      ? { ...event, fields: event.fields.filter((f) => !hidden.has(duplicateSourceIn(f) ?? '')) }
       : event,
   );
 }
