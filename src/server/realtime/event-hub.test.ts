@@ -27,7 +27,7 @@ async function write(n: number): Promise<void> {
   }
 }
 
-function collector(): StreamSink & { ids(): number[]; text: string } {
+function collector(): StreamSink & { ids(): number[]; text: string; ended: boolean } {
   const sink = {
     userId: 'u1',
     sessionId: 's1',
@@ -38,13 +38,24 @@ function collector(): StreamSink & { ids(): number[]; text: string } {
     },
     pending: () => 0,
     open: () => true,
-    end() {},
+    ended: false,
+    end() {
+      sink.ended = true;
+    },
     ids: () => [...sink.text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1])),
   };
   return sink;
 }
 
 const silent = pino({ level: 'silent' });
+
+/** A hub over 12 logged events that keeps 2 and reads 5 at a time: a replay from 0 pages. */
+async function pagingHub(): Promise<EventHub> {
+  await write(12);
+  const hub = new EventHub(db.kysely, silent, { ringSize: 2, pageSize: 5 });
+  await hub.start(60_000);
+  return hub;
+}
 
 describe('EventHub', () => {
   it('pages a far-behind subscriber through the table, then hands over to the ring without gaps', async () => {
@@ -97,12 +108,8 @@ describe('EventHub', () => {
   });
 
   it('ends a stream still being replayed when its session is ended, and shows it to the sweep', async () => {
-    await write(12);
-    const hub = new EventHub(db.kysely, silent, { ringSize: 2, pageSize: 5 });
-    await hub.start(60_000);
+    const hub = await pagingHub();
     const replaying = collector();
-    let ended = false;
-    replaying.end = () => (ended = true);
     const seenBySweep: string[][] = [];
     const send = replaying.write;
     replaying.write = (chunk) => {
@@ -118,7 +125,7 @@ describe('EventHub', () => {
     };
     await hub.subscribe(replaying, 0);
     expect(seenBySweep).toEqual([['s1'], ['s1']]);
-    expect(ended).toBe(true);
+    expect(replaying.ended).toBe(true);
     expect(replaying.ids()).toEqual([1, 2, 3, 4, 5]);
     expect(replaying.text).not.toContain('stream.ready');
     expect(hub.size).toBe(0);
@@ -127,27 +134,21 @@ describe('EventHub', () => {
   });
 
   it('pages the log no further to a far-behind reader that does not read, or has gone', async () => {
-    await write(12);
-    const hub = new EventHub(db.kysely, silent, { ringSize: 2, pageSize: 5 });
-    await hub.start(60_000);
+    const hub = await pagingHub();
     // A socket that takes each page and sends none of it, as a reader that stopped reading
     // leaves it: past the limit after the first page.
     const stalled = collector();
-    let stalledEnded = false;
     stalled.pending = () => (stalled.text.length > 0 ? 64 * 1024 * 1024 : 0);
-    stalled.end = () => (stalledEnded = true);
     await hub.subscribe(stalled, 0);
-    expect(stalledEnded).toBe(true);
+    expect(stalled.ended).toBe(true);
     expect(stalled.ids()).toEqual([1, 2, 3, 4, 5]);
     expect(stalled.text).not.toContain('stream.ready');
     expect(hub.size).toBe(0);
 
     const gone = collector();
-    let goneEnded = false;
     gone.open = () => false;
-    gone.end = () => (goneEnded = true);
     await hub.subscribe(gone, 0);
-    expect(goneEnded).toBe(true);
+    expect(gone.ended).toBe(true);
     expect(gone.ids()).toEqual([]);
     expect(hub.size).toBe(0);
     hub.close();

@@ -45,6 +45,17 @@ async function clientUsing(name: string, tags: string[], credentialId: string) {
   return client;
 }
 
+/** The limited person restores the client: the credential its 'deploy' server came back with. */
+async function restoredByLimited(clientId: string) {
+  const restored = await t.staff.limited.json('POST', `/api/clients/${clientId}/restore`, {});
+  expect(restored.status).toBe(200);
+  const servers = await t.staff.limited.json<ServerList>(
+    'GET',
+    `/api/servers?clientId=${clientId}`,
+  );
+  return servers.body.servers.find((server) => server.label === 'deploy')?.credential;
+}
+
 describe('access by tag: credentials', () => {
   it('shows only credentials of the person’s servers, or of none, and hides the rest', async () => {
     const theirs = await token('US only token');
@@ -158,14 +169,7 @@ describe('access by tag: credentials', () => {
     });
     expect(rotated.status).toBe(200);
 
-    const restored = await t.staff.limited.json('POST', `/api/clients/${bergen.id}/restore`, {});
-    expect(restored.status).toBe(200);
-    const servers = await t.staff.limited.json<ServerList>(
-      'GET',
-      `/api/servers?clientId=${bergen.id}`,
-    );
-    const deploy = servers.body.servers.find((server) => server.label === 'deploy');
-    expect(deploy?.credential).toBeNull();
+    expect(await restoredByLimited(bergen.id)).toBeNull();
     expect(await seenByLimited(moved.id)).toBe(false);
     const reveal = await t.staff.limited.json('POST', `/api/credentials/${moved.id}/reveal`, {});
     expect(reveal.status).toBe(404);
@@ -177,14 +181,7 @@ describe('access by tag: credentials', () => {
     const alta = await clientUsing('Alta', ['eu'], kept.id);
     expect((await t.staff.limited.json('DELETE', `/api/clients/${alta.id}`)).status).toBe(204);
     expect(await seenByLimited(kept.id)).toBe(false);
-    const restored = await t.staff.limited.json('POST', `/api/clients/${alta.id}/restore`, {});
-    expect(restored.status).toBe(200);
-    const servers = await t.staff.limited.json<ServerList>(
-      'GET',
-      `/api/servers?clientId=${alta.id}`,
-    );
-    const deploy = servers.body.servers.find((server) => server.label === 'deploy');
-    expect(deploy?.credential?.id).toBe(kept.id);
+    expect((await restoredByLimited(alta.id))?.id).toBe(kept.id);
     const reveal = await t.staff.limited.json('POST', `/api/credentials/${kept.id}/reveal`, {});
     expect(reveal.body).toEqual({ secret: 'secret of Kept token', passphrase: null });
   });
