@@ -26,6 +26,8 @@ export const WRONG_SECOND_FACTOR_MESSAGE = 'That code is not right';
 export const USED_SECOND_FACTOR_CODE = 'SECOND_FACTOR_CODE_USED';
 export const USED_SECOND_FACTOR_MESSAGE =
   'That code has been used already. Wait for the next code in your authenticator app.';
+/** A session signed in too long ago for what it asked (Better Auth's code for its own such refusals). */
+export const SESSION_NOT_FRESH_CODE = 'SESSION_NOT_FRESH';
 /** A save over a version someone else replaced first: the web app offers to load theirs. */
 export const STALE_VERSION_CODE = 'STALE_VERSION';
 export type ApiErrorCode =
@@ -33,4 +35,5 @@ export type ApiErrorCode =
   | typeof ACCOUNT_DISABLED_CODE
   | typeof EMAIL_NOT_VERIFIED_CODE
   | typeof EMAIL_NOT_ALLOWED_CODE
-  | typeof SECOND_FACTOR_REQUIRED_CODE;
+  | typeof SECOND_FACTOR_REQUIRED_CODE
+  | typeof SESSION_NOT_FRESH_CODE;

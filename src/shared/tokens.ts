@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { nextCursorSchema } from './pages.ts';
 import { isStorableText } from './clients.ts';
 import type { Permission } from './people.ts';
+import { RECENT_SIGN_IN_MINUTES } from './second-factors.ts';
 
 /**
  * What a personal API token may do, narrowest first; each scope holds the one before it. A
@@ -30,6 +31,8 @@ export const TOKEN_PREFIX = 'cm_';
 export const TOKEN_EXPIRY_DAYS = [30, 90, 365] as const;
 
 export const MAX_TOKEN_NAME_LENGTH = 100;
+
+export const TOKEN_NEEDS_RECENT_SIGN_IN = `Sign out and sign in again to make an API token: it works without your password or second factor, so making one needs a sign-in from the last ${RECENT_SIGN_IN_MINUTES} minutes.`;
 
 export const createTokenInputSchema = z.object({
   name: z

@@ -5,7 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { displayNameText, listViewSchema } from '#shared/account.ts';
 import { ACCOUNT_DISABLED_CODE, EMAIL_NOT_ALLOWED_CODE } from '#shared/api-error.ts';
 import { isStorableText } from '#shared/clients.ts';
-import { PASSKEY_SIGN_IN_MINUTES } from '#shared/second-factors.ts';
+import { RECENT_SIGN_IN_MINUTES } from '#shared/second-factors.ts';
 import type { Config } from '#server/config.ts';
 import { betterAuthSecret } from '#server/secrets.ts';
 import type { Db } from '#server/db/database.ts';
@@ -345,8 +345,9 @@ export function createAuth({ db, config, secretKey, mailer, log, passwordHashing
       updateAge: 24 * 60 * 60,
       // What Better Auth calls a fresh session, which adding a passkey requires (unlinking a
       // provider and its own session list too, neither of which the web app uses): signed in
-      // within these minutes, not merely refreshed (second-factors.ts says why).
-      freshAge: PASSKEY_SIGN_IN_MINUTES * 60,
+      // within these minutes, not merely refreshed (second-factors.ts says why). Making an API
+      // token asks the same of the session (auth/recent-sign-in.ts).
+      freshAge: RECENT_SIGN_IN_MINUTES * 60,
     },
     // Off by default outside production; on here so every environment (and every test)
     // sees the behaviour production has.

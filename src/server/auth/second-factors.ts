@@ -4,6 +4,7 @@ import { twoFactor } from 'better-auth/plugins/two-factor';
 import type { BetterAuthPlugin } from 'better-auth';
 import {
   SECOND_FACTOR_REQUIRED_CODE,
+  SESSION_NOT_FRESH_CODE,
   WRONG_SECOND_FACTOR_CODE,
   WRONG_SECOND_FACTOR_MESSAGE,
 } from '#shared/api-error.ts';
@@ -115,9 +116,9 @@ function passkeyRegistrationRefusal() {
           matcher: (context) => PASSKEY_REGISTRATION_ROUTES.has(context.path ?? ''),
           handler: createAuthMiddleware(async (ctx) => {
             const returned: unknown = ctx.context.returned;
-            if (isAPIError(returned) && returned.body?.code === 'SESSION_NOT_FRESH') {
+            if (isAPIError(returned) && returned.body?.code === SESSION_NOT_FRESH_CODE) {
               return Response.json(
-                { code: 'SESSION_NOT_FRESH', message: PASSKEY_NEEDS_RECENT_SIGN_IN },
+                { code: SESSION_NOT_FRESH_CODE, message: PASSKEY_NEEDS_RECENT_SIGN_IN },
                 { status: 403 },
               );
             }

@@ -5,7 +5,9 @@ import { serveThisFile } from '#server/testing/file-server.ts';
 import { setAccess } from '#server/testing/access.ts';
 import { SseReader } from '#server/testing/sse-reader.ts';
 import { hashApiToken } from '#server/auth/api-tokens.ts';
-import type { Session } from '#server/testing/test-server.ts';
+import { signUpVerified, type Session } from '#server/testing/test-server.ts';
+import { ageSignIns } from '#server/testing/second-factor-steps.ts';
+import { TOKEN_NEEDS_RECENT_SIGN_IN } from '#shared/tokens.ts';
 
 /**
  * Personal API tokens against the real server: what each scope may do, never more than the
@@ -135,6 +137,32 @@ describe('creating and listing', () => {
     );
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body.fields).sort()).toEqual(['expiresInDays', 'name', 'scope']);
+  });
+
+  // A token works without the password or a second factor and outlives a password reset: a
+  // session taken over from an unlocked browser hours after its sign-in must not make one.
+  it('needs a sign-in from the last 10 minutes: an older session is refused, with what to do', async () => {
+    const session = await signUpVerified(t.server);
+    const id = await idOf(session);
+    await ageSignIns(t.server.app.parts.db, id, 11);
+    const refused = await session.json<{ error: string; code: string }>('POST', '/api/me/tokens', {
+      name: 'Taken over',
+      scope: 'write',
+      expiresInDays: null,
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ error: TOKEN_NEEDS_RECENT_SIGN_IN, code: 'SESSION_NOT_FRESH' });
+    expect(
+      await t.server.app.parts.db.kysely
+        .selectFrom('apiToken')
+        .where('userId', '=', id)
+        .selectAll()
+        .execute(),
+    ).toEqual([]);
+    // The rest of the account is not held to it.
+    expect((await session.json('GET', '/api/me/tokens')).status).toBe(200);
+    await ageSignIns(t.server.app.parts.db, id, 9);
+    await createToken(session);
   });
 
   it('records creation and revocation in the audit trail, naming fields only', async () => {

@@ -12,7 +12,7 @@ import { registerTokenRoutes } from './token-routes.ts';
  */
 export function registerTokenFeature(app: FastifyInstance, deps: { db: Db; hub: EventHub }): void {
   const tokens = new ApiTokens(deps.db, () => void deps.hub.wake());
-  registerTokenRoutes(app, { tokens });
+  registerTokenRoutes(app, { db: deps.db, tokens });
   app.addHook('onSend', async (request, reply, payload) => {
     const user = request.user;
     if (!user?.token?.secretUsed || reply.statusCode >= 400) return payload;

@@ -5,7 +5,12 @@ import {
   createTokenInputSchema,
   createdTokenSchema,
   tokenIdParamsSchema,
+  TOKEN_NEEDS_RECENT_SIGN_IN,
 } from '#shared/tokens.ts';
+import { SESSION_NOT_FRESH_CODE } from '#shared/api-error.ts';
+import { RECENT_SIGN_IN_MINUTES } from '#shared/second-factors.ts';
+import type { Db } from '#server/db/database.ts';
+import { signedInRecently } from '#server/auth/recent-sign-in.ts';
 import { HttpError } from '#server/http/http-error.ts';
 import { noContent, refusals } from '#server/http/route-schemas.ts';
 import { actorOf, requireUser } from '#server/auth/session-guard.ts';
@@ -17,8 +22,11 @@ import { listPage } from '#server/http/pages.ts';
  * The signed-in person's own API tokens. Session-only (SESSION_ONLY_ROUTES in
  * auth/api-tokens.ts): a token can neither list, make nor revoke tokens.
  */
-export function registerTokenRoutes(app: FastifyInstance, deps: { tokens: ApiTokens }): void {
-  const { tokens } = deps;
+export function registerTokenRoutes(
+  app: FastifyInstance,
+  deps: { db: Db; tokens: ApiTokens },
+): void {
+  const { db, tokens } = deps;
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   api.get(
@@ -46,7 +54,7 @@ export function registerTokenRoutes(app: FastifyInstance, deps: { tokens: ApiTok
     '/api/me/tokens',
     {
       schema: {
-        summary: 'Make an API token; the answer holds the token, this once',
+        summary: `Make an API token; the answer holds the token, this once. Needs a sign-in from the last ${RECENT_SIGN_IN_MINUTES} minutes`,
         tags: ['tokens'],
         body: createTokenInputSchema,
         response: { 201: createdTokenSchema, ...refusals },
@@ -54,6 +62,11 @@ export function registerTokenRoutes(app: FastifyInstance, deps: { tokens: ApiTok
     },
     async (request, reply) => {
       const user = requireUser(request);
+      // A token lets a script in without the password or a second factor, and stays through a
+      // password reset: a session taken over long after its sign-in must not make one.
+      if (!(await signedInRecently(db, request.sessionId))) {
+        throw new HttpError(403, TOKEN_NEEDS_RECENT_SIGN_IN, { code: SESSION_NOT_FRESH_CODE });
+      }
       const created = await tokens.create(user.id, request.body, actorOf(user));
       // The token is in this answer only: no cache may keep it.
       return reply.status(201).header('cache-control', 'no-store').send(created);
