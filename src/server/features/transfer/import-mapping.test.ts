@@ -99,6 +99,21 @@ describe('readStartDate', () => {
   it.each([['soon'], [{ when: 'x' }], [true]])('names the field for %j', (value) => {
     expect(readStartDate(value)).toEqual({ problem: expect.stringMatching(/^startDate: /) });
   });
+
+  // A file is up to 20 MB of JSON: enough to wrap a timestamp in itself 100,000 times, which
+  // a reader recursing once a wrapper would not survive (a 500 for the whole import).
+  it('names the field for a timestamp wrapped in itself, however deep', () => {
+    const wrap = (value: unknown) => ({ __datatype__: 'timestamp', value });
+    const seconds = { _seconds: 1_614_859_200, _nanoseconds: 0 };
+    expect(readStartDate(wrap(wrap(seconds)))).toEqual({
+      problem: expect.stringMatching(/^startDate: /),
+    });
+    const depth = 100_000;
+    const deep: unknown = JSON.parse(
+      `${'{"__datatype__":"timestamp","value":'.repeat(depth)}1${'}'.repeat(depth)}`,
+    );
+    expect(readStartDate(deep)).toEqual({ problem: expect.stringMatching(/^startDate: /) });
+  });
 });
 
 describe('mapDocument', () => {

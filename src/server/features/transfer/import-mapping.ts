@@ -161,7 +161,10 @@ function isoDate(date: Date): string | undefined {
  * node-firestore-import-export's `{ __datatype__: "timestamp", value: {...} }`), or a number of
  * milliseconds since 1970. `null` or absent: undefined (the default applies).
  */
-export function readStartDate(value: unknown): { date: string | undefined } | { problem: string } {
+export function readStartDate(
+  value: unknown,
+  wrapped = false,
+): { date: string | undefined } | { problem: string } {
   if (value === null || value === undefined || value === '') return { date: undefined };
   let date: string | undefined;
   if (typeof value === 'string') {
@@ -170,7 +173,9 @@ export function readStartDate(value: unknown): { date: string | undefined } | { 
   } else if (typeof value === 'number') {
     date = isoDate(new Date(value));
   } else if (isPlain(value)) {
-    if (value.__datatype__ === 'timestamp') return readStartDate(value.value);
+    // The tool wraps a timestamp once; a wrapper in a wrapper is no date, read without
+    // recursing through however many a crafted file nests.
+    if (value.__datatype__ === 'timestamp' && !wrapped) return readStartDate(value.value, true);
     const seconds = value.seconds ?? value._seconds;
     if (typeof seconds === 'number') date = isoDate(new Date(seconds * 1000));
   }
