@@ -399,7 +399,9 @@ export class ClientRepository {
         return { from: row.id, copy, password };
       });
       const passwords = copies.flatMap(({ password }) => (password ? [password] : []));
-      if (passwords.length > 0) await trx.insertInto('credential').values(passwords).execute();
+      for (const part of chunks(passwords, ROWS_PER_INSERT)) {
+        await trx.insertInto('credential').values(part).execute();
+      }
       const primary = copies.find(({ from }) => from === source.primaryServerId);
       await trx
         .insertInto('client')
@@ -411,10 +413,10 @@ export class ClientRepository {
           ...newRecordStamps(actor, at),
         })
         .execute();
-      if (copies.length > 0) {
+      for (const part of chunks(copies, ROWS_PER_INSERT)) {
         await trx
           .insertInto('server')
-          .values(copies.map(({ copy }) => copy))
+          .values(part.map(({ copy }) => copy))
           .execute();
       }
       record({

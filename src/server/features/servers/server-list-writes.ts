@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '#server/db/schema.ts';
 import { fromBool } from '#server/db/codec.ts';
-import { chunks, IDS_PER_STATEMENT } from '#server/db/chunks.ts';
+import { chunks, IDS_PER_STATEMENT, ROWS_PER_INSERT } from '#server/db/chunks.ts';
 import { newRecordId, newRecordStamps } from '#server/db/record-id.ts';
 import type { ServerWriteContext } from '../clients/primary-server.ts';
 import { exportedServerOf, movedServerColumns } from './server-rows.ts';
@@ -191,7 +191,9 @@ export async function replaceServerList(
       .where('id', '=', found.id)
       .execute();
   }
-  if (added.length > 0) await trx.insertInto('server').values(added).execute();
+  for (const part of chunks(added, ROWS_PER_INSERT)) {
+    await trx.insertInto('server').values(part).execute();
+  }
   await trx
     .updateTable('client')
     .set({ primaryServerId: primaryId })

@@ -510,6 +510,40 @@ describe('import of version 2', () => {
     }
   });
 
+  // SQLite binds at most 32,766 values to a statement and PostgreSQL 65,535; a server row binds
+  // 22, so a list this long cannot go in one INSERT on either.
+  it('adds 3,000 servers to a client it has, and a duplicate of that client copies them all', async () => {
+    const target = await openSide();
+    try {
+      const client = await target.clients.create(values('Many', 'MNY'), person);
+      const { file } = await exportClients(target.db, target.box, target.clients, {
+        secrets: false,
+        actor,
+      });
+      const many = 3_000;
+      const servers = Array.from({ length: many }, (_, i) => ({
+        label: `s${i}`,
+        host: `h${i}.example.test`,
+        port: 22,
+        username: 'deploy',
+        uiDir: '',
+        private: true,
+        primary: i === 0,
+        credentialId: null,
+        hostKey: null,
+      }));
+      const edited = { ...file, clients: [{ ...exported(file, client.id), servers }] };
+      const outcome = await importClients(target.clients, edited, apply);
+      expect(outcome.report).toMatchObject({ updated: 1, invalid: [] });
+      expect(await count(target, 'server')).toBe(many);
+      const copy = await target.clients.duplicate(client.id, person);
+      expect(copy).toMatchObject({ server: { host: 'h0.example.test' } });
+      expect(await count(target, 'server')).toBe(2 * many);
+    } finally {
+      await target.close();
+    }
+  });
+
   it('never changes a credential the vault has, and reads the password from the credential only', async () => {
     const { file } = await exportClients(source.db, source.box, source.clients, {
       secrets: true,
