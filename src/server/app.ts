@@ -7,7 +7,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { SecretBox } from './secrets.ts';
 import { secretKeyFor } from './secret-key-check.ts';
 import { tightenDataDir } from './private-files.ts';
-import { resealLegacySecrets } from './secret-key-rotation.ts';
+import { openStoredSecrets } from './secret-key-rotation.ts';
 import { createMailer } from './mail/mailer.ts';
 import { createAuth, type Auth, type PasswordHashing } from './auth/auth.ts';
 import { registerAuthRoutes } from './auth/auth-routes.ts';
@@ -128,14 +128,15 @@ export async function buildApp(
   if (applied.length > 0) app.log.info({ migrations: applied }, 'database migrated');
 
   let secretKey: string;
+  let resealed: number;
   try {
     secretKey = await secretKeyFor(db, config);
+    resealed = await openStoredSecrets(db.kysely, secretKey);
   } catch (error) {
     await db.close();
     throw error;
   }
   const box = new SecretBox(secretKey);
-  const resealed = await resealLegacySecrets(db.kysely, box);
   if (resealed > 0) app.log.info({ resealed }, 'stored secrets bound to their rows');
   const mailer = createMailer({
     smtpUrl: config.smtpUrl,

@@ -6,7 +6,7 @@ import type { Client } from '#shared/clients.ts';
 import type { Database } from './db/schema.ts';
 import { createCipheriv, randomBytes } from 'node:crypto';
 import { SecretBox, clientPasswordPlace, deriveKey } from './secrets.ts';
-import { resealLegacySecrets } from './secret-key-rotation.ts';
+import { openStoredSecrets } from './secret-key-rotation.ts';
 import type { TestServer } from './testing/test-server.ts';
 import { serveThisFile } from './testing/file-server.ts';
 
@@ -71,10 +71,11 @@ describe('a sealed password copied to another client', () => {
     const b = await create('B', 'password of B');
     const db = t.server.app.parts.db.kysely;
     const row = await passwordCredentialOf(db, a.id);
+    const ofB = await passwordCredentialOf(db, b.id);
     await db
       .updateTable('credential')
       .set({ secret: row.secret })
-      .where('id', '=', (await passwordCredentialOf(db, b.id)).id)
+      .where('id', '=', ofB.id)
       .execute();
 
     const response = await t.staff.member.request('GET', `/api/clients/${b.id}/password`);
@@ -84,6 +85,15 @@ describe('a sealed password copied to another client', () => {
     expect((await t.staff.member.json('GET', `/api/clients/${a.id}/password`)).body).toEqual({
       password: 'password of A',
     });
+    // The next start finds it too, and refuses to go on beside a value it cannot open.
+    await expect(openStoredSecrets(db, keyOf(t.server))).rejects.toThrow(
+      `SECRET_KEY does not open the secret of credential ${ofB.id} where it is stored.`,
+    );
+    await db
+      .updateTable('credential')
+      .set({ secret: ofB.secret })
+      .where('id', '=', ofB.id)
+      .execute();
   });
 
   it('is re-sealed for its row at start when it was stored before places were bound', async () => {
@@ -102,12 +112,12 @@ describe('a sealed password copied to another client', () => {
     expect((await t.staff.member.json('GET', `/api/clients/${client.id}/password`)).body).toEqual({
       password: 'from before',
     });
-    expect(await resealLegacySecrets(db, new SecretBox(keyOf(t.server)))).toBe(1);
+    expect(await openStoredSecrets(db, keyOf(t.server))).toBe(1);
     expect((await passwordCredentialOf(db, client.id)).secret).toMatch(/^v2\./);
     expect((await t.staff.member.json('GET', `/api/clients/${client.id}/password`)).body).toEqual({
       password: 'from before',
     });
-    expect(await resealLegacySecrets(db, new SecretBox(keyOf(t.server)))).toBe(0);
+    expect(await openStoredSecrets(db, keyOf(t.server))).toBe(0);
   });
 });
 

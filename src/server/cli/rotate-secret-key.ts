@@ -14,7 +14,9 @@ signing secrets, and people's authenticator secrets and backup codes) from
 SECRET_KEY_PREVIOUS to SECRET_KEY, in one transaction: all or nothing. Running it again
 after it finished changes nothing.
 
-Stop the server (every instance) first and start it again with the new SECRET_KEY. Session
+Stop the server (every instance) first and start it again with the new SECRET_KEY, and keep
+the previous key until it has started: an instance left running seals what it writes next with
+the previous key, and the next start refuses, naming it; run this again with both keys. Session
 cookies are signed with a key derived from SECRET_KEY: the same transaction deletes every
 session, and everyone signs in again (with their second factor as before). If the old key
 lived in DATA_DIR/secret.key, keep SECRET_KEY set from now on (or put the new key in that

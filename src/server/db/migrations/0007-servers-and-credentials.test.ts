@@ -5,7 +5,7 @@ import { migrateToLatest } from '#server/db/migrate.ts';
 import type { Db } from '#server/db/database.ts';
 import { toBool } from '#server/db/codec.ts';
 import { SecretBox, clientPasswordPlace, credentialPlace } from '#server/secrets.ts';
-import { resealLegacySecrets } from '#server/secret-key-rotation.ts';
+import { openStoredSecrets } from '#server/secret-key-rotation.ts';
 import { ClientRepository } from '#server/features/clients/client-repository.ts';
 import { MIGRATED_SERVER_LABEL, migratedPasswordName } from './0007-servers-and-credentials.ts';
 
@@ -240,8 +240,8 @@ describe(`migration 0007 on ${testDialect()}`, () => {
 
   it('re-seals the moved passwords at their credentials at start; the app reads them', async () => {
     const moved = plain.size;
-    expect(await resealLegacySecrets(db.kysely, box)).toBe(moved);
-    expect(await resealLegacySecrets(db.kysely, box)).toBe(0);
+    expect(await openStoredSecrets(db.kysely, KEY)).toBe(moved);
+    expect(await openStoredSecrets(db.kysely, KEY)).toBe(0);
     const credentials = await db.kysely
       .selectFrom('credential')
       .select(['id', 'secret', 'sealedForClient'])
