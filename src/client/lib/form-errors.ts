@@ -74,9 +74,9 @@ export function focusFirstError(formId: string): void {
 }
 
 /**
- * Says why a form's request failed: a 400's field errors next to their fields (`place` says
- * where), focus on the first of them, and what no field holds above the form; any other
- * failure above the form.
+ * Says why a form's request failed: the field errors of a refusal (a 400, or a 409 naming the
+ * field it conflicts on) next to their fields (`place` says where), focus on the first of them,
+ * and what no field holds above the form; any other failure above the form.
  */
 export function showFormFailure(
   error: unknown,
@@ -92,7 +92,7 @@ export function showFormFailure(
     place: (fields: Record<string, string>) => PlacedErrors;
   },
 ): void {
-  if (isApiError(error, 400) && Object.keys(error.fields).length > 0) {
+  if (isApiError(error) && error.status < 500 && Object.keys(error.fields).length > 0) {
     const { errors, unplaced } = place(error.fields);
     form.setErrors(errors);
     setProblem(unplaced.length > 0 ? unplaced.join('\n') : null);

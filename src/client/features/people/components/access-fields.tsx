@@ -1,6 +1,7 @@
 import { Select, TagsInput } from '@mantine/core';
 import type { useForm } from '@mantine/form';
 import { parseTags } from '#shared/tags.ts';
+import { placeFieldErrors, type PlacedErrors } from '#client/lib/form-errors.ts';
 import { ROLE_OPTIONS } from '../people-text.ts';
 
 /** What a form's getInputProps gives a field. */
@@ -43,4 +44,15 @@ export function AccessFields({
       />
     </>
   );
+}
+
+/**
+ * The server's field errors on a person's fields: one about a single tag (`tags.1`) goes on the
+ * tags field, `email` on the invitation's address; anything else is said above the form.
+ */
+export function placeAccessErrors(fields: Record<string, string>): PlacedErrors {
+  return placeFieldErrors(fields, (path) => {
+    if (path === 'tags' || path.startsWith('tags.')) return 'tags';
+    return path === 'role' || path === 'email' ? path : undefined;
+  });
 }

@@ -1,12 +1,12 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Alert, Button, Group, Modal, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { roleSchema, type Role } from '#shared/people.ts';
 import type { Person } from '#shared/people-admin.ts';
-import { errorMessage, isApiError } from '#client/lib/api-client.ts';
+import { showFormFailure } from '#client/lib/form-errors.ts';
 import { useUpdatePerson } from '../api/people-mutations.ts';
-import { AccessFields } from './access-fields.tsx';
+import { AccessFields, placeAccessErrors } from './access-fields.tsx';
 import { tagLimit } from '../people-text.ts';
 
 /** Changes a person's role and the tags they are limited to (none: every client). */
@@ -24,6 +24,7 @@ export function AccessModal({ person, onClose }: { person: Person | null; onClos
 
 function AccessForm({ person, onClose }: { person: Person; onClose: () => void }) {
   const update = useUpdatePerson();
+  const formId = useId();
   const [problem, setProblem] = useState<string | null>(null);
   const form = useForm({
     initialValues: { role: person.role as Role, tags: person.tags ?? [] },
@@ -39,17 +40,13 @@ function AccessForm({ person, onClose }: { person: Person; onClose: () => void }
       notifications.show({ color: 'green', message: `Saved the role and tags of ${person.email}` });
       onClose();
     } catch (error) {
-      if (isApiError(error, 400) && Object.keys(error.fields).length > 0) {
-        form.setErrors(error.fields);
-        return;
-      }
-      // The last administrator (409) and anything else: said above the fields.
-      setProblem(errorMessage(error));
+      // A bad tag, the last administrator's role (409): said next to the field.
+      showFormFailure(error, { formId, form, setProblem, place: placeAccessErrors });
     }
   });
 
   return (
-    <form onSubmit={submit} noValidate>
+    <form id={formId} onSubmit={submit} noValidate>
       <Stack gap="md">
         {problem && (
           <Alert color="red" title="Not saved" role="alert">

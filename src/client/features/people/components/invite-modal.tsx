@@ -1,13 +1,13 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { roleSchema, type Role } from '#shared/people.ts';
 import { INVITATION_DAYS } from '#shared/people-admin.ts';
 import { FormErrorAlert } from '#client/components/form-error-alert.tsx';
-import { errorMessage, isApiError } from '#client/lib/api-client.ts';
+import { showFormFailure } from '#client/lib/form-errors.ts';
 import { useInvite } from '../api/people-mutations.ts';
-import { AccessFields } from './access-fields.tsx';
+import { AccessFields, placeAccessErrors } from './access-fields.tsx';
 import { tagLimit } from '../people-text.ts';
 
 /** Invites someone by email with a role and tags; they get a sign-up link by mail. */
@@ -21,6 +21,7 @@ export function InviteModal({ opened, onClose }: { opened: boolean; onClose: () 
 
 function InviteForm({ onClose }: { onClose: () => void }) {
   const invite = useInvite();
+  const formId = useId();
   const [problem, setProblem] = useState<string | null>(null);
   const form = useForm({
     initialValues: { email: '', role: 'editor' as Role, tags: [] as string[] },
@@ -38,19 +39,12 @@ function InviteForm({ onClose }: { onClose: () => void }) {
       onClose();
     } catch (error) {
       // A bad field, or an address that has an account (409): said next to the field.
-      if (
-        (isApiError(error, 400) || isApiError(error, 409)) &&
-        Object.keys(error.fields).length > 0
-      ) {
-        form.setErrors(error.fields);
-        return;
-      }
-      setProblem(errorMessage(error));
+      showFormFailure(error, { formId, form, setProblem, place: placeAccessErrors });
     }
   });
 
   return (
-    <form onSubmit={submit} noValidate>
+    <form id={formId} onSubmit={submit} noValidate>
       <Stack gap="md">
         <FormErrorAlert title="Not sent" message={problem} />
         <TextInput
