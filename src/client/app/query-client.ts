@@ -23,6 +23,8 @@ export const queryClient = new QueryClient({
         failureCount < 2 &&
         (!isApiError(error) || error.status === NETWORK_ERROR_STATUS || error.status >= 500),
     },
-    mutations: { retry: false },
+    // What a form sent and got back (a server's password, a pasted private key, a new API
+    // token) is dropped as soon as no form shows it, not five minutes later.
+    mutations: { retry: false, gcTime: 0 },
   },
 });
