@@ -1,4 +1,4 @@
-import { test, expect, seedClient } from './fixtures.ts';
+import { test, expect, holdBack, seedClient } from './fixtures.ts';
 import { transitionsDone } from './transitions.ts';
 import type { Page } from '@playwright/test';
 import type { ClientList } from '../src/shared/clients.ts';
@@ -110,6 +110,27 @@ test('edit opens the same form prefilled and saves', async ({ page, staff }) => 
   ).toBeVisible();
   // The untouched password is kept.
   await expect(panel(page).locator('pre').first()).toContainText('"password": "••••••••"');
+});
+
+test('a save answered after another client was opened stays on that client', async ({
+  page,
+  staff,
+}) => {
+  const first = await seedClient(staff, { name: 'Initech', code: 'INI' });
+  const second = await seedClient(staff, { name: 'Hooli', code: 'HOO' });
+  await page.goto(`/clients/${first.id}`);
+  await panel(page).getByRole('button', { name: 'Client actions' }).click();
+  await page.getByRole('menuitem', { name: 'Edit' }).click();
+  await page.getByLabel('Name', { exact: true }).fill('Initech Ltd');
+  const release = await holdBack(page, `**/api/clients/${first.id}`);
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('link', { name: /Hooli/ }).click();
+  await expect(panel(page).getByRole('heading', { name: 'Hooli (HOO)' })).toBeVisible();
+  release();
+  // Said, but the person stays where they went.
+  await expect(page.getByText('Client Saved!')).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`/clients/${second.id}(\\?|$)`));
+  await expect(panel(page).getByRole('heading', { name: 'Hooli (HOO)' })).toBeVisible();
 });
 
 test('bad input is shown at the field and nothing is saved', async ({ page, staff }) => {

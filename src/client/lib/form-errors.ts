@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { errorMessage, isApiError } from './api-client.ts';
 import { focusWhenShown } from './focus-when-shown.ts';
+import { notifyFailure } from './notify-failure.ts';
 
 /** Field errors as a form shows them: next to its fields, and what none of them holds. */
 export interface PlacedErrors {
@@ -76,7 +77,8 @@ export function focusFirstError(formId: string): void {
 /**
  * Says why a form's request failed: the field errors of a refusal (a 400, or a 409 naming the
  * field it conflicts on) next to their fields (`place` says where), focus on the first of them,
- * and what no field holds above the form; any other failure above the form.
+ * and what no field holds above the form; any other failure above the form. A form closed while
+ * its request was under way is no longer there to say it: a notification does.
  */
 export function showFormFailure(
   error: unknown,
@@ -92,6 +94,10 @@ export function showFormFailure(
     place: (fields: Record<string, string>) => PlacedErrors;
   },
 ): void {
+  if (!document.getElementById(formId)) {
+    notifyFailure('Not saved', error);
+    return;
+  }
   if (isApiError(error) && error.status < 500 && Object.keys(error.fields).length > 0) {
     const { errors, unplaced } = place(error.fields);
     form.setErrors(errors);

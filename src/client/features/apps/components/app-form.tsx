@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
+import { useIsMounted } from '#client/lib/is-mounted.ts';
 import { FormModal } from '#client/components/form-modal.tsx';
 import { Select, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
@@ -74,6 +75,7 @@ function AppForm({
   const save = useSaveApp();
   const formId = useId();
   const [problem, setProblem] = useState<string | null>(null);
+  const isMounted = useIsMounted();
   const form = useForm<AppFormValues>({
     initialValues: app ? appToFormValues(app) : emptyAppFormValues(client?.id),
     validate: validateAppForm,
@@ -113,7 +115,7 @@ function AppForm({
           ),
         );
         notifications.show({ color: 'green', message: 'App saved.' });
-        onSaved(stored);
+        if (isMounted()) onSaved(stored);
       } catch (error) {
         showFormFailure(error, { formId, form, setProblem, place: toFormErrors });
       }

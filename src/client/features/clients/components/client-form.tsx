@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useIsMounted } from '#client/lib/is-mounted.ts';
 import {
   Checkbox,
   Fieldset,
@@ -56,6 +57,7 @@ export function ClientForm({
   // A person limited by tag must keep one of theirs on every client (the server refuses else).
   const ownTags = useMe().tags;
   const [problem, setProblem] = useState<string | null>(null);
+  const isMounted = useIsMounted();
   // The alert sits at the top of a long form, the Save button at its bottom: bring it into view.
   const problemRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -111,7 +113,7 @@ export function ClientForm({
           ),
         );
         notifications.show({ color: 'green', message: 'Client Saved!' });
-        onSaved(stored);
+        if (isMounted()) onSaved(stored);
       } catch (error) {
         showFormFailure(error, {
           formId,

@@ -33,6 +33,7 @@ import { ServerJson } from './server-json.tsx';
 import { useCan } from '#client/lib/use-can.ts';
 import { ClientLoading, ClientPanelFrame } from './client-panel-frame.tsx';
 import { BareList } from '#client/components/bare-list.tsx';
+import { useIsMounted } from '#client/lib/is-mounted.ts';
 
 export function ClientPanel({
   clientId,
@@ -250,21 +251,25 @@ function ClientActions({ client, onEdit }: { client: Client; onEdit: (client: Cl
   const queryClient = useQueryClient();
   const duplicate = useDuplicateClient();
   const remove = useDeleteClient();
+  const isMounted = useIsMounted();
 
   function confirmDuplicate() {
     openConfirmModal({
       title: 'Duplicate client',
       children: <Text size="sm">Are you sure you want to clone this client?</Text>,
       labels: { confirm: 'Duplicate', cancel: 'Cancel' },
+      // Said whatever the person did meanwhile (a mutate call's own callbacks are dropped once
+      // the panel is gone); the list is shown again only if they are still on this client.
       onConfirm: () =>
-        duplicate.mutate(client.id, {
-          onSuccess: (copy) => {
+        void duplicate.mutateAsync(client.id).then(
+          (copy) => {
             notifications.show({ color: 'green', message: 'Client duplicated.' });
+            if (!isMounted()) return;
             goToClient(null);
             focus.duplicated(copy.id, client.id);
           },
-          onError: (error) => notifyFailure('Could not duplicate the client', error),
-        }),
+          (error: unknown) => notifyFailure('Could not duplicate the client', error),
+        ),
     });
   }
 
@@ -275,13 +280,13 @@ function ClientActions({ client, onEdit }: { client: Client; onEdit: (client: Cl
       labels: { confirm: 'Delete', cancel: 'Cancel' },
       confirmProps: { color: 'red' },
       onConfirm: () =>
-        remove.mutate(client.id, {
-          onSuccess: () => {
+        void remove.mutateAsync(client.id).then(
+          () => {
             showUndoDelete(client, queryClient, goToClient);
-            goToClient(null);
+            if (isMounted()) goToClient(null);
           },
-          onError: (error) => notifyFailure('Could not delete the client', error),
-        }),
+          (error: unknown) => notifyFailure('Could not delete the client', error),
+        ),
     });
   }
 

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
+import { useIsMounted } from '#client/lib/is-mounted.ts';
 import { Input, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
@@ -32,6 +33,7 @@ export function NewCredentialForm({
   const create = useCreateCredential();
   const formId = useId();
   const [problem, setProblem] = useState<string | null>(null);
+  const isMounted = useIsMounted();
   const form = useForm<CredentialFormValues>({
     initialValues: { name: '', kind: 'ssh-key', ...emptySecretValues },
     validate: (values) => ({
@@ -52,7 +54,7 @@ export function NewCredentialForm({
           ...secretInput(values.kind, values),
         });
         notifications.show({ color: 'green', message: 'Credential saved.' });
-        onSaved(saved);
+        if (isMounted()) onSaved(saved);
       } catch (error) {
         showFormFailure(error, { formId, form, setProblem, place: toFormErrors });
       }
@@ -104,6 +106,7 @@ export function RotateCredentialForm({
   const rotate = useRotateCredential();
   const formId = useId();
   const [problem, setProblem] = useState<string | null>(null);
+  const isMounted = useIsMounted();
   const form = useForm<CredentialFormValues>({
     initialValues: { name: credential.name, kind: credential.kind, ...emptySecretValues },
     validate: (values) => validateSecret(credential.kind, values),
@@ -127,7 +130,7 @@ export function RotateCredentialForm({
           }),
         );
         notifications.show({ color: 'green', message: 'Secret replaced.' });
-        onSaved(stored);
+        if (isMounted()) onSaved(stored);
       } catch (error) {
         showFormFailure(error, { formId, form, setProblem, place: toFormErrors });
       }

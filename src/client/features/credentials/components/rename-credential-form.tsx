@@ -1,4 +1,5 @@
 import { useRef, useState } from 'react';
+import { useIsMounted } from '#client/lib/is-mounted.ts';
 import { Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
@@ -26,6 +27,7 @@ export function RenameCredentialForm({
 }) {
   const rename = useRenameCredential();
   const [problem, setProblem] = useState<string | null>(null);
+  const isMounted = useIsMounted();
   const form = useForm({
     initialValues: { name: credential.name },
     validate: { name: (name) => (name.trim() === '' ? 'Enter a name' : null) },
@@ -45,7 +47,7 @@ export function RenameCredentialForm({
         rename.mutateAsync({ id: credential.id, name, version: base.version }),
       );
       notifications.show({ color: 'green', message: 'Credential renamed.' });
-      onSaved();
+      if (isMounted()) onSaved();
     } catch (error) {
       const field = isApiError(error, 400) ? error.fields.name : undefined;
       if (field) form.setFieldError('name', field);

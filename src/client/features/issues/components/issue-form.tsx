@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
+import { useIsMounted } from '#client/lib/is-mounted.ts';
 import { FormModal } from '#client/components/form-modal.tsx';
 import { Group, Radio, Select, SimpleGrid, Stack, TextInput, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
@@ -75,6 +76,7 @@ function IssueForm({
   const save = useSaveIssue();
   const formId = useId();
   const [problem, setProblem] = useState<string | null>(null);
+  const isMounted = useIsMounted();
   const form = useForm<IssueFormValues>({
     initialValues: issue ? issueToFormValues(issue) : emptyIssueFormValues(client?.id),
     validate: validateIssueForm,
@@ -106,7 +108,7 @@ function IssueForm({
           ),
         );
         notifications.show({ color: 'green', message: issue ? 'Issue saved.' : 'Issue opened.' });
-        onSaved(stored);
+        if (isMounted()) onSaved(stored);
       } catch (error) {
         showFormFailure(error, { formId, form, setProblem, place: toFormErrors });
       }

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
+import { useIsMounted } from '#client/lib/is-mounted.ts';
 import { FormModal } from '#client/components/form-modal.tsx';
 import { Checkbox, NumberInput, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
@@ -72,6 +73,7 @@ function ServerForm({
   const save = useSaveServer();
   const formId = useId();
   const [problem, setProblem] = useState<string | null>(null);
+  const isMounted = useIsMounted();
   const form = useForm<ServerFormValues>({
     initialValues: server ? serverToFormValues(server) : emptyServerFormValues(client?.id),
     validate: validateServerForm,
@@ -101,7 +103,7 @@ function ServerForm({
           ),
         );
         notifications.show({ color: 'green', message: 'Server saved.' });
-        onSaved(stored);
+        if (isMounted()) onSaved(stored);
       } catch (error) {
         showFormFailure(error, { formId, form, setProblem, place: toFormErrors });
       }
