@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { Locator, Page } from '@playwright/test';
-import { test as base, expect, seedClient } from './fixtures.ts';
+import { test as base, expect, holdBack, seedClient } from './fixtures.ts';
 import { expectNoAxeViolations, switchScheme } from './axe.ts';
 import { expectUncovered } from './uncovered.ts';
 import { PERSON_EVENT_KINDS } from '../src/shared/events.ts';
@@ -230,4 +230,31 @@ test('an editor sees no Webhooks section', async ({ page, server, staff }) => {
   await expect(page.getByRole('heading', { name: 'Import and export' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Webhooks' })).toHaveCount(0);
   expect((await staff.request('GET', '/api/webhooks')).status).toBe(403);
+});
+
+test('an endpoint added after its dialog was closed says so, and the next Edit is an edit', async ({
+  page,
+  admin,
+  receiver,
+}) => {
+  void admin;
+  const url = receiver.url(`/late-${Date.now()}`);
+  await page.goto('/settings');
+  const section = page.getByRole('region', { name: 'Webhooks' });
+  await section.getByRole('button', { name: 'Add endpoint' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add a webhook endpoint' });
+  await dialog.getByLabel('Address (URL)').fill(url);
+  await dialog.getByRole('checkbox', { name: 'All client events' }).check();
+  const release = await holdBack(page, '**/api/webhooks');
+  await dialog.getByRole('button', { name: 'Add endpoint' }).click();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  release();
+  await expect(page.getByText(/^Endpoint added\. Its signing secret was not shown/)).toBeVisible();
+
+  await section.getByRole('button', { name: `Actions for ${url}` }).click();
+  await page.getByRole('menuitem', { name: 'Edit' }).click();
+  const edit = page.getByRole('dialog', { name: 'Edit webhook endpoint' });
+  await expect(edit.getByLabel('Address (URL)')).toHaveValue(url);
+  await expect(page.getByRole('dialog', { name: 'Endpoint added' })).toHaveCount(0);
 });

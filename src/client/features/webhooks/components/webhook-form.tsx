@@ -19,6 +19,10 @@ import { EventsField } from './events-field.tsx';
 import { SecretOnce } from './secret-once.tsx';
 import { FormActions } from '#client/components/form-actions.tsx';
 import { focusFirstError, showFormFailure } from '#client/lib/form-errors.ts';
+import { useIsMounted } from '#client/lib/is-mounted.ts';
+
+const ADDED_UNSEEN =
+  'Endpoint added. Its signing secret was not shown, as the dialog was closed first: edit the endpoint to set a new one.';
 
 /** What the dialog is open for: a new endpoint, or an existing one to edit. */
 export type WebhookEditing = { webhook: Webhook | null } | null;
@@ -80,6 +84,7 @@ function WebhookForm({
   const update = useUpdateWebhook();
   const formId = useId();
   const [problem, setProblem] = useState<string | null>(null);
+  const isMounted = useIsMounted();
   const form = useForm<WebhookFormValues>({
     initialValues: initialValues(webhook),
     validate: schemaResolver(webhookFormSchema, { sync: true }),
@@ -92,10 +97,13 @@ function WebhookForm({
         if (webhook) {
           await update.mutateAsync({ id: webhook.id, patch: toInput(values) });
           notifications.show({ color: 'green', message: 'Endpoint saved.' });
-          onClose();
+          if (isMounted()) onClose();
         } else {
           const created = await create.mutateAsync(toInput(values));
-          onCreated(created.secret);
+          if (isMounted()) onCreated(created.secret);
+          // Closed while it was added: the secret is shown once, in this dialog, and the
+          // dialog is gone. The next one opened (perhaps an Edit) must not show it instead.
+          else notifications.show({ color: 'yellow', message: ADDED_UNSEEN });
         }
       } catch (error) {
         showFormFailure(error, { formId, form, setProblem, place: toFormErrors });
