@@ -257,3 +257,24 @@ test('a changed host key is shown as offered and accepted after a confirmation',
     await sshd.close();
   }
 });
+
+test('a server added to a client deleted meanwhile is refused at the Client field', async ({
+  page,
+  staff,
+}) => {
+  const client = await seedClient(staff, { name: 'Gone Co', code: 'GONE' });
+  // No live feed, so the panel stays open after the delete, as on a dropped connection.
+  await page.route('**/api/events**', (route) => route.abort());
+  await page.goto(`/clients/${client.id}`);
+  await panel(page).getByRole('button', { name: 'Add server' }).click();
+  const add = page.getByRole('dialog', { name: 'Add server' });
+  await add.getByLabel('Label').fill('production');
+  await add.getByLabel('Host', { exact: true }).fill('gone.example');
+  expect((await staff.json('DELETE', `/api/clients/${client.id}`)).status).toBe(204);
+  await add.getByRole('button', { name: 'Save' }).click();
+  const field = add.getByRole('textbox', { name: 'Client' });
+  await expect(field).toHaveAttribute('aria-invalid', 'true');
+  await expect(field).toHaveAccessibleDescription(
+    'No client with that id: it may have been deleted',
+  );
+});

@@ -135,7 +135,15 @@ function ServerForm({
           <LoadSavedVersion of={saved} />
         </FormErrorAlert>
         {owner ? (
-          <TextInput label="Client" value={clientLabel(owner)} readOnly variant="filled" />
+          // Read only, yet the server may refuse it: the client was deleted, or left the
+          // person's tags, while the form was open.
+          <TextInput
+            label="Client"
+            value={clientLabel(owner)}
+            readOnly
+            variant="filled"
+            error={form.errors.clientId}
+          />
         ) : (
           <Select
             label="Client"
