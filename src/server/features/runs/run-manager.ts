@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import { RUNS_KEPT_PER_APP, type Run, type RunStart, type RunState } from '#shared/apps.ts';
 import { RUN_STATE_FIELD_PREFIX, type Actor } from '#shared/events.ts';
 import type { Db } from '#server/db/database.ts';
@@ -113,6 +113,12 @@ export class RunManager {
   #timer: NodeJS.Timeout | undefined;
   #ticking = false;
   #closed = false;
+  /**
+   * Heartbeats in a row that reached the database. After an outage the other instances' runs
+   * missed their heartbeats for the same reason as this one: the sweep waits until they have
+   * had as many as a run may miss (STALE_HEARTBEATS), or it would stop deploys that are fine.
+   */
+  #steadyTicks = STALE_HEARTBEATS;
 
   constructor(deps: {
     db: Db;
@@ -563,8 +569,13 @@ export class RunManager {
           }
         }
       }
-      if (this.#db.dialect === 'postgres') await this.#sweep();
+      if (this.#db.dialect === 'postgres') {
+        if (this.#steadyTicks >= STALE_HEARTBEATS) await this.#sweep();
+        else await sql`select 1`.execute(this.#db.kysely);
+      }
+      this.#steadyTicks += 1;
     } catch (error) {
+      this.#steadyTicks = 0;
       this.#log.warn({ err: error }, 'run heartbeat failed; trying again at the next one');
     } finally {
       this.#ticking = false;
