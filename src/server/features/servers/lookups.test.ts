@@ -21,6 +21,7 @@ const t = serveThisFile({
 let eu: Client;
 let euStaging: string;
 let us: Client;
+let rail: Client;
 let token: string;
 
 beforeAll(async () => {
@@ -36,6 +37,7 @@ beforeAll(async () => {
   };
   eu = await add('Europe Shop', 'EUS', ['eu-west-1', 'shop'], 'eu.shop.example');
   us = await add('America Shop', 'USS', ['us-east-1', 'shop'], 'us.shop.example');
+  rail = await add('Österreich Bahn', 'ÖBB', ['rail'], 'bahn.example');
   const staging = await t.staff.editor.json<{ id: string }>('POST', '/api/servers', {
     clientId: eu.id,
     label: 'staging',
@@ -85,6 +87,9 @@ describe('lookups', () => {
     expect(byHost.body.servers.map((s) => s.id)).toEqual([euStaging]);
     const both = await get<ServerList>('/api/servers?tag=shop&status=unreachable');
     expect(both.body.servers.map((s) => s.id)).toEqual([euStaging]);
+    // Beyond ASCII too, as the clients' lookup does (SQLite's lower() folds ASCII only).
+    const folded = await get<ServerList>(`/api/servers?code=${encodeURIComponent('öbb')}`);
+    expect(folded.body.servers.map((s) => s.client.id)).toEqual([rail.id]);
   });
 
   it('find clients by tag, code and primary host', async () => {
@@ -93,6 +98,7 @@ describe('lookups', () => {
     expect(await ids('tag=EU-WEST-1')).toEqual([eu.id]);
     expect(await ids('tag=shop')).toEqual([eu.id, us.id].sort());
     expect(await ids('code=uss')).toEqual([us.id]);
+    expect(await ids(`code=${encodeURIComponent('öbb')}`)).toEqual([rail.id]);
     expect(await ids('host=us.shop.example')).toEqual([us.id]);
     expect(await ids('tag=shop&code=EUS')).toEqual([eu.id]);
     expect(await ids('tag=no-such-tag')).toEqual([]);

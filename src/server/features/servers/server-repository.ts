@@ -51,23 +51,21 @@ export class ServerRepository {
     let query = this.#select().select('client.tags as clientTags');
     if (filter.clientId !== undefined) query = query.where('server.clientId', '=', filter.clientId);
     if (filter.status !== undefined) query = query.where('server.checkStatus', '=', filter.status);
-    const { code, host } = filter;
-    if (code !== undefined) {
-      query = query.where((eb) => eb(eb.fn('lower', ['client.code']), '=', code.toLowerCase()));
-    }
-    if (host !== undefined) {
-      query = query.where((eb) => eb(eb.fn('lower', ['server.host']), '=', host.toLowerCase()));
-    }
     const found = await query
       .orderBy('client.createdAt')
       .orderBy('client.id')
       .orderBy('server.position')
       .execute();
+    // Compared here, as the clients' lookup compares them: SQLite's lower() folds ASCII only.
+    const same = (value: string, wanted: string | undefined) =>
+      wanted === undefined || value.toLowerCase() === wanted.toLowerCase();
     const tag = filter.tag?.toLowerCase();
-    const rows =
-      tag === undefined
-        ? found
-        : found.filter((row) => toStringList(row.clientTags).some((t) => t.toLowerCase() === tag));
+    const rows = found.filter(
+      (row) =>
+        same(row.clientCode, filter.code) &&
+        same(row.host, filter.host) &&
+        (tag === undefined || toStringList(row.clientTags).some((t) => t.toLowerCase() === tag)),
+    );
     const servers = rows.map(presentServer);
     const words = parseSearch(filter.q ?? '').map((term) => term.value);
     if (words.length === 0) return servers;
