@@ -102,7 +102,6 @@ export async function updatePrimaryServer(
             'server.version',
             'server.credentialId',
             'credential.kind as credentialKind',
-            'credential.version as credentialVersion',
           ])
           .where('server.id', '=', joinKey(client.primaryServerId))
           .executeTakeFirst();
@@ -126,9 +125,8 @@ export async function updatePrimaryServer(
   if (password === '' && hasPasswordCredential) {
     dropped = credentialId;
     credentialId = null;
-  } else if (password && hasPasswordCredential && !(await usedElsewhere(trx, current))) {
-    const credential = { id: credentialId!, version: current.credentialVersion! };
-    await resealCredential(trx, box, credential, password, actor, at);
+  } else if (password && hasPasswordCredential && !(await usedElsewhere(trx, dialect, current))) {
+    await resealCredential(trx, box, credentialId!, password, actor, at);
   } else if (password) {
     // A password credential other servers share stays theirs: the form names one server, and
     // its editor may not even see the others (tags). This server gets one of its own instead.
@@ -156,9 +154,21 @@ export async function updatePrimaryServer(
 /** Whether a server other than `server` uses its credential. */
 async function usedElsewhere(
   trx: Transaction<Database>,
+  dialect: Dialect,
   server: { id: string; credentialId: string | null },
 ): Promise<boolean> {
   if (server.credentialId === null) return false;
+  // On PostgreSQL the credential is locked first (SQLite writes one at a time): a server being
+  // given it meanwhile (its foreign key check holds a lock this waits for) is then seen, and a
+  // rotate in the vault is written before the form's password, not lost under it.
+  if (dialect === 'postgres') {
+    await trx
+      .selectFrom('credential')
+      .select('id')
+      .where('id', '=', server.credentialId)
+      .forUpdate()
+      .execute();
+  }
   const other = await trx
     .selectFrom('server')
     .select('id')

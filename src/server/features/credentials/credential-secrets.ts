@@ -147,12 +147,12 @@ export function openCredentialSecret(
 
 /**
  * Replaces a credential's secret (a password, or all of `material`); its version goes up, as
- * any change to it.
+ * any change to it, counted from the row as it is when written.
  */
 export async function resealCredential(
   trx: Transaction<Database>,
   box: SecretBox,
-  credential: Pick<Selectable<CredentialTable>, 'id' | 'version'>,
+  credentialId: string,
   plain: string | CredentialMaterial,
   actor: Author,
   at: string,
@@ -160,12 +160,12 @@ export async function resealCredential(
   const material = typeof plain === 'string' ? passwordMaterial(plain) : plain;
   await trx
     .updateTable('credential')
-    .set({
-      ...sealedColumns(box, credential.id, material),
+    .set((eb) => ({
+      ...sealedColumns(box, credentialId, material),
       updatedAt: at,
       updatedBy: actor.id,
-      version: credential.version + 1,
-    })
-    .where('id', '=', credential.id)
+      version: eb('version', '+', 1),
+    }))
+    .where('id', '=', credentialId)
     .execute();
 }
