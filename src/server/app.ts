@@ -256,6 +256,7 @@ export async function buildApp(
     log: app.log,
     allowPrivate: config.webhookAllowPrivate,
     allowlist,
+    ...(config.database.kind === 'postgres' ? { poolSize: config.database.poolSize } : {}),
     ...(options.webhooks ? { timings: options.webhooks } : {}),
   });
   app.parts.runs = await registerAppsFeature(app, {

@@ -60,6 +60,15 @@ const PRUNE_LOCK_CLASS = 435_027;
 
 /** Endpoints whose deliveries one instance makes at once (each holds a connection on PG). */
 const ENDPOINTS_AT_ONCE = 4;
+
+/**
+ * How many endpoints an instance serves at once with a pool of `poolSize` connections: each
+ * holds one for its turn, HTTP attempts included, so at most half the pool, and one at least.
+ */
+export function endpointsAtOnce(poolSize: number | undefined): number {
+  if (poolSize === undefined) return ENDPOINTS_AT_ONCE;
+  return Math.max(1, Math.min(ENDPOINTS_AT_ONCE, Math.floor(poolSize / 2)));
+}
 /** Events read per step of an endpoint's cursor. */
 const EVENTS_PER_STEP = 500;
 /** First half of the two-key advisory lock of an endpoint (the second: a hash of its id). */
@@ -115,7 +124,7 @@ export class WebhookOutbox {
   readonly #stop = new AbortController();
   /** Endpoints being served, each with whether to go round once more when it ends. */
   readonly #serving = new Map<string, { again: boolean; done: Promise<void> }>();
-  #slotsFree = ENDPOINTS_AT_ONCE;
+  #slotsFree: number;
   readonly #slotWaiters: (() => void)[] = [];
   #ticking: Promise<void> | null = null;
   #tickAgain = false;
@@ -133,8 +142,11 @@ export class WebhookOutbox {
     allowPrivate: boolean;
     ownerSpeaks: OwnerSpeaks;
     timings?: WebhookTimings;
+    /** Endpoints served at once (endpointsAtOnce); default 4. */
+    endpointsAtOnce?: number;
   }) {
     this.#db = deps.db;
+    this.#slotsFree = deps.endpointsAtOnce ?? ENDPOINTS_AT_ONCE;
     this.#ownerSpeaks = deps.ownerSpeaks;
     this.#box = deps.box;
     this.#log = deps.log;
@@ -327,28 +339,35 @@ export class WebhookOutbox {
 
   /** One endpoint's turn: on PostgreSQL under its lock, or skipped if another instance has it. */
   async #serve(id: string): Promise<void> {
-    if (this.#db.dialect === 'sqlite') return this.#deliverQueue(id);
-    await this.#db.kysely.transaction().execute(async (trx) => {
-      const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(${sql.lit(
-        WEBHOOK_LOCK_CLASS,
-      )}, ${lockKey(id)}) as "locked"`.execute(trx);
-      // The lock's transaction writes nothing: the work goes through other connections, and
-      // the commit at the end only lets the lock go.
-      if (rows[0]?.locked === true) await this.#deliverQueue(id);
+    if (this.#db.dialect === 'sqlite') return this.#deliverQueue(id, this.#db.kysely);
+    // The lock and the turn's work share one connection: with the work on others, a pool the
+    // locks had taken whole (DATABASE_POOL_SIZE may be 1) would leave it waiting for a
+    // connection that never comes, and every request with it.
+    await this.#db.kysely.connection().execute(async (conn) => {
+      const key = sql`${sql.lit(WEBHOOK_LOCK_CLASS)}, ${lockKey(id)}`;
+      const { rows } = await sql<{
+        locked: boolean;
+      }>`select pg_try_advisory_lock(${key}) as "locked"`.execute(conn);
+      if (rows[0]?.locked !== true) return;
+      try {
+        await this.#deliverQueue(id, conn);
+      } finally {
+        await sql`select pg_advisory_unlock(${key})`.execute(conn);
+      }
     });
   }
 
-  async #deliverQueue(id: string): Promise<void> {
-    await this.#queueNewEvents(id);
+  async #deliverQueue(id: string, db: Kysely<Database>): Promise<void> {
+    await this.#queueNewEvents(id, db);
     for (;;) {
       if (this.#stop.signal.aborted) return;
-      const endpoint = await selectWithOwner(this.#db.kysely)
+      const endpoint = await selectWithOwner(db)
         .select(['webhook.url', 'webhook.format', 'webhook.secret', 'webhook.enabled'])
         .where('webhook.id', '=', id)
         .executeTakeFirst();
       // A paused endpoint's waiting deliveries wait for an administrator to take it over.
       if (!endpoint || !toBool(endpoint.enabled) || !this.#ownerSpeaks(endpoint)) return;
-      const next = await this.#db.kysely
+      const next = await db
         .selectFrom('webhookDelivery')
         .selectAll()
         .where('webhookId', '=', id)
@@ -360,16 +379,16 @@ export class WebhookOutbox {
         .executeTakeFirst();
       if (!next) return;
       if (next.nextAttemptAt !== null && Date.parse(toIso(next.nextAttemptAt)) > Date.now()) return;
-      await this.#attempt({ id, ...endpoint }, next);
+      await this.#attempt(db, { id, ...endpoint }, next);
     }
   }
 
   /** Step 1: deliveries for the events after the endpoint's cursor, and the cursor moved on. */
-  async #queueNewEvents(id: string): Promise<void> {
+  async #queueNewEvents(id: string, db: Kysely<Database>): Promise<void> {
     for (;;) {
       let caughtUp: boolean;
       try {
-        caughtUp = await this.#db.kysely.transaction().execute(async (trx) => {
+        caughtUp = await db.transaction().execute(async (trx) => {
           const hook = await selectWithOwner(trx)
             .select(['webhook.cursor', 'webhook.events', 'webhook.enabled'])
             .where('webhook.id', '=', id)
@@ -424,6 +443,7 @@ export class WebhookOutbox {
 
   /** Step 2: one attempt of a delivery, and what it came to. */
   async #attempt(
+    db: Kysely<Database>,
     endpoint: { id: string; url: string; format: string; secret: string },
     delivery: {
       id: string;
@@ -434,7 +454,7 @@ export class WebhookOutbox {
     },
   ): Promise<void> {
     const started = new Date();
-    const row = await this.#db.kysely
+    const row = await db
       .selectFrom('event')
       .selectAll()
       .where('seq', '=', Number(delivery.eventSeq))
@@ -446,12 +466,7 @@ export class WebhookOutbox {
       const event = presentEvent(row, row.kind as ClientEventKind);
       const timestamp = Math.floor(started.getTime() / 1000);
       const format = webhookFormatSchema.catch('json').parse(endpoint.format);
-      const payload = await payloadOf(
-        this.#db.kysely,
-        format,
-        { id: delivery.id, timestamp },
-        event,
-      );
+      const payload = await payloadOf(db, format, { id: delivery.id, timestamp }, event);
       const body = Buffer.from(JSON.stringify(payload));
       let secret: string | null = null;
       try {
@@ -487,10 +502,11 @@ export class WebhookOutbox {
         }
       }
     }
-    await this.#record(endpoint.id, delivery, started, result!);
+    await this.#record(db, endpoint.id, delivery, started, result!);
   }
 
   async #record(
+    db: Kysely<Database>,
     webhookId: string,
     delivery: {
       id: string;
@@ -537,7 +553,7 @@ export class WebhookOutbox {
         givenUp ? 'webhook delivery failed: given up' : 'webhook delivery failed: will retry',
       );
     }
-    await this.#db.kysely
+    await db
       .updateTable('webhookDelivery')
       .set(change)
       .where('id', '=', delivery.id)

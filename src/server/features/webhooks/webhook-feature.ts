@@ -2,7 +2,11 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Db } from '#server/db/database.ts';
 import type { SecretBox } from '#server/secrets.ts';
 import type { EventHub } from '#server/realtime/event-hub.ts';
-import { WebhookOutbox, type WebhookTimings } from '#server/realtime/webhook-outbox.ts';
+import {
+  WebhookOutbox,
+  endpointsAtOnce,
+  type WebhookTimings,
+} from '#server/realtime/webhook-outbox.ts';
 import { ownerSpeaksUnder } from '#server/realtime/webhook-owner.ts';
 import type { Allowlist } from '#server/auth/allowlist.ts';
 import { WebhookRepository } from './webhook-repository.ts';
@@ -23,6 +27,8 @@ export function registerWebhookFeature(
     /** ALLOWED_EMAILS and ALLOWED_EMAIL_DOMAINS: an owner they leave out no longer speaks. */
     allowlist: Allowlist;
     timings?: WebhookTimings;
+    /** DATABASE_POOL_SIZE on PostgreSQL: each endpoint served holds a connection for its turn. */
+    poolSize?: number;
   },
 ): WebhookOutbox {
   const { db, box, hub, log, allowPrivate } = deps;
@@ -33,6 +39,7 @@ export function registerWebhookFeature(
     log,
     allowPrivate,
     ownerSpeaks,
+    endpointsAtOnce: endpointsAtOnce(deps.poolSize),
     ...(deps.timings ? { timings: deps.timings } : {}),
   });
   hub.onNewEvents(() => outbox.wake());
