@@ -26,6 +26,7 @@ import {
 import { clientLabel } from '#shared/clients.ts';
 import { FormActions } from '#client/components/form-actions.tsx';
 import { focusFirstError, showFormFailure } from '#client/lib/form-errors.ts';
+import { FixedClientField } from '#client/components/fixed-client-field.tsx';
 
 const PLACEHOLDER_LIST = TEMPLATE_PLACEHOLDERS.map((name) => `{${name}}`).join(' ');
 
@@ -144,15 +145,7 @@ function AppForm({
           <LoadSavedVersion of={saved} />
         </FormErrorAlert>
         {owner ? (
-          // Read only, yet the server may refuse it: the client was deleted, or left the
-          // person's tags, while the form was open.
-          <TextInput
-            label="Client"
-            value={clientLabel(owner)}
-            readOnly
-            variant="filled"
-            error={form.errors.clientId}
-          />
+          <FixedClientField label={clientLabel(owner)} error={form.errors.clientId} />
         ) : (
           <Select
             label="Client"

@@ -27,6 +27,7 @@ import { clientLabel } from '#shared/clients.ts';
 import { personOptions } from '../issue-text.ts';
 import { FormActions } from '#client/components/form-actions.tsx';
 import { focusFirstError, showFormFailure } from '#client/lib/form-errors.ts';
+import { FixedClientField } from '#client/components/fixed-client-field.tsx';
 
 /**
  * Open a new issue or edit one in a dialog. `issue` set: edit it at the version it was opened or
@@ -154,15 +155,7 @@ function IssueForm({
           <LoadSavedVersion of={saved} />
         </FormErrorAlert>
         {owner ? (
-          // Read only, yet the server may refuse it: the client was deleted, or left the
-          // person's tags, while the form was open.
-          <TextInput
-            label="Client"
-            value={clientLabel(owner)}
-            readOnly
-            variant="filled"
-            error={form.errors.clientId}
-          />
+          <FixedClientField label={clientLabel(owner)} error={form.errors.clientId} />
         ) : (
           <Select
             label="Client"

@@ -24,6 +24,7 @@ import {
 import { clientLabel, DEFAULT_SERVER_PORT } from '#shared/clients.ts';
 import { FormActions } from '#client/components/form-actions.tsx';
 import { focusFirstError, showFormFailure } from '#client/lib/form-errors.ts';
+import { FixedClientField } from '#client/components/fixed-client-field.tsx';
 
 const KIND_NAMES = { 'ssh-key': 'SSH key', password: 'password', token: 'token' } as const;
 
@@ -135,15 +136,7 @@ function ServerForm({
           <LoadSavedVersion of={saved} />
         </FormErrorAlert>
         {owner ? (
-          // Read only, yet the server may refuse it: the client was deleted, or left the
-          // person's tags, while the form was open.
-          <TextInput
-            label="Client"
-            value={clientLabel(owner)}
-            readOnly
-            variant="filled"
-            error={form.errors.clientId}
-          />
+          <FixedClientField label={clientLabel(owner)} error={form.errors.clientId} />
         ) : (
           <Select
             label="Client"
