@@ -225,6 +225,40 @@ describe('POST /api/servers/:id/check', () => {
     });
   });
 
+  // A check reads the status before its login and writes after it; another check may write
+  // in between (another instance's schedule, or Check now after the credential changed).
+  it('resolves the unreachable issue a check written meanwhile opened, when it finds the server reachable', async () => {
+    const id = await atPasswordServer('Seen Down Meanwhile');
+    expect((await check(id)).body).toMatchObject({ status: 'reachable' });
+    const { db } = t.server.app.parts;
+    const moveTo = (port: number) =>
+      db.kysely.updateTable('server').set({ port }).where('id', '=', id).execute();
+    await withAnswersHeld(async (release) => {
+      const reachable = check(id);
+      await expect.poll(() => passwordServer.loginsUnderWay, { timeout: 10_000 }).toBe(1);
+      // Meanwhile a check of another target finds it down, and opens the issue.
+      await moveTo(await freePort());
+      expect((await check(id)).body).toMatchObject({ status: 'unreachable' });
+      await moveTo(passwordServer.port);
+      release();
+      expect((await reachable).body).toMatchObject({ status: 'reachable' });
+    });
+    const open = await db.kysely
+      .selectFrom('issue')
+      .select('title')
+      .where('serverId', '=', id)
+      .where('state', '=', 'open')
+      .execute();
+    expect(open).toEqual([]);
+    const row = await db.kysely
+      .selectFrom('server')
+      .select(['checkStatus', 'statusSince', 'checkedAt'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ checkStatus: 'reachable' });
+    expect(row.statusSince).toEqual(row.checkedAt);
+  });
+
   it('says authentication failed for a wrong password, and tries it once', async () => {
     const id = await atPasswordServer('Wrong Password', 'not the password');
     passwordServer.passwordsTried.length = 0;

@@ -111,7 +111,6 @@ export class ServerChecks {
         'server.username',
         'server.hostKeyAlgorithm',
         'server.hostKeyFingerprint',
-        'server.checkStatus',
         'server.version',
         'credential.kind as credentialKind',
         ...CREDENTIAL_SECRET_COLUMNS,
@@ -138,6 +137,12 @@ export class ServerChecks {
     const pinNow = result.status === 'reachable' && pinned === undefined;
     const at = new Date().toISOString();
     const written = await this.#db.kysely.transaction().execute(async (trx) => {
+      // The status as it is now, not as the check read it before its login: another check may
+      // have written one since (and opened or resolved an issue by it). Locked on PostgreSQL
+      // until this one is written; SQLite writes one at a time.
+      let current = trx.selectFrom('server').select('checkStatus').where('id', '=', id);
+      if (this.#db.dialect === 'postgres') current = current.forUpdate();
+      const before = (await current.executeTakeFirst())?.checkStatus;
       // Edited meanwhile (another host, say), or its key pinned or accepted since this check
       // read it: this result is about what it was, and is dropped. A check never replaces a pin.
       const updated = await trx
@@ -146,7 +151,7 @@ export class ServerChecks {
           checkStatus: status,
           checkReason: reason,
           checkedAt: at,
-          ...(status === server.checkStatus ? {} : { statusSince: at }),
+          ...(status === before ? {} : { statusSince: at }),
           ...(pinNow
             ? {
                 hostKeyAlgorithm: result.hostKey.algorithm,
@@ -167,7 +172,7 @@ export class ServerChecks {
         )
         .executeTakeFirst();
       if (Number(updated.numUpdatedRows) === 0) return false;
-      const changed = status !== server.checkStatus;
+      const changed = status !== before;
       if (eventOnlyOnChange && !changed && !pinNow) return false;
       const fields = [`${CHECK_STATUS_FIELD_PREFIX}${status}`, ...(pinNow ? ['hostKey'] : [])];
       await appendEvents(trx, this.#db.dialect, [
