@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { sql, type Transaction } from 'kysely';
 import { RUNS_KEPT_PER_APP, type Run, type RunStart, type RunState } from '#shared/apps.ts';
@@ -113,6 +114,8 @@ export class RunManager {
   #timer: NodeJS.Timeout | undefined;
   #ticking = false;
   #closed = false;
+  /** Aborted by close(): a run waiting to record its end stops waiting. */
+  readonly #closing = new AbortController();
   /**
    * Heartbeats in a row that reached the database. After an outage the other instances' runs
    * missed their heartbeats for the same reason as this one: the sweep waits until they have
@@ -437,7 +440,40 @@ export class RunManager {
       active.log.system(`Failed after ${took}: ${reason}.`);
     }
     await active.log.flush();
-    const at = endedAt.toISOString();
+    const ending = { state, reason, exitCode, signal, at: endedAt.toISOString() };
+    // The database may refuse the write for a while (SQLite's write lock held past its busy
+    // timeout by a long import, a PostgreSQL outage). Until it takes it the run stays this
+    // instance's, heartbeating, and its app's next deploy waits, as while it ran: given up,
+    // it would stay 'running' until a restart swept it.
+    for (;;) {
+      try {
+        await this.#recordEnd(active, ending);
+        return;
+      } catch (error) {
+        if (this.#closed) throw error;
+        this.#log.warn(
+          { err: error, runId: active.id },
+          'the end of a run could not be recorded; trying again at the next heartbeat',
+        );
+        await delay(this.#timings.heartbeatMs, undefined, { signal: this.#closing.signal }).catch(
+          () => undefined,
+        );
+      }
+    }
+  }
+
+  /** The run's end on its row, with `run.ended` and the app's problem issue, in one transaction. */
+  async #recordEnd(
+    active: ActiveRun,
+    ending: {
+      state: RunState;
+      reason: string | null;
+      exitCode: number | null;
+      signal: string | null;
+      at: string;
+    },
+  ): Promise<void> {
+    const { state, reason, exitCode, signal, at } = ending;
     await this.#db.kysely.transaction().execute(async (trx) => {
       const ended = await trx
         .updateTable('run')
@@ -650,6 +686,7 @@ export class RunManager {
   /** On shutdown: this instance's runs are cancelled and recorded as interrupted. */
   async close(): Promise<void> {
     this.#closed = true;
+    this.#closing.abort();
     clearInterval(this.#timer);
     const runs = [...this.#active.values()];
     for (const run of runs) {

@@ -14,6 +14,8 @@ import {
 import type { Client } from '#shared/clients.ts';
 import type { ClientHistory } from '#shared/events.ts';
 import type { Server, ServerList } from '#shared/servers.ts';
+import { sql } from 'kysely';
+import type { Db } from '#server/db/database.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
 import { startDisconnectingServer } from '#server/testing/disconnecting-ssh-server.ts';
 import { shellGate } from '#server/testing/shell-gate.ts';
@@ -653,6 +655,33 @@ describe('a run against a real sshd', () => {
     }
   }, 60_000);
 
+  // The end is one write; the database may refuse it for a while (SQLite's write lock held past
+  // its busy timeout by a long import, a PostgreSQL outage). Until it is written the app looks
+  // busy and its next deploy is refused: it must not stay so until the server restarts.
+  it('records its end once the database takes it again, and frees the app', async () => {
+    const app = await newApp('echo done');
+    const db = t.server.app.parts.db;
+    await refuseRunEnds(db, true);
+    let runId = '';
+    try {
+      const run = await deploy(app);
+      expect(run.status).toBe(201);
+      runId = run.body.id;
+      await expect
+        .poll(async () => (await keptLog(runId)).stored, { timeout: 30_000, interval: 50 })
+        .toMatch(/Exited with code 0 after/);
+      expect((await t.staff.admin.json<Run>('GET', `/api/runs/${runId}`)).body.state).toBe(
+        'running',
+      );
+    } finally {
+      await refuseRunEnds(db, false);
+    }
+    expect(await finished(runId)).toMatchObject({ state: 'succeeded', exitCode: 0 });
+    const next = await deploy(app);
+    expect(next.status).toBe(201);
+    expect(await finished(next.body.id)).toMatchObject({ state: 'succeeded' });
+  }, 60_000);
+
   it('keeps the whole log of output holding a NUL byte, which PostgreSQL text refuses', async () => {
     const app = await newApp(`printf 'a\\000b\\n'; echo after`);
     const run = await deploy(app);
@@ -934,3 +963,21 @@ describe('who may deploy and see runs', () => {
     ).toEqual([ownApp.body.id]);
   }, 60_000);
 });
+
+/** Makes the database refuse (or take again) any write that ends a run, as a trigger. */
+async function refuseRunEnds(db: Db, refuse: boolean): Promise<void> {
+  const statements =
+    db.dialect === 'sqlite'
+      ? refuse
+        ? [
+            `create trigger refuse_run_end before update of state on run when new.state <> 'running' begin select raise(abort, 'run ends refused by the test'); end`,
+          ]
+        : ['drop trigger refuse_run_end']
+      : refuse
+        ? [
+            `create function refuse_run_end() returns trigger language plpgsql as $$ begin raise exception 'run ends refused by the test'; end $$`,
+            `create trigger refuse_run_end before update of state on run for each row when (new.state <> 'running') execute function refuse_run_end()`,
+          ]
+        : ['drop trigger refuse_run_end on run', 'drop function refuse_run_end()'];
+  for (const statement of statements) await sql.raw(statement).execute(db.kysely);
+}
