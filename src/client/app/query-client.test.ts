@@ -15,7 +15,6 @@ describe('the query client', () => {
     await observer.mutate('typed-private-key');
     expect(queryClient.getMutationCache().getAll()).toHaveLength(1);
     unsubscribe();
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(queryClient.getMutationCache().getAll()).toEqual([]);
+    await expect.poll(() => queryClient.getMutationCache().getAll()).toEqual([]);
   });
 });
