@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Server, ServerStatus } from '#shared/servers.ts';
+import { matchesLookup } from '#shared/clients.ts';
 import type { ClientEvent } from '#shared/events.ts';
 import { foldForSearch, parseSearch } from '#shared/client-search.ts';
 import type { Database } from '#server/db/schema.ts';
@@ -56,15 +57,12 @@ export class ServerRepository {
       .orderBy('client.id')
       .orderBy('server.position')
       .execute();
-    // Compared here, as the clients' lookup compares them: SQLite's lower() folds ASCII only.
-    const same = (value: string, wanted: string | undefined) =>
-      wanted === undefined || value.toLowerCase() === wanted.toLowerCase();
-    const tag = filter.tag?.toLowerCase();
-    const rows = found.filter(
-      (row) =>
-        same(row.clientCode, filter.code) &&
-        same(row.host, filter.host) &&
-        (tag === undefined || toStringList(row.clientTags).some((t) => t.toLowerCase() === tag)),
+    // Compared here with the clients' own lookup: SQLite's lower() folds ASCII only.
+    const rows = found.filter((row) =>
+      matchesLookup(
+        { tags: toStringList(row.clientTags), code: row.clientCode, server: { host: row.host } },
+        filter,
+      ),
     );
     const servers = rows.map(presentServer);
     const words = parseSearch(filter.q ?? '').map((term) => term.value);
