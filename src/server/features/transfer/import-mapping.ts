@@ -161,22 +161,19 @@ function isoDate(date: Date): string | undefined {
  * node-firestore-import-export's `{ __datatype__: "timestamp", value: {...} }`), or a number of
  * milliseconds since 1970. `null` or absent: undefined (the default applies).
  */
-export function readStartDate(
-  value: unknown,
-  wrapped = false,
-): { date: string | undefined } | { problem: string } {
-  if (value === null || value === undefined || value === '') return { date: undefined };
+export function readStartDate(value: unknown): { date: string | undefined } | { problem: string } {
+  // The tool wraps a timestamp once: unwrapped here, not by recursing, so a wrapper within a
+  // wrapper (however deep a crafted file nests them) is no date.
+  const inner = isPlain(value) && value.__datatype__ === 'timestamp' ? value.value : value;
+  if (inner === null || inner === undefined || inner === '') return { date: undefined };
   let date: string | undefined;
-  if (typeof value === 'string') {
-    const trimmed = value.trim();
-    date = /^\d{4}-\d{2}-\d{2}/.test(trimmed) ? trimmed.slice(0, 10) : isoDate(new Date(value));
-  } else if (typeof value === 'number') {
-    date = isoDate(new Date(value));
-  } else if (isPlain(value)) {
-    // The tool wraps a timestamp once; a wrapper in a wrapper is no date, read without
-    // recursing through however many a crafted file nests.
-    if (value.__datatype__ === 'timestamp' && !wrapped) return readStartDate(value.value, true);
-    const seconds = value.seconds ?? value._seconds;
+  if (typeof inner === 'string') {
+    const trimmed = inner.trim();
+    date = /^\d{4}-\d{2}-\d{2}/.test(trimmed) ? trimmed.slice(0, 10) : isoDate(new Date(inner));
+  } else if (typeof inner === 'number') {
+    date = isoDate(new Date(inner));
+  } else if (isPlain(inner)) {
+    const seconds = inner.seconds ?? inner._seconds;
     if (typeof seconds === 'number') date = isoDate(new Date(seconds * 1000));
   }
   return date === undefined ? { problem: START_DATE_PROBLEM } : { date };
