@@ -13,6 +13,7 @@ import {
 import { planCopy, type TablePlan } from './copy-database-plan.ts';
 import { CopyUnverified, type CopyReport, type TableReport } from './copy-database-result.ts';
 import { countRows, Digest, readPages, writePage } from './copy-database-rows.ts';
+import { inSnapshot } from './snapshot.ts';
 
 export {
   CopyRefused,
@@ -91,17 +92,6 @@ export async function copyDatabase(
     // A refused or failed copy leaves no database where there was none.
     if (created && !completed) removeCreated(created);
   }
-}
-
-/** One read transaction on the source: a consistent snapshot even while it is in use. */
-function inSnapshot<T>(source: Db, work: (src: Trx) => Promise<T>): Promise<T> {
-  return source.dialect === 'postgres'
-    ? source.kysely
-        .transaction()
-        .setIsolationLevel('repeatable read')
-        .setAccessMode('read only')
-        .execute(work)
-    : source.kysely.transaction().execute(work);
 }
 
 /** Copies one table page by page, hashing what it reads; the target side is filled in later. */

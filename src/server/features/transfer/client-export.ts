@@ -14,6 +14,7 @@ import type { Db } from '#server/db/database.ts';
 import type { Database } from '#server/db/schema.ts';
 import type { SecretBox } from '#server/secrets.ts';
 import { chunks, IDS_PER_STATEMENT } from '#server/db/chunks.ts';
+import { inSnapshot } from '#server/db/snapshot.ts';
 import {
   CREDENTIAL_SECRET_COLUMNS,
   joinedPassword,
@@ -113,11 +114,13 @@ async function credentialsOf(
 /**
  * Every client (or, with `ids`, those clients: all of them or, when one is missing, a
  * ClientsNotFoundError), as the API presents it, with all its servers, and the vault
- * credentials they use, in the export format. With `secrets`, each stored password and each
- * credential's secret is opened and put in the file, and each read is recorded in the event
- * log by `actor` in the same transaction as the read: a file with secrets never leaves without
- * its trace. A client's password (its primary server's password credential) is recorded as a
- * password read of that client; any other credential as revealed for an export.
+ * credentials they use, in the export format, read as one moment of the database (a commit
+ * landing between the reads would otherwise make a file whose servers name credentials it
+ * lacks). With `secrets`, each stored password and each credential's secret is opened and put
+ * in the file, and each read is then recorded in the event log by `actor`: the file is returned
+ * only once that record is committed, so it never leaves without its trace. A client's password
+ * (its primary server's password credential) is recorded as a password read of that client; any
+ * other credential as revealed for an export.
  */
 export async function exportClients(
   db: Db,
@@ -135,94 +138,123 @@ export async function exportClients(
     visible?: (client: Client) => boolean;
   },
 ): Promise<{ file: ClientExport; secretsRead: number }> {
-  return db.kysely.transaction().execute(async (trx) => {
-    const { visible } = options;
-    const all = await repository.list(trx);
-    const clients = selected(visible ? all.filter(visible) : all, options.ids);
-    const { byClient, primaryPasswords } = await serversOf(trx, clients);
-    const used = [
-      ...new Set(
-        [...byClient.values()].flatMap((servers) =>
-          servers.flatMap((server) => (server.credentialId === null ? [] : [server.credentialId])),
-        ),
-      ),
-    ];
-    const credentials = await credentialsOf(trx, box, used, options.secrets);
-    let exported: ExportedClient[] = clients.map((client) => ({
-      ...client,
-      servers: byClient.get(client.id) ?? [],
-    }));
-    let secretsRead = 0;
-    if (options.secrets) {
-      // The password of each client's primary server, kept in its credential.
-      const passwords = new Map<string, string>();
-      const rows = await trx
-        .selectFrom('client')
-        .innerJoin('server', 'server.id', 'client.primaryServerId')
-        .innerJoin('credential', 'credential.id', 'server.credentialId')
-        .select(['client.id', 'credential.kind as credentialKind', ...CREDENTIAL_SECRET_COLUMNS])
-        .where('credential.kind', '=', 'password')
-        .execute();
-      for (const row of rows) passwords.set(row.id, joinedPassword(box, row) ?? '');
-      const at = new Date().toISOString();
-      const events: NewEvent[] = [];
-      exported = exported.map((client) => {
-        const password = passwords.get(client.id);
-        if (password !== undefined) {
-          events.push({
-            kind: 'client.password_read',
-            clientId: client.id,
-            actor: options.actor,
-            at,
-            fields: [EXPORT_EVENT_FIELD],
-          });
-        }
-        return {
-          ...client,
-          server: {
-            ...client.server,
-            password: password ?? '',
-          },
-        };
-      });
-      const revealed = credentials.filter((credential) => !primaryPasswords.has(credential.id));
-      for (const credential of revealed) {
-        events.push({
-          kind: 'credential.revealed',
-          clientId: null,
-          credentialId: credential.id,
-          actor: options.actor,
-          at,
-          fields: [EXPORT_EVENT_FIELD],
-        });
-      }
-      // As a reveal from the vault, or reading a client's password, does: each credential
-      // whose secret the file carries shows who last read it.
+  const read = await inSnapshot(db, (trx) => readExport(trx, box, repository, options));
+  const events = options.secrets ? secretReads(read, options.actor) : [];
+  if (options.secrets) {
+    // Its own transaction: PostgreSQL's snapshot above is read-only, and the event log numbers
+    // an event from the last one committed, which a snapshot taken earlier may not see.
+    await db.kysely.transaction().execute(async (trx) => {
       for (const chunk of chunks(
-        credentials.map((credential) => credential.id),
+        read.credentials.map((credential) => credential.id),
         IDS_PER_STATEMENT,
       )) {
         await trx
           .updateTable('credential')
-          .set({ revealedAt: at, revealedBy: options.actor.id })
+          .set({ revealedAt: read.at, revealedBy: options.actor.id })
           .where('id', 'in', chunk)
           .execute();
       }
       await appendEvents(trx, db.dialect, events);
-      secretsRead = events.length;
-    }
-    return {
-      file: {
-        format: EXPORT_FORMAT,
-        version: EXPORT_VERSION,
-        exportedAt: new Date().toISOString(),
-        includesSecrets: options.secrets,
-        clients: exported,
-        credentials,
-      },
-      secretsRead,
-    };
-  });
+    });
+  }
+  return {
+    file: {
+      format: EXPORT_FORMAT,
+      version: EXPORT_VERSION,
+      exportedAt: read.at,
+      includesSecrets: options.secrets,
+      clients: read.clients,
+      credentials: read.credentials,
+    },
+    secretsRead: events.length,
+  };
+}
+
+/** What an export holds, read in one transaction, and what it needs to record its reads. */
+interface ExportRead {
+  at: string;
+  clients: ExportedClient[];
+  credentials: ExportedCredential[];
+  /** The clients whose password the file carries (their primary server's credential). */
+  passwordsRead: string[];
+  /** The credentials kept as a client's password, recorded as that client's password read. */
+  primaryPasswords: Set<string>;
+}
+
+async function readExport(
+  trx: Transaction<Database>,
+  box: SecretBox,
+  repository: ClientRepository,
+  options: {
+    secrets: boolean;
+    ids?: readonly string[];
+    visible?: (client: Client) => boolean;
+  },
+): Promise<ExportRead> {
+  const at = new Date().toISOString();
+  const { visible } = options;
+  const all = await repository.list(trx);
+  const clients = selected(visible ? all.filter(visible) : all, options.ids);
+  const { byClient, primaryPasswords } = await serversOf(trx, clients);
+  const used = [
+    ...new Set(
+      [...byClient.values()].flatMap((servers) =>
+        servers.flatMap((server) => (server.credentialId === null ? [] : [server.credentialId])),
+      ),
+    ),
+  ];
+  const credentials = await credentialsOf(trx, box, used, options.secrets);
+  const exported: ExportedClient[] = clients.map((client) => ({
+    ...client,
+    servers: byClient.get(client.id) ?? [],
+  }));
+  if (!options.secrets) {
+    return { at, clients: exported, credentials, passwordsRead: [], primaryPasswords };
+  }
+  // The password of each client's primary server, kept in its credential.
+  const passwords = new Map<string, string>();
+  const rows = await trx
+    .selectFrom('client')
+    .innerJoin('server', 'server.id', 'client.primaryServerId')
+    .innerJoin('credential', 'credential.id', 'server.credentialId')
+    .select(['client.id', 'credential.kind as credentialKind', ...CREDENTIAL_SECRET_COLUMNS])
+    .where('credential.kind', '=', 'password')
+    .execute();
+  for (const row of rows) passwords.set(row.id, joinedPassword(box, row) ?? '');
+  return {
+    at,
+    clients: exported.map((client) => ({
+      ...client,
+      server: { ...client.server, password: passwords.get(client.id) ?? '' },
+    })),
+    credentials,
+    passwordsRead: exported.map((client) => client.id).filter((id) => passwords.has(id)),
+    primaryPasswords,
+  };
+}
+
+/** The event-log entries of an export with secrets: one per secret the file carries. */
+function secretReads(read: ExportRead, actor: NewEvent['actor']): NewEvent[] {
+  const fields = [EXPORT_EVENT_FIELD];
+  const passwordReads = read.passwordsRead.map((clientId): NewEvent => ({
+    kind: 'client.password_read',
+    clientId,
+    actor,
+    at: read.at,
+    fields,
+  }));
+  // As a reveal from the vault does: any other credential whose secret the file carries.
+  const reveals = read.credentials
+    .filter((credential) => !read.primaryPasswords.has(credential.id))
+    .map((credential): NewEvent => ({
+      kind: 'credential.revealed',
+      clientId: null,
+      credentialId: credential.id,
+      actor,
+      at: read.at,
+      fields,
+    }));
+  return [...passwordReads, ...reveals];
 }
 
 /** The clients under `ids`, in the list's order; all of them when `ids` is not given. */
