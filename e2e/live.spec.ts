@@ -1,4 +1,5 @@
 import { test, expect, seedClient, signInContext } from './fixtures.ts';
+import { saveScreen } from './screens.ts';
 import { signUpVerified } from '../src/server/testing/test-server.ts';
 
 test('a second browser sees adds, edits, duplicates and deletes without reloading', async ({
@@ -46,4 +47,38 @@ test('a second browser sees adds, edits, duplicates and deletes without reloadin
   // And the first browser, which did nothing, followed along too.
   await expect(page.getByRole('link', { name: /Live Company \(Clone\)/ })).toBeVisible();
   await otherContext.close();
+});
+
+test('a session check that fails while the stream is down keeps the page and what was typed', async ({
+  page,
+  staff,
+}) => {
+  // A reverse proxy while the app restarts: the stream is answered 502, which closes it, and
+  // the app checks the session; after the form is filled, that check gets 502 too.
+  let sessionChecksFail = false;
+  let failedChecks = 0;
+  await page.route('**/api/events', (route) => route.fulfill({ status: 502, body: 'Bad Gateway' }));
+  await page.route('**/api/me', async (route) => {
+    if (!sessionChecksFail) return route.continue();
+    failedChecks += 1;
+    return route.fulfill({ status: 502, body: 'Bad Gateway' });
+  });
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Add client' }).first().click();
+  const name = page.getByRole('textbox', { name: 'Name', exact: true });
+  await name.fill('Typed before the outage');
+  sessionChecksFail = true;
+  // The check and its two retries, after the stream's next reconnect (5 s) fails.
+  await expect.poll(() => failedChecks, { timeout: 30_000 }).toBeGreaterThanOrEqual(3);
+  await expect(page.getByText('Could not check your session')).toHaveCount(0);
+  await expect(name).toHaveValue('Typed before the outage');
+  await saveScreen(page, 'live/session-check-failed');
+  // Once the server answers again, the stream's next reconnect brings colleagues' changes.
+  sessionChecksFail = false;
+  await page.unroute('**/api/events');
+  await seedClient(staff, { name: 'Added after the outage' });
+  await expect(page.getByRole('link', { name: /Added after the outage/ })).toBeVisible({
+    timeout: 15_000,
+  });
+  await expect(name).toHaveValue('Typed before the outage');
 });

@@ -15,7 +15,10 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   const location = useLocation();
 
   if (session.isPending) return <FullPageLoader label="Checking your session" />;
-  if (session.isError) {
+  // A check that failed after one that answered (the server restarting behind its proxy)
+  // keeps the page and what is typed in it: the session it knew stands until an answer says
+  // otherwise, and the live stream's next reconnect checks again.
+  if (session.isError && session.data === undefined) {
     return (
       <Center h="100dvh">
         <Container size="sm">
