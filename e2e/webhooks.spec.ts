@@ -258,3 +258,35 @@ test('an endpoint added after its dialog was closed says so, and the next Edit i
   await expect(edit.getByLabel('Address (URL)')).toHaveValue(url);
   await expect(page.getByRole('dialog', { name: 'Endpoint added' })).toHaveCount(0);
 });
+
+test("an edit saves what it changed, not over a colleague's change made while it was open", async ({
+  page,
+  admin,
+  receiver,
+}) => {
+  const url = receiver.url(`/kept-${Date.now()}`);
+  const { body: created } = await admin.json<{ webhook: { id: string } }>('POST', '/api/webhooks', {
+    url,
+    events: ['client.created'],
+  });
+  const endpoint = created.webhook;
+  await page.goto('/settings');
+  const section = page.getByRole('region', { name: 'Webhooks' });
+  await section.getByRole('button', { name: `Actions for ${url}` }).click();
+  await page.getByRole('menuitem', { name: 'Edit' }).click();
+  const edit = page.getByRole('dialog', { name: 'Edit webhook endpoint' });
+  await expect(edit.getByRole('switch', { name: 'Enabled' })).toBeChecked();
+  // Another administrator turns the endpoint off; this dialog still shows it on.
+  await admin.json('PATCH', `/api/webhooks/${endpoint.id}`, { enabled: false });
+  await edit.getByRole('checkbox', { name: 'All client events' }).check();
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await expect(edit).toHaveCount(0);
+  await showSection(page);
+  await saveScreen(page, 'webhooks/edit-kept-colleague-disable');
+  const { body } = await admin.json<{
+    webhooks: { id: string; enabled: boolean; events: string[] }[];
+  }>('GET', '/api/webhooks');
+  const saved = body.webhooks.find((webhook) => webhook.id === endpoint.id);
+  expect(saved?.events).toContain('client.deleted');
+  expect(saved?.enabled).toBe(false);
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toFormErrors, toInput, webhookFormSchema } from './webhook-form-values.ts';
+import { toFormErrors, toInput, toPatch, webhookFormSchema } from './webhook-form-values.ts';
 
 const values = {
   url: ' https://example.com/hook ',
@@ -25,6 +25,33 @@ describe('the webhook form', () => {
     expect(toInput({ ...values, secret }).secret).toBe(secret);
     const short = webhookFormSchema.safeParse({ ...values, secret: 'short' });
     expect(short.success).toBe(false);
+  });
+
+  it('edits with what was changed only, the events compared whatever their order', () => {
+    const initial = {
+      ...values,
+      url: 'https://example.com/hook',
+      events: ['client.created' as const, 'client.deleted' as const],
+    };
+    expect(toPatch(initial, { ...initial, events: ['client.deleted', 'client.created'] })).toEqual(
+      {},
+    );
+    expect(
+      toPatch(initial, { ...initial, url: ' https://example.com/other ', enabled: false }),
+    ).toEqual({
+      url: 'https://example.com/other',
+      enabled: false,
+    });
+    expect(
+      toPatch(initial, {
+        ...initial,
+        events: ['client.created'],
+        secret: 'a secret of enough length',
+      }),
+    ).toEqual({
+      events: ['client.created'],
+      secret: 'a secret of enough length',
+    });
   });
 
   it('refuses no events and an address that is not http(s)', () => {

@@ -6,6 +6,7 @@ import {
   type Webhook,
   type WebhookFormat,
   type WebhookInput,
+  type WebhookPatch,
 } from '#shared/webhooks.ts';
 import { placeFieldErrors, type PlacedErrors } from '#client/lib/form-errors.ts';
 
@@ -40,6 +41,25 @@ export function initialValues(webhook: Webhook | null): WebhookFormValues {
 export function toInput(values: WebhookFormValues): WebhookInput {
   const { secret, ...rest } = values;
   return { ...rest, url: rest.url.trim(), ...(secret === '' ? {} : { secret }) };
+}
+
+/**
+ * What an edit sends: the fields changed in the form, and the secret when one is typed. What was
+ * left alone is left out, so a change another administrator saved while the form was open (the
+ * endpoint turned off, say) stays.
+ */
+export function toPatch(initial: WebhookFormValues, values: WebhookFormValues): WebhookPatch {
+  const input = toInput(values);
+  const sameEvents =
+    initial.events.length === values.events.length &&
+    values.events.every((kind) => initial.events.includes(kind));
+  return {
+    ...(input.url === initial.url ? {} : { url: input.url }),
+    ...(sameEvents ? {} : { events: input.events }),
+    ...(values.format === initial.format ? {} : { format: values.format }),
+    ...(values.enabled === initial.enabled ? {} : { enabled: values.enabled }),
+    ...(input.secret === undefined ? {} : { secret: input.secret }),
+  };
 }
 
 /**

@@ -12,6 +12,7 @@ import {
   initialValues,
   toFormErrors,
   toInput,
+  toPatch,
   webhookFormSchema,
   type WebhookFormValues,
 } from '../webhook-form-values.ts';
@@ -95,7 +96,10 @@ function WebhookForm({
       setProblem(null);
       try {
         if (webhook) {
-          await update.mutateAsync({ id: webhook.id, patch: toInput(values) });
+          await update.mutateAsync({
+            id: webhook.id,
+            patch: toPatch(form.getInitialValues(), values),
+          });
           notifications.show({ color: 'green', message: 'Endpoint saved.' });
           if (isMounted()) onClose();
         } else {
