@@ -171,3 +171,41 @@ test('the sign-up page says when an invitation link is not valid', async ({ brow
   await expect(page.getByLabel('Email')).not.toHaveAttribute('readonly', '');
   await context.close();
 });
+
+test('a role changed in the dialog keeps the tags another administrator set while it was open', async ({
+  page,
+  server,
+  staff,
+}) => {
+  await setAccess(server, staff, { role: 'admin' });
+  const email = uniqueEmail('narrowed');
+  const person = await signUpVerified(server, { email, name: 'Narrowed Person' });
+  const personId = await setAccess(server, person, { role: 'editor', tags: ['north', 'south'] });
+  await page.goto('/people');
+  const row = page
+    .getByRole('table', { name: 'People' })
+    .getByRole('row')
+    .filter({ hasText: email });
+  await row.getByRole('button', { name: `Actions for ${email}` }).click();
+  await page.getByRole('menuitem', { name: 'Change role and tags' }).click();
+  const access = page.getByRole('dialog', { name: `Role and tags of ${email}` });
+  await expect(access.getByRole('combobox', { name: 'Role' })).toHaveValue('Editor');
+  // Another administrator narrows the person to one tag; this dialog still shows both.
+  const narrowed = await staff.json('PATCH', `/api/people/${personId}`, { tags: ['north'] });
+  expect(narrowed.status).toBe(200);
+  await access.getByRole('combobox', { name: 'Role' }).click();
+  await page.getByRole('option', { name: 'Viewer' }).click();
+  await access.getByRole('button', { name: 'Save' }).click();
+  await expect(access).toHaveCount(0);
+  await expect(row).toContainText('Viewer');
+  await expect(row).not.toContainText('south');
+  await saveScreen(page, 'people/access-kept-colleague-tags');
+  const { body } = await staff.json<{ people: { id: string; role: string; tags: unknown }[] }>(
+    'GET',
+    '/api/people',
+  );
+  expect(body.people.find(({ id }) => id === personId)).toMatchObject({
+    role: 'viewer',
+    tags: ['north'],
+  });
+});

@@ -33,9 +33,14 @@ function AccessForm({ person, onClose }: { person: Person; onClose: () => void }
   const submit = form.onSubmit(async ({ role, tags }) => {
     setProblem(null);
     try {
+      // Only what was changed here: a change another administrator saved while this dialog
+      // was open (a narrower tag limit, say) stays unless this one changes that too.
       await update.mutateAsync({
         id: person.id,
-        patch: { role: roleSchema.parse(role), tags: tagLimit(role, tags) },
+        patch: {
+          ...(form.isDirty('role') ? { role: roleSchema.parse(role) } : {}),
+          ...(form.isDirty('tags') ? { tags: tagLimit(role, tags) } : {}),
+        },
       });
       notifications.show({ color: 'green', message: `Saved the role and tags of ${person.email}` });
       onClose();
