@@ -82,3 +82,61 @@ test('a session check that fails while the stream is down keeps the page and wha
   });
   await expect(name).toHaveValue('Typed before the outage');
 });
+
+test('an issue, a server history and the vault follow app changes and password reads', async ({
+  page,
+  staff,
+}) => {
+  const client = await seedClient(staff, {
+    name: 'Live Sections',
+    code: 'LSX',
+    server: { host: 'lsx.example', username: 'deploy', password: 'pw-live-sections' },
+  });
+  const { body: server } = await staff.json<{ id: string }>('POST', '/api/servers', {
+    clientId: client.id,
+    label: 'staging',
+    host: 'staging.lsx.example',
+    username: 'deploy',
+  });
+  const { body: app } = await staff.json<{ id: string; version: number }>('POST', '/api/apps', {
+    clientId: client.id,
+    serverId: server.id,
+    name: 'web',
+  });
+  const { body: issue } = await staff.json<{ id: string }>('POST', '/api/issues', {
+    clientId: client.id,
+    serverId: server.id,
+    appId: app.id,
+    title: 'Slow pages',
+  });
+
+  // An issue names its app: a rename elsewhere shows. The pages after it are reached by links,
+  // on the stream this change has shown to be live (a new page load would read them afresh).
+  await page.goto(`/issues/${issue.id}`);
+  await expect(page.getByRole('link', { name: 'web', exact: true })).toBeVisible();
+  const renamed = await staff.json('PUT', `/api/apps/${app.id}`, {
+    name: 'storefront',
+    serverId: server.id,
+    version: app.version,
+  });
+  expect(renamed.status).toBe(200);
+  await expect(page.getByRole('link', { name: 'storefront', exact: true })).toBeVisible();
+
+  // A server's history lists the apps added on it as they are.
+  await page.getByRole('link', { name: 'staging', exact: true }).click();
+  await expect(page.getByRole('heading', { name: /staging/ }).first()).toBeVisible();
+  const added = page.getByRole('main').getByText(/added an app/);
+  await expect(added).toHaveCount(1);
+  await staff.json('POST', '/api/apps', { clientId: client.id, serverId: server.id, name: 'api' });
+  await expect(added).toHaveCount(2);
+
+  // The vault says who last read the client's password, read from its panel or the API.
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Credentials' })
+    .click();
+  const row = page.getByRole('row').filter({ hasText: 'LSX' });
+  await expect(row).toContainText('Never');
+  expect((await staff.request('GET', `/api/clients/${client.id}/password`)).status).toBe(200);
+  await expect(row).not.toContainText('Never');
+});

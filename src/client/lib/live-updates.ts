@@ -112,8 +112,9 @@ function connect(queryClient: QueryClient): void {
         }
         return;
       }
-      // An app or a run of it: its lists and pages, and the client's history. Nothing of the
-      // client itself or its servers changes (a run's event names its server only to say where).
+      // An app or a run of it: its lists and pages, and the histories of its client and of the
+      // server it names. Nothing else of the client or its servers changes. Issues name their
+      // app, and lose it when it is deleted.
       if (
         event.appId !== null &&
         (event.kind.startsWith('app.') || event.kind.startsWith('run.'))
@@ -122,7 +123,13 @@ function connect(queryClient: QueryClient): void {
         if (event.runId !== null) {
           invalidate(queryClient, { queryKey: runKeys.detail(event.runId) });
         }
+        if (event.kind.startsWith('app.')) {
+          invalidate(queryClient, { queryKey: issueKeys.all });
+        }
         invalidate(queryClient, { queryKey: clientKeys.history(event.clientId) });
+        if (event.serverId !== null) {
+          invalidate(queryClient, { queryKey: serverKeys.history(event.serverId) });
+        }
         return;
       }
       if (event.serverId !== null) {
@@ -135,6 +142,10 @@ function connect(queryClient: QueryClient): void {
       // history; any other change to one of its servers may change its panel and commands.
       if (event.kind === 'client.password_read' || event.kind === 'server.checked') {
         invalidate(queryClient, { queryKey: clientKeys.history(event.clientId) });
+        // The password is kept in a vault credential, whose "last revealed" it sets.
+        if (event.kind === 'client.password_read') {
+          invalidate(queryClient, { queryKey: credentialKeys.all });
+        }
         return;
       }
       changed.set(event.clientId, event.kind === 'client.deleted');
