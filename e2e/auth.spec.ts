@@ -1,9 +1,17 @@
-import { test, expect, confirmThroughUi, signUpThroughUi } from './fixtures.ts';
+import {
+  test,
+  expect,
+  confirmThroughUi,
+  seedClient,
+  signInContext,
+  signUpThroughUi,
+} from './fixtures.ts';
 import { expectNoAxeViolations } from './axe.ts';
 import { saveScreen } from './screens.ts';
 import { CONFIRM_EMAIL_LINK_INVALID, CONFIRM_EMAIL_WRONG_PASSWORD } from '../src/shared/account.ts';
 import { linkIn } from '../src/server/testing/mail-catcher.ts';
-import { uniqueEmail } from '../src/server/testing/test-server.ts';
+import { signUpVerified, uniqueEmail } from '../src/server/testing/test-server.ts';
+import { setAccess } from '../src/server/testing/access.ts';
 
 test('sign up, verify by the mailed link, land on the dashboard, sign out and back in', async ({
   page,
@@ -163,4 +171,55 @@ test('opened at another address than PUBLIC_URL, sign-in says which address to o
       `this page was opened at ${elsewhere}, but Clients Manager answers at ${server.url} (PUBLIC_URL). Open ${server.url} instead.`,
     ),
   ).toBeVisible();
+});
+
+test('signed out elsewhere, the tab forgets what it read: the next person never sees it', async ({
+  page,
+  server,
+  staff,
+}) => {
+  const client = await seedClient(staff, { name: 'Only For Grace', code: 'OFG', tags: ['grace'] });
+  const next = await signUpVerified(server, { name: 'Next Person', email: uniqueEmail('next') });
+  await setAccess(server, next, { role: 'editor', tags: ['elsewhere'] });
+  await page.clock.install();
+  await page.goto(`/clients/${client.id}`);
+  const heading = page.getByRole('heading', { name: 'Only For Grace (OFG)' });
+  await expect(heading).toBeVisible();
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Servers' })
+    .click();
+  await expect(page.getByRole('heading', { name: 'Servers', level: 1 })).toBeVisible();
+
+  // Signed out from another device: the tab's stream ends, and it goes to sign-in.
+  expect((await staff.request('POST', '/api/auth/sign-out')).status).toBe(200);
+  await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
+
+  // The next person signs in in another tab of this browser; this one, shown again a minute
+  // later, finds the new session and goes back to Servers, then Back to the client that person
+  // may not see. Their read of it is held, so anything shown meanwhile came from the cache.
+  await signInContext(page.context(), next);
+  await page.clock.fastForward(61_000);
+  await page.evaluate(() =>
+    document.dispatchEvent(new Event('visibilitychange', { bubbles: true })),
+  );
+  await expect(page.getByRole('heading', { name: 'Servers', level: 1 })).toBeVisible();
+  await expect(page.getByText('Next Person')).toBeVisible();
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(`**/api/clients/${client.id}`, async (route) => {
+    await held;
+    await route.continue();
+  });
+  const read = page.waitForRequest((request) =>
+    request.url().endsWith(`/api/clients/${client.id}`),
+  );
+  await page.goBack();
+  await read;
+  await expect(page).toHaveURL(new RegExp(`/clients/${client.id}`));
+  await expect(heading).toHaveCount(0);
+  release();
+  await expect(page.getByText('Client not found')).toBeVisible();
+  await expect(heading).toHaveCount(0);
+  await saveScreen(page, 'auth/next-person-not-found');
 });

@@ -1,8 +1,8 @@
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { Center, Container } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import { MeContext, SECOND_FACTOR_SET_UP_PATH, meQuery } from '#client/lib/session.ts';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { MeContext, SECOND_FACTOR_SET_UP_PATH, forgetReads, meQuery } from '#client/lib/session.ts';
 import { ErrorAlert } from '#client/components/error-alert.tsx';
 import { FullPageLoader } from '#client/components/full-page-loader.tsx';
 
@@ -13,6 +13,11 @@ import { FullPageLoader } from '#client/components/full-page-loader.tsx';
 export function RequireAuth({ children }: { children: ReactNode }) {
   const session = useQuery(meQuery());
   const location = useLocation();
+  const queryClient = useQueryClient();
+  const ended = session.data !== undefined && session.data.status !== 'signed-in';
+  useEffect(() => {
+    if (ended) forgetReads(queryClient);
+  }, [ended, queryClient]);
 
   if (session.isPending) return <FullPageLoader label="Checking your session" />;
   // A check that failed after one that answered (the server restarting behind its proxy)

@@ -59,6 +59,15 @@ export function meQuery() {
   });
 }
 
+/**
+ * Forgets everything read under a session that has ended (signed out elsewhere, expired,
+ * disabled), keeping only what the session check says now: whoever signs in next in this tab
+ * must not be shown it, not even while their own reads are on the way.
+ */
+export function forgetReads(queryClient: QueryClient): void {
+  queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== meKey[0] });
+}
+
 /** Forgets everything cached for the previous user and records that nobody is signed in. */
 export function forgetSession(queryClient: QueryClient): void {
   queryClient.clear();
