@@ -140,3 +140,38 @@ test('an issue, a server history and the vault follow app changes and password r
   expect((await staff.request('GET', `/api/clients/${client.id}/password`)).status).toBe(200);
   await expect(row).not.toContainText('Never');
 });
+
+test("a revealed password is hidden again when its credential's secret is replaced elsewhere", async ({
+  page,
+  staff,
+}) => {
+  const client = await seedClient(staff, {
+    name: 'Rotated Password',
+    code: 'ROT',
+    server: { host: 'rot.example', username: 'deploy', password: 'before-rotation' },
+  });
+  const { body: list } = await staff.json<{ servers: { credential: { id: string } | null }[] }>(
+    'GET',
+    `/api/servers?clientId=${client.id}`,
+  );
+  const credentialId = list.servers[0]!.credential!.id;
+  const { body: credential } = await staff.json<{ version: number }>(
+    'GET',
+    `/api/credentials/${credentialId}`,
+  );
+  await page.goto(`/clients/${client.id}`);
+  const panel = page.getByRole('region', { name: 'Selected Client' });
+  const json = panel.locator('pre').first();
+  await panel.getByRole('button', { name: 'Reveal password' }).click();
+  await expect(json).toContainText('"password": "before-rotation"');
+
+  // Replaced in the vault by a colleague: the client itself did not change.
+  const rotated = await staff.json('POST', `/api/credentials/${credentialId}/rotate`, {
+    version: credential.version,
+    secret: 'after-rotation',
+  });
+  expect(rotated.status).toBe(200);
+  await expect(json).toContainText('"password": "••••••••"');
+  await panel.getByRole('button', { name: 'Reveal password' }).click();
+  await expect(json).toContainText('"password": "after-rotation"');
+});

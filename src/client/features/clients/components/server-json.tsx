@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Button, Code, Group } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { Client } from '#shared/clients.ts';
@@ -7,6 +7,7 @@ import { notifyFailure } from '#client/lib/notify-failure.ts';
 import { copyText } from '#client/lib/clipboard.ts';
 import { CopyIcon, EyeIcon, EyeOffIcon } from '#client/components/icons.tsx';
 import { useCan } from '#client/lib/use-can.ts';
+import { onClientEvent } from '#client/lib/live-updates.ts';
 import { fetchClientPassword } from '../api/client-queries.ts';
 
 const MASK = '••••••••';
@@ -36,6 +37,15 @@ export function ServerJson({ client }: { client: Client }) {
   const maySeeSecrets = useCan('secret');
   const password =
     client.server.hasPassword && revealed?.version === client.version ? revealed.password : null;
+  // The password is a vault credential's secret, which can be replaced in the vault without the
+  // client changing: any change to a credential hides it, and Copy then reads it afresh.
+  useEffect(
+    () =>
+      onClientEvent((event) => {
+        if (event.credentialId !== null && event.kind !== 'credential.revealed') setRevealed(null);
+      }),
+    [],
+  );
 
   async function reveal() {
     if (password !== null) {
