@@ -15,14 +15,16 @@ function adminsOnly(kind: string): boolean {
  * Who may receive an event on the live stream, as of when the hub read it:
  * - `admins`: the audit trail (`person.*`, `webhook.*`), for administrators only;
  * - `maker`: people with no tag limit, and the person who made a credential no server uses
- *   and nobody else has changed (features/credentials/credential-scope.ts says why);
+ *   and nobody else has changed (features/credentials/credential-scope.ts says why). Once
+ *   someone else has changed it, or it is deleted, `madeBy` names its maker, who saw it until
+ *   then: limited by tag, they get a reload signal instead, so it leaves their screens;
  * - `clients`: a person with no tag limit, or one whose tags meet one of these tag lists (the
  *   event's client, or for a credential the clients of the servers that use it). An empty list
  *   (a client no longer known) reaches only people with no limit.
  */
 export type EventScope =
   | { audience: 'admins' }
-  | { audience: 'maker'; userId: string | null }
+  | { audience: 'maker'; userId: string | null; madeBy?: string }
   | {
       audience: 'clients';
       tags: readonly (readonly string[])[];
@@ -36,10 +38,11 @@ export type EventScope =
 
 /** Whether a person the event is kept from should be told to reload what they see. */
 export function mustReload(access: Access, scope: EventScope): boolean {
+  if (access.tags === null) return false;
+  if (scope.audience === 'maker') return scope.madeBy === access.userId;
   return (
     scope.audience === 'clients' &&
     scope.tagsBefore !== undefined &&
-    access.tags !== null &&
     canSeeTags(access, scope.tagsBefore)
   );
 }
@@ -60,18 +63,24 @@ export type ScopedEvent = Pick<ClientEvent, 'kind' | 'clientId' | 'credentialId'
   tagsBefore: readonly string[] | null;
 };
 
+/** Who made each credential, and whether someone else has changed it since. */
+interface Making {
+  madeBy: string;
+  changedByOthers: boolean;
+}
+
 /**
- * For each credential id: the tags of the clients whose servers use it (none: unused), and for
- * each one nobody but its maker has changed, that maker.
+ * For each credential id: the tags of the clients whose servers use it (none: unused), and who
+ * made it; for one deleted, its maker as its `credential.created` event names them.
  */
 async function credentialUsers(
   db: Kysely<Database>,
   ids: readonly string[],
-): Promise<{ users: Map<string, string[][]>; makers: Map<string, string> }> {
+): Promise<{ users: Map<string, string[][]>; makers: Map<string, Making> }> {
   const users = new Map<string, string[][]>();
-  const makers = new Map<string, string>();
+  const makers = new Map<string, Making>();
   for (const chunk of chunks(ids, IDS_PER_STATEMENT)) {
-    const [rows, made] = await Promise.all([
+    const [rows, made, createdEvents] = await Promise.all([
       db
         .selectFrom('server')
         .innerJoin('client', 'client.id', 'server.clientId')
@@ -80,9 +89,14 @@ async function credentialUsers(
         .execute(),
       db
         .selectFrom('credential')
-        .select(['id', 'createdBy'])
+        .select(['id', 'createdBy', 'updatedBy'])
         .where('id', 'in', chunk)
-        .whereRef('createdBy', '=', 'updatedBy')
+        .execute(),
+      db
+        .selectFrom('event')
+        .select(['credentialId', 'actorId'])
+        .where('kind', '=', 'credential.created')
+        .where('credentialId', 'in', chunk)
         .execute(),
     ]);
     for (const row of rows) {
@@ -90,7 +104,18 @@ async function credentialUsers(
       list.push(toStringList(row.tags));
       users.set(row.credentialId!, list);
     }
-    for (const row of made) if (row.createdBy !== null) makers.set(row.id, row.createdBy);
+    const stored = new Set(made.map((row) => row.id));
+    for (const row of made) {
+      if (row.createdBy === null) continue;
+      makers.set(row.id, {
+        madeBy: row.createdBy,
+        changedByOthers: row.updatedBy !== row.createdBy,
+      });
+    }
+    for (const row of createdEvents) {
+      if (row.actorId === null || stored.has(row.credentialId!)) continue;
+      makers.set(row.credentialId!, { madeBy: row.actorId, changedByOthers: true });
+    }
   }
   return { users, makers };
 }
@@ -115,14 +140,18 @@ export async function scopesOf(
     clientIds.size > 0 ? clientTagsOf(db, clientIds) : new Map<string, string[]>(),
     credentialIds.size > 0
       ? credentialUsers(db, [...credentialIds])
-      : { users: new Map<string, string[][]>(), makers: new Map<string, string>() },
+      : { users: new Map<string, string[][]>(), makers: new Map<string, Making>() },
   ]);
   return events.map((event): EventScope => {
     if (adminsOnly(event.kind)) return { audience: 'admins' };
     if (event.kind.startsWith('credential.') && event.credentialId) {
       const users = credentials.users.get(event.credentialId);
       if (users !== undefined) return { audience: 'clients', tags: users };
-      return { audience: 'maker', userId: credentials.makers.get(event.credentialId) ?? null };
+      const making = credentials.makers.get(event.credentialId);
+      if (making === undefined) return { audience: 'maker', userId: null };
+      return making.changedByOthers
+        ? { audience: 'maker', userId: null, madeBy: making.madeBy }
+        : { audience: 'maker', userId: making.madeBy };
     }
     const tags = event.clientId ? clients.get(event.clientId) : undefined;
     return {

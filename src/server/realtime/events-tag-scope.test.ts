@@ -214,6 +214,33 @@ describe('access by tag on the live stream', () => {
     narrowed.close();
   });
 
+  it('tells the maker to reload when someone else renames or deletes their unused credential', async () => {
+    const [limited] = await open(t.staff.limited.cookieHeader);
+    const made = (name: string) =>
+      t.staff.limited
+        .json<Credential>('POST', '/api/credentials', { name, kind: 'token', secret: 'secret' })
+        .then((answer) => answer.body);
+    const renamed = await made('Renamed by an administrator');
+    expect(eventOf((await limited.next()).data).credentialId).toBe(renamed.id);
+    const rename = await t.staff.admin.json('PUT', `/api/credentials/${renamed.id}`, {
+      name: 'Taken over',
+      version: renamed.version,
+    });
+    expect(rename.status).toBe(200);
+    // No longer theirs alone, it leaves their screens: a reload signal that names nothing.
+    const afterRename = await limited.next();
+    expect([afterRename.event, afterRename.data]).toEqual(['stream.reset', '{}']);
+
+    const deleted = await made('Deleted by an administrator');
+    expect(eventOf((await limited.next()).data).credentialId).toBe(deleted.id);
+    const remove = await t.staff.admin.request('DELETE', `/api/credentials/${deleted.id}`);
+    expect(remove.status).toBe(204);
+    const afterDelete = await limited.next();
+    expect([afterDelete.event, afterDelete.data]).toEqual(['stream.reset', '{}']);
+    expect(limited.raw).not.toContain('Taken over');
+    limited.close();
+  });
+
   it('ends a stream when its person’s tags change, so it reopens with the new ones', async () => {
     const [stream] = await open(t.staff.mover.cookieHeader);
     await setAccess(t.server, t.staff.mover, { tags: ['us'] });
