@@ -108,10 +108,13 @@ test('a deploy streams its lines in order to two browsers, then its exit code', 
 }) => {
   test.setTimeout(120_000);
   const go = shellGate(tempFolder, 'go');
+  // Standard output's line 4 only once the page has shown standard error's line 3: the two
+  // pipes are read apart, so only that makes the order certain.
+  const afterErr = shellGate(tempFolder, 'after-err');
   const { sshd, app } = await appOnSshd(
     staff,
     'RUN1',
-    `echo line 1; echo line 2; ${go.wait}; echo line 3 >&2; sleep 0.3; echo line 4; echo line 5`,
+    `echo line 1; echo line 2; ${go.wait}; echo line 3 >&2; ${afterErr.wait}; echo line 4; echo line 5`,
   );
   const other = await browser.newContext({ baseURL });
   await withSshd(sshd, async () => {
@@ -130,6 +133,8 @@ test('a deploy streams its lines in order to two browsers, then its exit code', 
     await expect(late.getByRole('button', { name: 'Cancel', exact: true })).toBeVisible();
 
     await go.open();
+    await expect(outputLine(log, 'line 3')).toBeVisible({ timeout: 30_000 });
+    await afterErr.open();
     for (const [who, shown] of [
       ['starter', log],
       ['late viewer', lateLog],

@@ -48,7 +48,7 @@ for (const viewport of [
         Cancel: page.getByRole('button', { name: 'Cancel' }),
       });
       await page.getByLabel('Name', { exact: true }).fill('Notice 2');
-      await page.getByRole('button', { name: 'Save' }).click({ timeout: 2_000 });
+      await page.getByRole('button', { name: 'Save' }).click();
       await expect(page.getByRole('heading', { name: 'Notice 2 (NTC)' })).toBeVisible();
       await expect(page.getByText('Client Saved!').first()).toBeVisible();
       await saveScreen(page, `notifications/after-two-saves-${viewport.width}`);

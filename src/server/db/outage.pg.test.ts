@@ -59,7 +59,7 @@ describe('when PostgreSQL goes away and comes back', () => {
       }
     };
     const writers = [0, 1, 2, 3].map(writer);
-    await expect.poll(() => answers.length, { timeout: 5000 }).toBeGreaterThan(20);
+    await expect.poll(() => answers.length, { timeout: 15_000 }).toBeGreaterThan(20);
     await postgres.stop();
     stopped = true;
     await Promise.all(writers);

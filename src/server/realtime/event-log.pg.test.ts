@@ -123,10 +123,10 @@ describe('the event log on PostgreSQL', () => {
       const seq = await open.seq;
       // A notification sent and committed after it arrives; the open append's has not.
       await sql`select pg_notify(${EVENT_CHANNEL}, 'marker 1')`.execute(db.kysely);
-      await expect.poll(() => heard, { timeout: 2000 }).toEqual(['marker 1']);
+      await expect.poll(() => heard, { timeout: 15_000 }).toEqual(['marker 1']);
       open.commit();
       await open.done;
-      await expect.poll(() => heard, { timeout: 2000 }).toEqual(['marker 1', String(seq)]);
+      await expect.poll(() => heard, { timeout: 15_000 }).toEqual(['marker 1', String(seq)]);
 
       await db.kysely
         .transaction()
@@ -137,7 +137,7 @@ describe('the event log on PostgreSQL', () => {
         .catch(() => undefined);
       await sql`select pg_notify(${EVENT_CHANNEL}, 'marker 2')`.execute(db.kysely);
       await expect
-        .poll(() => heard, { timeout: 2000 })
+        .poll(() => heard, { timeout: 15_000 })
         .toEqual(['marker 1', String(seq), 'marker 2']);
     } finally {
       await stop();
@@ -166,7 +166,7 @@ describe('the event log on PostgreSQL', () => {
         ids.map((id, i) => [head + 1 + i, id]),
       );
       await sql`select pg_notify(${EVENT_CHANNEL}, 'marker')`.execute(db.kysely);
-      await expect.poll(() => heard, { timeout: 2000 }).toEqual([String(head + 1201), 'marker']);
+      await expect.poll(() => heard, { timeout: 15_000 }).toEqual([String(head + 1201), 'marker']);
     } finally {
       await stop();
     }

@@ -145,7 +145,8 @@ describe('GET /api/events', () => {
     await stream.next();
     const started = Date.now();
     await own.close();
-    expect(Date.now() - started).toBeLessThan(3000);
+    // Well under the 10 s after which a shutdown ends what holds it up.
+    expect(Date.now() - started).toBeLessThan(8000);
     await expect(stream.next(2000)).rejects.toThrow('stream ended');
   });
 });

@@ -52,10 +52,10 @@ describe('PgWakeup', () => {
       expect(wakeup.listening).toBe(true);
       const afterStart = wakes; // it wakes once when it starts listening
       await append();
-      await expect.poll(() => wakes, { timeout: 2000 }).toBe(afterStart + 1);
+      await expect.poll(() => wakes, { timeout: 15_000 }).toBe(afterStart + 1);
       await append();
       await append();
-      await expect.poll(() => wakes, { timeout: 2000 }).toBe(afterStart + 3);
+      await expect.poll(() => wakes, { timeout: 15_000 }).toBe(afterStart + 3);
     } finally {
       await wakeup.close();
     }
@@ -70,10 +70,10 @@ describe('PgWakeup', () => {
       expect(await terminateListeners()).toBe(1);
       // Notifications sent while it was away are not heard: the wake-up after reconnecting is
       // what makes the hub read them from the log.
-      await expect.poll(() => wakes, { timeout: 5000 }).toBe(beforeCut + 1);
+      await expect.poll(() => wakes, { timeout: 15_000 }).toBe(beforeCut + 1);
       expect(wakeup.listening).toBe(true);
       await append();
-      await expect.poll(() => wakes, { timeout: 2000 }).toBe(beforeCut + 2);
+      await expect.poll(() => wakes, { timeout: 15_000 }).toBe(beforeCut + 2);
     } finally {
       await wakeup.close();
     }
@@ -93,7 +93,7 @@ describe('PgWakeup', () => {
     try {
       const started = heard;
       await append();
-      await expect.poll(() => heard, { timeout: 2000 }).toBe(started + 1);
+      await expect.poll(() => heard, { timeout: 15_000 }).toBe(started + 1);
     } finally {
       await other.close();
     }

@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { shellGate } from '#server/testing/shell-gate.ts';
 import {
   startPasswordSshServer,
@@ -79,15 +79,20 @@ function collect() {
 describe('runRemoteCommand (real sshd)', () => {
   it('streams stdout and stderr apart and ends with the exit code', async () => {
     const output = collect();
+    // 'three' only once 'two' has arrived: the two pipes are read apart, so only that makes
+    // the order certain.
+    const afterErr = shellGate(keyDir, 'after-err');
     const run = runRemoteCommand(
       target(),
-      'echo one; echo two >&2; sleep 0.2; echo three; exit 3',
+      `echo one; echo two >&2; ${afterErr.wait}; echo three; exit 3`,
       output,
     );
+    await vi.waitFor(() => expect(output.text('err')).toBe('two\n'), { timeout: 30_000 });
+    await afterErr.open();
     expect(await run.done).toEqual({ status: 'exited', exitCode: 3, signal: null });
     expect(output.text('out')).toBe('one\nthree\n');
     expect(output.text('err')).toBe('two\n');
-    // 'three' came after the pause, so after 'two'.
+    // 'three' came after the gate, so after 'two'.
     const order = output.pieces.map((p) => p.text.trim()).filter(Boolean);
     expect(order.indexOf('two')).toBeLessThan(order.indexOf('three'));
   });
@@ -242,8 +247,10 @@ describe('runRemoteCommand (real sshd)', () => {
     };
     try {
       const output = collect();
+      // Quiet means 2 s without output, far above the 25 ms between pieces: a stalled test
+      // process (both timers due at once when it resumes) does not end it early.
       const run = runRemoteCommand(passwordTarget(server), 'deploy', output, {
-        cancelGraceMs: 250,
+        cancelGraceMs: 2_000,
       });
       expect(await run.done).toEqual({ status: 'exited', exitCode: 0, signal: null });
       const lines = Array.from({ length: PIECES }, (_, i) => `line ${i + 1}\n`);

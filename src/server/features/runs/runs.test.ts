@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promi
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   RUN_LOG_CAP_BYTES,
   RUN_LOG_CAP_LINES,
@@ -174,8 +174,11 @@ describe('a run against a real sshd', () => {
     // The command goes on after its first line only once a reader has that line: a log that
     // reached readers only at the end (or in large batches) would never let it go on.
     const go = shellGate(dir, 'streams-go');
+    // 'last' only once a reader has 'oops': the two pipes are read apart, so only that makes
+    // the order certain.
+    const afterErr = shellGate(dir, 'streams-after-err');
     const app = await newApp(
-      `echo first; ${go.wait}; for i in $(seq 1 ${LINES}); do echo line $i; done; echo oops >&2; sleep 0.5; echo last`,
+      `echo first; ${go.wait}; for i in $(seq 1 ${LINES}); do echo line $i; done; echo oops >&2; ${afterErr.wait}; echo last`,
     );
     expect(app).toMatchObject({ effectiveDirectory: dir, lastRun: null });
     const clicked = performance.now();
@@ -205,7 +208,14 @@ describe('a run against a real sshd', () => {
           return openLog(t.staff.editor, started.body.id);
       }
     })();
-    const [a, b] = await Promise.all([readToEnd(first), readToEnd(late)]);
+    const oopsRead = async () => {
+      await vi.waitFor(
+        () => expect(first.messages.some((m) => m.data.includes('"oops\\n"'))).toBe(true),
+        { timeout: 30_000 },
+      );
+      await afterErr.open();
+    };
+    const [a, b] = await Promise.all([readToEnd(first), readToEnd(late), oopsRead()]);
     const aLines = [JSON.parse(firstLine.data) as RunLogLine, ...a.lines];
     // The first reader read some before `a` began: compare from the reader's whole record.
     const allA = first.messages
