@@ -83,6 +83,7 @@ describe('readStartDate', () => {
     ['an ISO date', '2021-03-04', '2021-03-04'],
     ['an ISO timestamp', '2021-03-04T23:30:00.000Z', '2021-03-04'],
     ['a Date string', 'Thu, 04 Mar 2021 12:00:00 GMT', '2021-03-04'],
+    ['a JavaScript Date string', 'Thu Mar 04 2021 13:00:00 GMT+0100 (CET)', '2021-03-04'],
     ['Timestamp JSON', { seconds: 1_614_859_200, nanoseconds: 5 }, '2021-03-04'],
     ['the Admin SDK form', { _seconds: 1_614_859_200, _nanoseconds: 0 }, '2021-03-04'],
     [
@@ -96,7 +97,16 @@ describe('readStartDate', () => {
     expect(readStartDate(value)).toEqual({ date });
   });
 
-  it.each([['soon'], [{ when: 'x' }], [true]])('names the field for %j', (value) => {
+  it.each([
+    ['soon'],
+    [{ when: 'x' }],
+    [true],
+    // Text a loose parser would make a date of, in 2001 or in the server's own time zone.
+    ['Client 5'],
+    ['1'],
+    ['November 21, 2026'],
+    ['11/21/2026'],
+  ])('names the field for %j', (value) => {
     expect(readStartDate(value)).toEqual({ problem: expect.stringMatching(/^startDate: /) });
   });
 

@@ -149,7 +149,16 @@ function domains(value: unknown): unknown {
 }
 
 const START_DATE_PROBLEM =
-  'startDate: Must be a date (YYYY-MM-DD), an ISO timestamp or a Firestore timestamp';
+  'startDate: Must be a date (YYYY-MM-DD), an ISO timestamp, a date with its year and time zone written out, or a Firestore timestamp';
+
+/**
+ * A date string other than ISO's is read only with its year and its zone written out, as RFC
+ * 2822 and JavaScript's Date text have them: any other text V8's loose parser would turn into a
+ * date of its own ("Client 5" is 1 May 2001), or read in the server's time zone.
+ */
+function zonedDateText(text: string): boolean {
+  return /\b\d{4}\b/.test(text) && /\b(?:GMT|UTC)\b|[+-]\d{4}\b/.test(text);
+}
 
 function isoDate(date: Date): string | undefined {
   return Number.isNaN(date.getTime()) ? undefined : date.toISOString().slice(0, 10);
@@ -169,7 +178,8 @@ export function readStartDate(value: unknown): { date: string | undefined } | { 
   let date: string | undefined;
   if (typeof inner === 'string') {
     const trimmed = inner.trim();
-    date = /^\d{4}-\d{2}-\d{2}/.test(trimmed) ? trimmed.slice(0, 10) : isoDate(new Date(inner));
+    if (/^\d{4}-\d{2}-\d{2}/.test(trimmed)) date = trimmed.slice(0, 10);
+    else if (zonedDateText(trimmed)) date = isoDate(new Date(trimmed));
   } else if (typeof inner === 'number') {
     date = isoDate(new Date(inner));
   } else if (isPlain(inner)) {
