@@ -1,4 +1,4 @@
-import { test, expect, seedClient } from './fixtures.ts';
+import { test, expect, holdBack, seedClient } from './fixtures.ts';
 import { axeViolations } from './axe.ts';
 import { saveScreen } from './screens.ts';
 
@@ -122,4 +122,32 @@ test('on a phone the new token and its warning wrap inside their alert, and copy
     headers: { authorization: `Bearer ${copied}` },
   });
   expect(api.status()).toBe(200);
+});
+
+test('a token made while leaving Settings says it was not shown, and is there to revoke', async ({
+  page,
+  staff,
+}) => {
+  void staff;
+  await page.goto('/settings');
+  const section = page.getByRole('region', { name: 'API tokens' });
+  await section.getByLabel('Token name').fill('Left behind');
+  const release = await holdBack(page, '**/api/me/tokens');
+  await section.getByRole('button', { name: 'Create token' }).click();
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Clients' })
+    .click();
+  await expect(page.getByRole('heading', { name: 'Clients' }).first()).toBeVisible();
+  release();
+  const notice = page.getByText(/^The API token “Left behind” was made while you left Settings/);
+  await expect(notice).toBeVisible();
+  await saveScreen(page, 'api-tokens/made-while-leaving');
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Settings' })
+    .click();
+  await expect(
+    page.getByRole('table', { name: 'Your API tokens' }).getByRole('row', { name: /Left behind/ }),
+  ).toBeVisible();
 });

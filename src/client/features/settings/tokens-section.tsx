@@ -27,6 +27,7 @@ import {
 } from '#shared/tokens.ts';
 import { errorMessage, isApiError } from '#client/lib/api-client.ts';
 import { copyText } from '#client/lib/clipboard.ts';
+import { useIsMounted } from '#client/lib/is-mounted.ts';
 import { FormErrorAlert } from '#client/components/form-error-alert.tsx';
 import { tokensQuery, useCreateToken, useRevokeToken } from './api/tokens.ts';
 import { confirmAction } from '#client/lib/confirm-action.tsx';
@@ -115,6 +116,7 @@ export function TokensSection() {
 
 function CreateTokenForm({ onCreated }: { onCreated: (created: CreatedToken) => void }) {
   const create = useCreateToken();
+  const isMounted = useIsMounted();
   const [problem, setProblem] = useState<string | null>(null);
   const form = useForm({
     initialValues: { name: '', scope: 'read', expires: '90' },
@@ -132,8 +134,17 @@ function CreateTokenForm({ onCreated }: { onCreated: (created: CreatedToken) => 
         scope: tokenScopeSchema.parse(scope),
         expiresInDays: expires === 'never' ? null : (Number(expires) as 30 | 90 | 365),
       });
-      form.reset();
-      onCreated(created);
+      if (isMounted()) {
+        form.reset();
+        onCreated(created);
+      } else {
+        // Left before it was made: the token is shown once, on this page, which is gone.
+        notifications.show({
+          color: 'yellow',
+          autoClose: false,
+          message: `The API token “${created.token.name}” was made while you left Settings, so it was not shown: revoke it there and make another.`,
+        });
+      }
     } catch (error) {
       const fields = isApiError(error, 400) ? error.fields : {};
       if (fields.name) form.setFieldError('name', fields.name);
