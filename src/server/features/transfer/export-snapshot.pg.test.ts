@@ -9,11 +9,10 @@ import {
 } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '#server/db/database.ts';
-import { fromBool } from '#server/db/codec.ts';
-import { newRecordId, newRecordStamps } from '#server/db/record-id.ts';
 import { SecretBox } from '#server/secrets.ts';
 import { openTestDatabase } from '#server/testing/test-database.ts';
 import { verifiedUserRow } from '#server/testing/user-rows.ts';
+import { addServerRow } from '#server/testing/server-records.ts';
 import { ClientRepository } from '#server/features/clients/client-repository.ts';
 import { CredentialRepository } from '#server/features/credentials/credential-repository.ts';
 import { materialOf } from '#server/features/credentials/credential-material.ts';
@@ -91,30 +90,12 @@ describe('an export during writes', () => {
       );
     const before = await token('Old token', 'tok-old');
     const after = await token('New token', 'tok-new');
-    const serverId = newRecordId();
-    await db.kysely
-      .insertInto('server')
-      .values({
-        id: serverId,
-        clientId: client.id,
-        position: 1,
-        label: 'backup',
-        host: 'backup.acme.example',
-        port: 22,
-        username: 'deploy',
-        uiDir: '',
-        private: fromBool(false, db.dialect),
-        credentialId: before.id,
-        hostKeyAlgorithm: null,
-        hostKeyFingerprint: null,
-        offeredHostKeyAlgorithm: null,
-        offeredHostKeyFingerprint: null,
-        checkReason: null,
-        checkedAt: null,
-        statusSince: null,
-        ...newRecordStamps(actor, new Date().toISOString()),
-      })
-      .execute();
+    const serverId = await addServerRow(
+      db,
+      client.id,
+      { label: 'backup', host: 'backup.acme.example', credentialId: before.id },
+      actor,
+    );
 
     // Committed on another connection while the export's transaction is between its reads:
     // the server moves to the new token and the old one leaves the vault.

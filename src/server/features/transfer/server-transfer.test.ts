@@ -6,10 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClientExport, ExportedClient } from '#shared/client-transfer.ts';
 import type { Db } from '#server/db/database.ts';
 import { SecretBox } from '#server/secrets.ts';
-import { fromBool } from '#server/db/codec.ts';
-import { newRecordId, newRecordStamps } from '#server/db/record-id.ts';
 import { openTestDatabase } from '#server/testing/test-database.ts';
 import { verifiedUserRow } from '#server/testing/user-rows.ts';
+import { addServerRow } from '#server/testing/server-records.ts';
 import { blockingMs, longestStall } from '#server/testing/event-loop-stall.ts';
 import { sshKeygen, sshKeyText } from '#server/testing/sshd.ts';
 import { describePrivateKey } from '#server/ssh/ssh-keys.ts';
@@ -71,48 +70,9 @@ async function count(
   return Number(row.n);
 }
 
-/** Adds a server to a client as the servers section will (no write route exists yet). */
-async function addServer(
-  side: Side,
-  clientId: string,
-  fields: {
-    label: string;
-    host: string;
-    port?: number;
-    credentialId?: string | null;
-    hostKey?: { algorithm: string; fingerprint: string } | null;
-  },
-): Promise<string> {
-  const last = await side.db.kysely
-    .selectFrom('server')
-    .select((eb) => eb.fn.max('position').as('p'))
-    .where('clientId', '=', clientId)
-    .executeTakeFirst();
-  const id = newRecordId();
-  await side.db.kysely
-    .insertInto('server')
-    .values({
-      id,
-      clientId,
-      position: Number(last?.p ?? -1) + 1,
-      label: fields.label,
-      host: fields.host,
-      port: fields.port ?? 22,
-      username: 'deploy',
-      uiDir: '/srv/ui',
-      private: fromBool(false, side.db.dialect),
-      credentialId: fields.credentialId ?? null,
-      hostKeyAlgorithm: fields.hostKey?.algorithm ?? null,
-      hostKeyFingerprint: fields.hostKey?.fingerprint ?? null,
-      offeredHostKeyAlgorithm: null,
-      offeredHostKeyFingerprint: null,
-      checkReason: null,
-      checkedAt: null,
-      statusSince: null,
-      ...newRecordStamps(actor, new Date().toISOString()),
-    })
-    .execute();
-  return id;
+/** Adds a server to a client, straight to the database, by the test's actor. */
+function addServer(side: Side, clientId: string, fields: Parameters<typeof addServerRow>[2]) {
+  return addServerRow(side.db, clientId, fields, actor);
 }
 
 /**
