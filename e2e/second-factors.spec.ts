@@ -2,7 +2,7 @@ import type { Browser, Locator, Page } from '@playwright/test';
 import * as OTPAuth from 'otpauth';
 import { test, expect, signInContext, WEB_APP } from './fixtures.ts';
 import {
-  freePort,
+  serverPort,
   signUpVerified,
   startTestServer,
   uniqueEmail,
@@ -157,7 +157,7 @@ test.describe('passkeys', () => {
   let server: TestServer;
   let url: string;
   test.beforeAll(async () => {
-    const port = await freePort();
+    const port = await serverPort();
     url = `http://localhost:${port}`;
     server = await startTestServer(
       { PUBLIC_URL: url, AUTH_RATE_LIMIT_PER_MINUTE: '1000' },

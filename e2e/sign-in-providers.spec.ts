@@ -1,6 +1,6 @@
 import { test as base, expect, type Page } from '@playwright/test';
 import {
-  freePort,
+  serverPort,
   signUpVerified,
   startTestServer,
   type TestServer,
@@ -21,7 +21,7 @@ const test = base.extend<object, { issuer: OidcIssuer; server: TestServer }>({
   ],
   server: [
     async ({ issuer }, use) => {
-      const port = await freePort();
+      const port = await serverPort();
       const app = `http://127.0.0.1:${port}`;
       await issuer.start([
         {

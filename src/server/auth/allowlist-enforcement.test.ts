@@ -7,7 +7,7 @@ import { signInThroughIssuer } from '#server/testing/google-test-server.ts';
 import { testDatabaseEnv } from '#server/testing/test-database.ts';
 import {
   Session,
-  freePort,
+  serverPort,
   signUpVerified,
   startTestServer,
   type TestServer,
@@ -47,7 +47,7 @@ beforeAll(async () => {
   // run by two servers one after the other: the second with narrower lists.
   database = await testDatabaseEnv();
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-allowlist-'));
-  const ports = [await freePort(), await freePort()];
+  const ports = [await serverPort(), await serverPort()];
   issuer = await new OidcIssuer().start(
     ports.map((port, i) => ({
       clientId: `google-client-${i}`,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   Session,
-  freePort,
+  serverPort,
   signUpVerified,
   startTestServer,
   uniqueEmail,
@@ -28,7 +28,7 @@ describe('auth hardening', () => {
   });
 
   it('marks cookies Secure when PUBLIC_URL is https', async () => {
-    const port = await freePort();
+    const port = await serverPort();
     const publicUrl = `https://127.0.0.1:${port}`;
     // Announced as https (as behind a TLS proxy) while the test talks plain HTTP to it.
     const server = await startTestServer({ PUBLIC_URL: publicUrl }, { port });

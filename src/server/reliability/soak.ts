@@ -4,7 +4,7 @@ import path from 'node:path';
 import { randomInt } from 'node:crypto';
 import type { Client } from '#shared/clients.ts';
 import { MailCatcher } from '#server/testing/mail-catcher.ts';
-import { freePort } from '#server/testing/free-port.ts';
+import { serverPort } from '#server/testing/free-port.ts';
 import { streamSessions } from '#server/testing/stream-sessions.ts';
 import { signUpVerified, type Session } from '#server/testing/test-server.ts';
 import { spawnServer, type ServerProcess } from '#server/testing/spawn-server.ts';
@@ -83,7 +83,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   const subscribers: SseSubscriber[] = [];
   try {
     const env: Record<string, string> & { PORT: string; DATA_DIR: string } = {
-      PORT: String(await freePort()),
+      PORT: String(await serverPort()),
       DATA_DIR: dataDir,
       SMTP_URL: mail.url,
       // A person signs up for each STREAMS_PER_PERSON streams, more than a minute's default.

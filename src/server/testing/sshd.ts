@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { promisify } from 'node:util';
-import { freePort } from './free-port.ts';
+import { serverPort } from './free-port.ts';
 import { listensOn } from './listens-on.ts';
 
 const run = promisify(execFile);
@@ -89,7 +89,8 @@ export function withKdfRounds(key: string, rounds: number): string {
 export async function startSshd(authorizedKeys: string[]): Promise<Sshd> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'cm-sshd-'));
   const username = os.userInfo().username;
-  const port = await freePort();
+  // sshd is a process of its own that listens a moment later, with no second try.
+  const port = await serverPort();
   const hostKeyFile = path.join(dir, 'host_ed25519');
   // sshd started by root wants its privilege-separation folder, which a service manager makes.
   if (process.getuid?.() === 0 && !existsSync('/run/sshd')) mkdirSync('/run/sshd', { mode: 0o755 });
