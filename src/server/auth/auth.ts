@@ -342,7 +342,9 @@ export function createAuth({ db, config, secretKey, mailer, log, passwordHashing
     },
     session: {
       expiresIn: 7 * 24 * 60 * 60,
-      updateAge: 24 * 60 * 60,
+      // The refresh (moving the expiry) is what a device's "Last active" shows, in Settings and
+      // on People: hourly keeps it right to the hour, for one more getSession a session an hour.
+      updateAge: 60 * 60,
       // What Better Auth calls a fresh session, which adding a passkey requires (unlinking a
       // provider and its own session list too, neither of which the web app uses): signed in
       // within these minutes, not merely refreshed (second-factors.ts says why). Making an API

@@ -83,13 +83,37 @@ describe('session check', () => {
 
   it('lets Better Auth move the expiry of a session a day old, and goes on answering', async () => {
     const session = await signUpVerified(t.server);
-    // Seven-day sessions refresh once a day: six days left means it was last moved a day ago.
+    // Seven-day sessions refresh hourly: six days left means it was last moved a day ago.
     const due = new Date(Date.now() + 6 * 24 * 3600 * 1000 - 60_000);
     await setExpiry(session, due);
     expect((await session.json('GET', '/api/clients')).status).toBe(200);
     const after = new Date((await sessionRow(session)).expiresAt).getTime();
     expect(after).toBeGreaterThan(due.getTime() + 12 * 3600 * 1000);
     expect((await session.json('GET', '/api/clients')).status).toBe(200);
+  });
+
+  it('refreshes a session last moved two hours ago: "Last active" is right to the hour', async () => {
+    const session = await signUpVerified(t.server);
+    const { token, expiresAt } = await sessionRow(session);
+    const twoHoursAgo = new Date(Date.now() - 2 * 3600 * 1000);
+    // As a refresh two hours ago left it: expiring seven days after that refresh.
+    const expiry = new Date(twoHoursAgo.getTime() + 7 * 24 * 3600 * 1000);
+    await db()
+      .updateTable('session')
+      .set({
+        expiresAt: sameKind(expiresAt, expiry) as never,
+        updatedAt: sameKind(expiresAt, twoHoursAgo) as never,
+      })
+      .where('token', '=', token)
+      .execute();
+    const before = Date.now();
+    expect((await session.json('GET', '/api/clients')).status).toBe(200);
+    const listed = await session.json<{ sessions: { current: boolean; lastSeenAt: string }[] }>(
+      'GET',
+      '/api/me/sessions',
+    );
+    const current = listed.body.sessions.find((s) => s.current)!;
+    expect(new Date(current.lastSeenAt).getTime()).toBeGreaterThanOrEqual(before - 1000);
   });
 
   it('answers as getSession does for the same Cookie headers', async () => {

@@ -38,7 +38,7 @@ export interface FoundSession {
  * is kept between requests: a signed-out, revoked or expired session, or a disabled user, is
  * refused on the very next request. Every other case goes to `getSession`, which answers it by
  * its own rules: no cookie or a bad signature, an unknown or expired session (it also deletes
- * that), one due for its daily refresh (it moves the expiry), a "don't remember me" session.
+ * that), one due for its hourly refresh (it moves the expiry), a "don't remember me" session.
  * session-check.test.ts pins this to `getSession`'s answers.
  */
 export function sessionCheck(auth: Auth, db: Db) {
