@@ -2,7 +2,7 @@ import type { Locator, Page } from '@playwright/test';
 import type { Issue } from '../src/shared/issues.ts';
 import type { Server } from '../src/shared/servers.ts';
 import { setAccess } from '../src/server/testing/access.ts';
-import { freePort, type Session } from '../src/server/testing/test-server.ts';
+import { closedPort, type Session } from '../src/server/testing/test-server.ts';
 import { test, expect, seedClient } from './fixtures.ts';
 import { saveScreen } from './screens.ts';
 
@@ -271,7 +271,7 @@ test('the system opens a problem when a check finds a server unreachable', async
     clientId: client.id,
     label: 'closed',
     host: '127.0.0.1',
-    port: await freePort(),
+    port: await closedPort(),
     username: 'deploy',
   });
   expect(server.status).toBe(201);

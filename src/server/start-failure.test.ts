@@ -3,7 +3,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort, serverPort } from './testing/free-port.ts';
+import { closedPort, serverPort } from './testing/free-port.ts';
 import { runScript, type ScriptResult } from './testing/run-script.ts';
 
 /**
@@ -41,7 +41,7 @@ describe('a start the machine does not allow', { timeout: 60_000 }, () => {
   });
 
   it('names DATABASE_URL when PostgreSQL cannot be reached, and not its password', async () => {
-    const closed = await freePort();
+    const closed = await closedPort();
     const result = await start({
       DATA_DIR: path.join(dir, 'pg'),
       PORT: String(await serverPort()),

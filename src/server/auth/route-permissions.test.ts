@@ -14,7 +14,7 @@ import { sendRouteRequest, type RouteRequest } from '#server/testing/route-reque
 import { serveThisFile } from '#server/testing/file-server.ts';
 import { appWithEndedRun } from '#server/testing/app-records.ts';
 import {
-  freePort,
+  closedPort,
   signUpVerified,
   uniqueEmail,
   type Session,
@@ -809,7 +809,7 @@ let records: Records;
  */
 const refusedRequests = new Map<string, RouteRequest>();
 beforeAll(async () => {
-  records = new Records(t.staff.admin, await freePort());
+  records = new Records(t.staff.admin, await closedPort());
 });
 
 describe('the permission table', () => {

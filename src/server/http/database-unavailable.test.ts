@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { freePort } from '#server/testing/free-port.ts';
+import { closedPort } from '#server/testing/free-port.ts';
 import { HttpError } from './http-error.ts';
 import { isDatabaseUnavailable } from './database-unavailable.ts';
 
@@ -53,7 +53,7 @@ describe('isDatabaseUnavailable', () => {
 
   it('recognises what node-postgres really throws when nothing listens', async () => {
     const pool = new pg.Pool({
-      connectionString: `postgres://u:p@127.0.0.1:${await freePort()}/db`,
+      connectionString: `postgres://u:p@127.0.0.1:${await closedPort()}/db`,
       connectionTimeoutMillis: 2000,
     });
     const error = await pool.query('select 1').catch((e: unknown) => e);

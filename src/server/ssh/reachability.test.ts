@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blockingMs, longestStall } from '#server/testing/event-loop-stall.ts';
-import { freePort } from '#server/testing/free-port.ts';
+import { closedPort } from '#server/testing/free-port.ts';
 import { sshKeygen, startSshd, type Sshd } from '#server/testing/sshd.ts';
 import {
   startPasswordSshServer,
@@ -165,7 +165,7 @@ describe('a reachability check against OpenSSH', () => {
 
 describe('a reachability check that cannot connect', () => {
   it('says connection refused after three attempts on a closed port', async () => {
-    const port = await freePort();
+    const port = await closedPort();
     const result = await checkReachability(
       { host: '127.0.0.1', port, username: 'deploy' },
       { ...FAST, attempts: 3 },

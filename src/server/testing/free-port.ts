@@ -31,6 +31,21 @@ export async function serverPort(): Promise<number> {
   }
 }
 
+/** Where no test server listens: below serverPort's range, and Linux's ephemeral one. */
+const CLOSED_PORTS = { from: 10_000, to: 20_000 };
+
+/**
+ * A port on 127.0.0.1 that nothing listens on, for a check that must find it closed. One of
+ * freePort's could be taken meanwhile by another test's server (they listen on those), and then
+ * the "closed" port answers; no test server listens in this range.
+ */
+export async function closedPort(): Promise<number> {
+  for (;;) {
+    const port = randomInt(CLOSED_PORTS.from, CLOSED_PORTS.to);
+    if (await canListen(port)) return port;
+  }
+}
+
 function canListen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const server = net.createServer();

@@ -8,11 +8,11 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '#server/app.ts';
 import { loadConfig, type Config } from '#server/config.ts';
 import { MailCatcher, linkIn, type CaughtMail } from './mail-catcher.ts';
-import { freePort, serverPort } from './free-port.ts';
+import { closedPort, freePort, serverPort } from './free-port.ts';
 import { createTestPostgresDatabase, testDialect, type TestDialect } from './test-database.ts';
 import { quickPasswordHashing } from './quick-password-hashing.ts';
 
-export { freePort, serverPort };
+export { closedPort, freePort, serverPort };
 
 process.env.BETTER_AUTH_TELEMETRY = '0';
 

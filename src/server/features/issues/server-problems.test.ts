@@ -5,7 +5,7 @@ import type { Issue, IssueList } from '#shared/issues.ts';
 import type { Server, ServerList } from '#shared/servers.ts';
 import type { WebhookCreated } from '#shared/webhooks.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
-import { freePort } from '#server/testing/free-port.ts';
+import { closedPort } from '#server/testing/free-port.ts';
 import { startSshd, type Sshd } from '#server/testing/sshd.ts';
 import { WebhookReceiver } from '#server/testing/webhook-receiver.ts';
 import { resolveSecretKey, SecretBox } from '#server/secrets.ts';
@@ -85,7 +85,7 @@ async function issueEvents(server: Server): Promise<ClientEvent[]> {
 
 describe('problem issues of server checks', () => {
   it('opens one issue while a server is unreachable and resolves it when it answers', async () => {
-    const closed = await freePort();
+    const closed = await closedPort();
     const server = await serverFor('Acme Unreachable', 'ACMEU', closed);
     const down = await check(server);
     expect(down.status).toBe('unreachable');
@@ -159,7 +159,7 @@ describe('problem issues of server checks', () => {
   });
 
   it('leaves a problem a person resolved while the server is down resolved until it changes', async () => {
-    const closed = await freePort();
+    const closed = await closedPort();
     const server = await serverFor('Quiet Down', 'QUIETD', closed);
     await check(server);
     const [issue] = await issuesOf(server);
@@ -205,7 +205,7 @@ describe('problem issues of server checks', () => {
     const scheduled = (id: string) =>
       checks.check(id, SCHEDULED_CHECK_ACTOR, { eventOnlyOnChange: true });
 
-    const closed = await freePort();
+    const closed = await closedPort();
     const server = await serverFor('Scheduled Down', 'SCHEDD', closed);
     expect(await scheduled(server.id)).toBe('checked');
     expect(await scheduled(server.id)).toBe('checked');
@@ -237,7 +237,7 @@ describe('problem issues of server checks', () => {
 
   it('opens a host-key issue naming both keys, and resolves it once the new key is accepted', async () => {
     const server = await serverFor('Key Change', 'KEYCH', sshd.port);
-    const closed = await freePort();
+    const closed = await closedPort();
     const original = await sshd.hostKey();
     expect((await check(server)).hostKey).toEqual(original);
     // Down first: the changed key then shows the server answers, which resolves 'unreachable'.
@@ -286,7 +286,7 @@ describe('problem issues of server checks', () => {
         format: 'slack',
       });
       expect(made.status).toBe(201);
-      const server = await serverFor('Hooked Ltd', 'HOOK', await freePort());
+      const server = await serverFor('Hooked Ltd', 'HOOK', await closedPort());
       await check(server);
       await receiver.waitFor(1);
       const [body] = receiver.bodies<{ text: string }>();

@@ -6,7 +6,7 @@ import type { Client } from '#shared/clients.ts';
 import type { ClientHistory } from '#shared/events.ts';
 import type { Server, ServerList } from '#shared/servers.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
-import { freePort } from '#server/testing/free-port.ts';
+import { closedPort } from '#server/testing/free-port.ts';
 import { sshKeygen, startSshd, type Sshd } from '#server/testing/sshd.ts';
 import { resolveSecretKey, SecretBox } from '#server/secrets.ts';
 import { newCredential } from '../credentials/credential-secrets.ts';
@@ -237,7 +237,7 @@ describe('POST /api/servers/:id/check', () => {
       const reachable = check(id);
       await expect.poll(() => passwordServer.loginsUnderWay, { timeout: 10_000 }).toBe(1);
       // Meanwhile a check of another target finds it down, and opens the issue.
-      await moveTo(await freePort());
+      await moveTo(await closedPort());
       expect((await check(id)).body).toMatchObject({ status: 'unreachable' });
       await moveTo(passwordServer.port);
       release();
@@ -368,7 +368,7 @@ describe('POST /api/servers/:id/check', () => {
     // Unreachable says nothing about the key: what was offered stays to be accepted.
     await t.server.app.parts.db.kysely
       .updateTable('server')
-      .set({ port: await freePort() })
+      .set({ port: await closedPort() })
       .where('id', '=', id)
       .execute();
     const refused = (await check(id)).body;
@@ -393,7 +393,7 @@ describe('POST /api/servers/:id/check', () => {
   });
 
   it('says connection refused for a closed port, after its retries', async () => {
-    const id = await serverFor('Closed Port', { host: '127.0.0.1', port: await freePort() });
+    const id = await serverFor('Closed Port', { host: '127.0.0.1', port: await closedPort() });
     const { body } = await check(id);
     expect(body).toMatchObject({
       status: 'unreachable',
