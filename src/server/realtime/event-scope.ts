@@ -80,7 +80,7 @@ async function credentialUsers(
   const users = new Map<string, string[][]>();
   const makers = new Map<string, Making>();
   for (const chunk of chunks(ids, IDS_PER_STATEMENT)) {
-    const [rows, made, createdEvents] = await Promise.all([
+    const [rows, made] = await Promise.all([
       db
         .selectFrom('server')
         .innerJoin('client', 'client.id', 'server.clientId')
@@ -92,19 +92,12 @@ async function credentialUsers(
         .select(['id', 'createdBy', 'updatedBy'])
         .where('id', 'in', chunk)
         .execute(),
-      db
-        .selectFrom('event')
-        .select(['credentialId', 'actorId'])
-        .where('kind', '=', 'credential.created')
-        .where('credentialId', 'in', chunk)
-        .execute(),
     ]);
     for (const row of rows) {
       const list = users.get(row.credentialId!) ?? [];
       list.push(toStringList(row.tags));
       users.set(row.credentialId!, list);
     }
-    const stored = new Set(made.map((row) => row.id));
     for (const row of made) {
       if (row.createdBy === null) continue;
       makers.set(row.id, {
@@ -112,8 +105,18 @@ async function credentialUsers(
         changedByOthers: row.updatedBy !== row.createdBy,
       });
     }
+    // Deleted ones only: their maker is in the event log.
+    const stored = new Set(made.map((row) => row.id));
+    const deleted = chunk.filter((id) => !stored.has(id));
+    if (deleted.length === 0) continue;
+    const createdEvents = await db
+      .selectFrom('event')
+      .select(['credentialId', 'actorId'])
+      .where('kind', '=', 'credential.created')
+      .where('credentialId', 'in', deleted)
+      .execute();
     for (const row of createdEvents) {
-      if (row.actorId === null || stored.has(row.credentialId!)) continue;
+      if (row.actorId === null) continue;
       makers.set(row.credentialId!, { madeBy: row.actorId, changedByOthers: true });
     }
   }
