@@ -65,7 +65,7 @@ const ENDPOINTS_AT_ONCE = 4;
  * How many endpoints an instance serves at once with a pool of `poolSize` connections: each
  * holds one for its turn, HTTP attempts included, so at most half the pool, and one at least.
  */
-export function endpointsAtOnce(poolSize: number | undefined): number {
+function endpointsAtOnce(poolSize: number | undefined): number {
   if (poolSize === undefined) return ENDPOINTS_AT_ONCE;
   return Math.max(1, Math.min(ENDPOINTS_AT_ONCE, Math.floor(poolSize / 2)));
 }
@@ -142,11 +142,11 @@ export class WebhookOutbox {
     allowPrivate: boolean;
     ownerSpeaks: OwnerSpeaks;
     timings?: WebhookTimings;
-    /** Endpoints served at once (endpointsAtOnce); default 4. */
-    endpointsAtOnce?: number;
+    /** DATABASE_POOL_SIZE on PostgreSQL: each endpoint served holds a connection for its turn. */
+    poolSize?: number;
   }) {
     this.#db = deps.db;
-    this.#slotsFree = deps.endpointsAtOnce ?? ENDPOINTS_AT_ONCE;
+    this.#slotsFree = endpointsAtOnce(deps.poolSize);
     this.#ownerSpeaks = deps.ownerSpeaks;
     this.#box = deps.box;
     this.#log = deps.log;

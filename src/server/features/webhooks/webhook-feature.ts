@@ -2,11 +2,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Db } from '#server/db/database.ts';
 import type { SecretBox } from '#server/secrets.ts';
 import type { EventHub } from '#server/realtime/event-hub.ts';
-import {
-  WebhookOutbox,
-  endpointsAtOnce,
-  type WebhookTimings,
-} from '#server/realtime/webhook-outbox.ts';
+import { WebhookOutbox, type WebhookTimings } from '#server/realtime/webhook-outbox.ts';
 import { ownerSpeaksUnder } from '#server/realtime/webhook-owner.ts';
 import type { Allowlist } from '#server/auth/allowlist.ts';
 import { WebhookRepository } from './webhook-repository.ts';
@@ -39,7 +35,7 @@ export function registerWebhookFeature(
     log,
     allowPrivate,
     ownerSpeaks,
-    endpointsAtOnce: endpointsAtOnce(deps.poolSize),
+    poolSize: deps.poolSize,
     ...(deps.timings ? { timings: deps.timings } : {}),
   });
   hub.onNewEvents(() => outbox.wake());
