@@ -111,6 +111,18 @@ async function credentialsOf(
   return out.sort((a, b) => exact(a.name, b.name) || exact(a.id, b.id));
 }
 
+interface ExportOptions {
+  secrets: boolean;
+  actor: NewEvent['actor'];
+  ids?: readonly string[];
+  /**
+   * The clients the person may see (access by tag): the others are left out, and named in
+   * `ids` they are missing, as clients that do not exist. Their servers and the credentials
+   * those use come only with them.
+   */
+  visible?: (client: Client) => boolean;
+}
+
 /**
  * Every client (or, with `ids`, those clients: all of them or, when one is missing, a
  * ClientsNotFoundError), as the API presents it, with all its servers, and the vault
@@ -126,17 +138,7 @@ export async function exportClients(
   db: Db,
   box: SecretBox,
   repository: ClientRepository,
-  options: {
-    secrets: boolean;
-    actor: NewEvent['actor'];
-    ids?: readonly string[];
-    /**
-     * The clients the person may see (access by tag): the others are left out, and named in
-     * `ids` they are missing, as clients that do not exist. Their servers and the credentials
-     * those use come only with them.
-     */
-    visible?: (client: Client) => boolean;
-  },
+  options: ExportOptions,
 ): Promise<{ file: ClientExport; secretsRead: number }> {
   const read = await inSnapshot(db, (trx) => readExport(trx, box, repository, options));
   const events = options.secrets ? secretReads(read, options.actor) : [];
@@ -185,11 +187,7 @@ async function readExport(
   trx: Transaction<Database>,
   box: SecretBox,
   repository: ClientRepository,
-  options: {
-    secrets: boolean;
-    ids?: readonly string[];
-    visible?: (client: Client) => boolean;
-  },
+  options: ExportOptions,
 ): Promise<ExportRead> {
   const at = new Date().toISOString();
   const { visible } = options;
