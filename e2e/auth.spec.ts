@@ -2,6 +2,7 @@ import {
   test,
   expect,
   confirmThroughUi,
+  holdBack,
   seedClient,
   signInContext,
   signUpThroughUi,
@@ -205,12 +206,7 @@ test('signed out elsewhere, the tab forgets what it read: the next person never 
   );
   await expect(page.getByRole('heading', { name: 'Servers', level: 1 })).toBeVisible();
   await expect(page.getByText('Next Person')).toBeVisible();
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route(`**/api/clients/${client.id}`, async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdBack(page, `**/api/clients/${client.id}`);
   const read = page.waitForRequest((request) =>
     request.url().endsWith(`/api/clients/${client.id}`),
   );
