@@ -3,6 +3,7 @@ import '@mantine/notifications/styles.css';
 // After Mantine's styles, which it adjusts.
 import './app/focus.css';
 import './app/selected-links.css';
+import './app/light-variants.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { AppProviders } from './app/providers.tsx';

@@ -28,11 +28,7 @@ export const theme = createTheme({
         allowedInitialsColors: ['red', 'pink', 'grape', 'violet', 'indigo', 'blue', 'cyan'],
       },
     },
-    // Mantine's yellow alert title on its yellow background is 2.7:1; the text colour is not.
-    Alert: {
-      styles: (_theme: unknown, props: { color?: string }) =>
-        props.color === 'yellow' ? { label: { color: 'var(--mantine-color-text)' } } : {},
-    },
+    // Light variants' text (light buttons, badges, alert titles) is darkened in light-variants.css.
     // The selected row's description keeps its full colour: faded, it misses 4.5:1.
     NavLink: { styles: { description: { opacity: 1 } } },
     // A table wider than a phone scrolls sideways; keyboard users reach the scroll by Tab.
