@@ -1,7 +1,7 @@
-import { test, expect, holdBack, seedClient } from './fixtures.ts';
+import { test, expect, holdBack, seedClient, signInContext } from './fixtures.ts';
 import { transitionsDone } from './transitions.ts';
 import type { Page } from '@playwright/test';
-import type { ClientList } from '../src/shared/clients.ts';
+import type { Client, ClientList } from '../src/shared/clients.ts';
 
 const panel = (page: Page) => page.getByRole('region', { name: 'Selected Client' });
 
@@ -131,6 +131,31 @@ test('a save answered after another client was opened stays on that client', asy
   await expect(page.getByText('Client Saved!')).toBeVisible();
   await expect(page).toHaveURL(new RegExp(`/clients/${second.id}(\\?|$)`));
   await expect(panel(page).getByRole('heading', { name: 'Hooli (HOO)' })).toBeVisible();
+});
+
+test('a start date left empty is the day it is where the person is, not on the server', async ({
+  browser,
+  staff,
+}) => {
+  // A zone whose date differs from UTC's now: 14 hours ahead from 10:00 UTC, 11 behind before.
+  const timezoneId = new Date().getUTCHours() >= 10 ? 'Pacific/Kiritimati' : 'Pacific/Pago_Pago';
+  const context = await browser.newContext({ timezoneId, baseURL: staff.server.url });
+  await signInContext(context, staff);
+  const page = await context.newPage();
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Add client' }).click();
+  await page.getByLabel('Name', { exact: true }).fill('Far Away');
+  const startDate = page.getByLabel('Start date', { exact: true });
+  const localToday = await startDate.inputValue();
+  expect(localToday).not.toBe(new Date().toISOString().slice(0, 10));
+  await startDate.clear();
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Client Saved!')).toBeVisible();
+  await expect(page).toHaveURL(/\/clients\/[A-Za-z0-9_-]+$/);
+  const id = new URL(page.url()).pathname.split('/').pop() ?? '';
+  const stored = await staff.json<Client>('GET', `/api/clients/${id}`);
+  expect(stored.body.startDate.slice(0, 10)).toBe(localToday);
+  await context.close();
 });
 
 test('bad input is shown at the field and nothing is saved', async ({ page, staff }) => {

@@ -104,12 +104,13 @@ export function ClientForm({
     async (values) => {
       setProblem(null);
       const input = formValuesToInput(values);
+      // A start date left empty on Add is today where the person is; the server's is UTC's.
       try {
         const stored = await saved.save((base) =>
           save.mutateAsync(
             base
               ? { kind: 'update', id: base.id, version: base.version, input }
-              : { kind: 'create', input },
+              : { kind: 'create', input: { startDate: todayIsoDate(), ...input } },
           ),
         );
         notifications.show({ color: 'green', message: 'Client Saved!' });
