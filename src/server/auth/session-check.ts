@@ -49,8 +49,18 @@ export function sessionCheck(auth: Auth, db: Db) {
     expiresIn: ctx.sessionConfig.expiresIn,
     updateAge: ctx.sessionConfig.updateAge,
   }));
-  const betterAuth = (headers: IncomingHttpHeaders): Promise<FoundSession | null> =>
-    auth.api.getSession({ headers: fromNodeHeaders(headers) });
+  const betterAuth = async (
+    headers: IncomingHttpHeaders,
+    setCookies?: (cookies: string[]) => void,
+  ): Promise<FoundSession | null> => {
+    const answer = await auth.api.getSession({
+      headers: fromNodeHeaders(headers),
+      returnHeaders: true,
+    });
+    const cookies = answer.headers.getSetCookie();
+    if (setCookies && cookies.length > 0) setCookies(cookies);
+    return answer.response;
+  };
   const sessionByToken = compiledRead((token: string) =>
     db.kysely
       .selectFrom('session')
@@ -59,20 +69,29 @@ export function sessionCheck(auth: Auth, db: Db) {
       .where('session.token', '=', joinKey(token)),
   );
 
-  return async function findSession(headers: IncomingHttpHeaders): Promise<FoundSession | null> {
+  /**
+   * `setCookies` takes the cookies Better Auth sets on the way: the session's, renewed with its
+   * expiry, or cleared when it has ended.
+   */
+  return async function findSession(
+    headers: IncomingHttpHeaders,
+    setCookies?: (cookies: string[]) => void,
+  ): Promise<FoundSession | null> {
     const { secret, cookie, dontRemember, expiresIn, updateAge } = await settings;
     const header = headers.cookie;
-    if (!header || cookieValue(header, dontRemember) !== undefined) return betterAuth(headers);
+    if (!header || cookieValue(header, dontRemember) !== undefined) {
+      return betterAuth(headers, setCookies);
+    }
     const signed = cookieValue(header, cookie);
     const token = signed === undefined ? undefined : verify(signed, secret);
-    if (token === undefined) return betterAuth(headers);
+    if (token === undefined) return betterAuth(headers, setCookies);
     const [found] = await sessionByToken(db.kysely, token);
-    if (!found) return betterAuth(headers);
+    if (!found) return betterAuth(headers, setCookies);
     const expiresAt = new Date(found.expiresAt).getTime();
     const now = Date.now();
     // Expired, or due for the refresh that moves its expiry: Better Auth's own rules.
     if (!(expiresAt > now) || expiresAt - expiresIn * 1000 + updateAge * 1000 <= now) {
-      return betterAuth(headers);
+      return betterAuth(headers, setCookies);
     }
     return {
       session: { id: found.sessionId },

@@ -100,11 +100,14 @@ export function registerSessionGuard(
   app.decorateRequest('user', null);
   app.decorateRequest('sessionId', null);
   app.addHook('onRequest', async (request, reply) => {
+    const setCookies = (cookies: string[]) => void reply.header('set-cookie', cookies);
     if (isPublicRequest(request)) return;
     // With a bearer token the cookies are not looked at: the token alone decides.
     const bearer = bearerToken(request.headers);
     const found =
-      bearer === undefined ? await findSession(request.headers) : await findToken(bearer);
+      bearer === undefined
+        ? await findSession(request.headers, setCookies)
+        : await findToken(bearer);
     if (found instanceof TokenRefusal) refuseToken(reply, found);
     const refusal = admit(request, found, allowlist);
     if (refusal) throw refusal;
