@@ -158,6 +158,27 @@ describe('allowlists on returning sign-ins, after the lists were narrowed', () =
     }
   });
 
+  it("ends, rather than serves, their sessions on Better Auth's own account routes", async () => {
+    const earlier = new Session(server);
+    for (const [name, value] of earlierCookies.get(BY_ADDRESS)!) earlier.cookies.set(name, value);
+    expect(await sessionRows(BY_ADDRESS)).toBe(1);
+    const rename = await earlier.json('POST', '/api/auth/update-user', { name: 'Left out' });
+    expect(rename.status).toBe(401);
+    expect(await sessionRows(BY_ADDRESS)).toBe(0);
+    const password = await earlier.json('POST', '/api/auth/change-password', {
+      currentPassword: PASSWORD,
+      newPassword: 'a new pass phrase',
+    });
+    expect(password.status).toBe(401);
+    expect((await earlier.json('GET', '/api/auth/get-session')).body).toBeNull();
+    const stored = await server.app.parts.db.kysely
+      .selectFrom('user')
+      .select('name')
+      .where('email', '=', BY_ADDRESS)
+      .executeTakeFirstOrThrow();
+    expect(stored.name).not.toBe('Left out');
+  });
+
   it('refuses the Google sign-in of a returning user the lists no longer allow, with the reason', async () => {
     const sessionsBefore = await sessionRows(BY_PROVIDER);
     expect(sessionsBefore).toBe(1);

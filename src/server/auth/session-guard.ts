@@ -82,6 +82,11 @@ export function isPublicRequest(request: FastifyRequest): boolean {
   return (url !== undefined && PUBLIC_ROUTES.has(url)) || isWebAppFile(config);
 }
 
+/** Better Auth's routes: sign-in and sign-up, and those of a signed-in person's own account. */
+function isBetterAuthRoute(request: FastifyRequest): boolean {
+  return request.routeOptions.url?.startsWith('/api/auth/') === true;
+}
+
 /**
  * One guard for every route: a valid session of a verified, enabled user, or 401/403 JSON. The
  * server enforces it; the original only redirected in the browser and let the route load anyway.
@@ -97,11 +102,28 @@ export function registerSessionGuard(
   const findSession = sessionCheck(auth, db);
   const findToken = tokenCheck(db, tokenRateLimitPerMinute);
   const secondFactorRefusal = secondFactorGate(db, require2fa);
+  /**
+   * Better Auth's own routes answer without the guard, and would serve a session the guard
+   * refuses (a disabled person's, or one the narrowed allowlists leave out) there: its name,
+   * password and second factors changed by someone shut out. That person's sessions end
+   * instead, and Better Auth answers the request as it would without them.
+   */
+  const endRefusedSessions = async (session: FoundSession | null) => {
+    if (!session) return;
+    const { id, disabled, email } = session.user;
+    if (!disabled && isEmailAllowed(email, allowlist)) return;
+    await db.kysely.deleteFrom('session').where('userId', '=', id).execute();
+  };
   app.decorateRequest('user', null);
   app.decorateRequest('sessionId', null);
   app.addHook('onRequest', async (request, reply) => {
     const setCookies = (cookies: string[]) => void reply.header('set-cookie', cookies);
-    if (isPublicRequest(request)) return;
+    if (isPublicRequest(request)) {
+      if (isBetterAuthRoute(request) && request.headers.cookie) {
+        await endRefusedSessions(await findSession(request.headers, setCookies));
+      }
+      return;
+    }
     // With a bearer token the cookies are not looked at: the token alone decides.
     const bearer = bearerToken(request.headers);
     const found =
