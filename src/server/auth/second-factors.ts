@@ -144,8 +144,12 @@ function passkeyUserVerification() {
         {
           matcher: (context) => context.path === '/passkey/verify-authentication',
           handler: createAuthMiddleware(async (ctx) => {
-            const body = ctx.body as { response?: { response?: { authenticatorData?: unknown } } };
-            const data = body.response?.response?.authenticatorData;
+            // Before Better Auth checks the body: it may be missing, or JSON null.
+            const body = ctx.body as
+              | { response?: { response?: { authenticatorData?: unknown } } | null }
+              | null
+              | undefined;
+            const data = body?.response?.response?.authenticatorData;
             if (typeof data !== 'string') return;
             const bytes = Buffer.from(data, 'base64url');
             // 32 bytes of the relying party's hash, then the flags; shorter is Better Auth's
