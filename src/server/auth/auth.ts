@@ -4,10 +4,11 @@ import { genericOAuth } from 'better-auth/plugins/generic-oauth';
 import type { FastifyBaseLogger } from 'fastify';
 import { displayNameText, listViewSchema } from '#shared/account.ts';
 import { ACCOUNT_DISABLED_CODE, EMAIL_NOT_ALLOWED_CODE } from '#shared/api-error.ts';
-import { isStorableText } from '#shared/clients.ts';
+import { STORABLE_MESSAGE } from '#shared/clients.ts';
 import { RECENT_SIGN_IN_MINUTES } from '#shared/second-factors.ts';
 import type { Config } from '#server/config.ts';
 import { betterAuthSecret } from '#server/secrets.ts';
+import { unstorablePaths } from '#server/http/storable-input.ts';
 import type { Db } from '#server/db/database.ts';
 import { fromBool, toBool } from '#server/db/codec.ts';
 import type { Mailer } from '#server/mail/mailer.ts';
@@ -181,14 +182,14 @@ export function createAuth({ db, config, secretKey, mailer, log, passwordHashing
         // target as the browser will resolve it (redirect-targets.ts).
         refuseOffAppRedirects(ctx, publicUrl);
         // PostgreSQL refuses NUL in text: without this, a name with one failed deep in the
-        // user insert as "Failed to create user" and an error in the log.
-        for (const [field, value] of Object.entries((ctx.body ?? {}) as Record<string, unknown>)) {
-          if (typeof value === 'string' && !isStorableText(value)) {
-            throw new APIError('BAD_REQUEST', {
-              code: 'INVALID_TEXT',
-              message: `${field}: Must not contain NUL characters or broken Unicode`,
-            });
-          }
+        // user insert as "Failed to create user", and a callback's state in its lookup, each
+        // with an error in the log. The same check as every other route's (storable-input.ts).
+        const [where] = [...unstorablePaths(ctx.query), ...unstorablePaths(ctx.body)];
+        if (where) {
+          throw new APIError('BAD_REQUEST', {
+            code: 'INVALID_TEXT',
+            message: `${where.join('.')}: ${STORABLE_MESSAGE}`,
+          });
         }
         // Better Auth's update-user takes any JSON for these: an array or a boolean failed the
         // SQLite insert (500) and was stored as garbage by PostgreSQL. An image of null removes
