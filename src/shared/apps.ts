@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { recordVersionSchema } from './record-version.ts';
 import { nextCursorSchema, pageQuerySchema } from './pages.ts';
 import { clientIdSchema, commandWord, domainSchema } from './clients.ts';
 import { serverIdSchema } from './servers.ts';
@@ -55,7 +56,7 @@ export type AppCreate = z.input<typeof appCreateSchema>;
 
 /** `PUT /api/apps/:id`: carries the version it was read at (409 on a stale save). */
 export const appUpdateSchema = appFieldsSchema.extend({
-  version: z.number('Must be a number').int().min(1),
+  version: recordVersionSchema,
 });
 export type AppUpdate = z.input<typeof appUpdateSchema>;
 
@@ -65,10 +66,10 @@ export type AppUpdate = z.input<typeof appUpdateSchema>;
  */
 export const runStartSchema = z
   .object({
-    version: z.number('Must be a number').int('Must be a whole number').min(1).optional(),
+    version: recordVersionSchema.optional(),
     // Where the Deploy dialog said it runs: a server or directory changed since is refused.
-    host: z.string('Must be text').max(1000).optional(),
-    directory: z.string('Must be text').max(4096).optional(),
+    host: z.string('Must be text').max(1000, 'At most 1000 characters').optional(),
+    directory: z.string('Must be text').max(4096, 'At most 4096 characters').optional(),
   })
   // No body at all reaches the schema as null.
   .nullish();
@@ -166,5 +167,9 @@ export type RunLogLine = z.infer<typeof runLogLineSchema>;
 export const RUN_LOG_EVENT = 'run.log';
 export const RUN_END_EVENT = 'run.end';
 export const runLogQuerySchema = z.object({
-  after: z.coerce.number('Must be a number').int().min(0).optional(),
+  after: z.coerce
+    .number('Must be a number')
+    .int('Must be a whole number')
+    .min(0, 'Must be 0 or more')
+    .optional(),
 });

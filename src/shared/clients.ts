@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { recordVersionSchema } from './record-version.ts';
 import { nextCursorSchema, pageQuerySchema } from './pages.ts';
 import { parseTags } from './tags.ts';
 import {
@@ -179,7 +180,7 @@ export const clientFormSchema = clientInputSchema.superRefine(typedPasswordLongE
 
 /** An update carries the version it was read at, so a save over a newer change is refused. */
 export const clientUpdateSchema = clientInputSchema
-  .extend({ version: z.number('Must be a number').int().min(1) })
+  .extend({ version: recordVersionSchema })
   .superRefine(typedPasswordLongEnough);
 export type ClientUpdate = z.input<typeof clientUpdateSchema>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { recordVersionSchema } from './record-version.ts';
 import { nextCursorSchema } from './pages.ts';
 import { isStorableText } from './clients.ts';
 import { hasHiddenCharacters, HIDDEN_CHARACTER_MESSAGE } from './command-safe-text.ts';
@@ -90,13 +91,13 @@ export type CredentialCreate = z.input<typeof credentialCreateSchema>;
 /** `PUT /api/credentials/:id`: renames it; the secret changes only by a rotation. */
 export const credentialUpdateSchema = z.object({
   name: credentialNameSchema,
-  version: z.number('Must be a number').int().min(1),
+  version: recordVersionSchema,
 });
 export type CredentialUpdate = z.input<typeof credentialUpdateSchema>;
 
 /** `POST /api/credentials/:id/rotate`: replaces the secret, with the same fields as create. */
 export const credentialRotateSchema = z.object({
-  version: z.number('Must be a number').int().min(1),
+  version: recordVersionSchema,
   ...secretFields,
 });
 export type CredentialRotate = z.input<typeof credentialRotateSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { recordVersionSchema } from './record-version.ts';
 import { nextCursorSchema, pageQuerySchema } from './pages.ts';
 import { clientIdSchema, lineText, plainText, trimmedText } from './clients.ts';
 import { serverIdSchema } from './servers.ts';
@@ -100,7 +101,7 @@ export const issueUpdateSchema = z.object({
   title: titleSchema,
   text: bodySchema,
   assigneeId: personIdSchema.nullable(),
-  version: z.number('Must be a number').int().min(1),
+  version: recordVersionSchema,
 });
 export type IssueUpdate = z.input<typeof issueUpdateSchema>;
 

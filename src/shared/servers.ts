@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { recordVersionSchema } from './record-version.ts';
 import { nextCursorSchema, pageQuerySchema } from './pages.ts';
 import { clientIdSchema, commandWord, serverInputSchema } from './clients.ts';
 
@@ -102,7 +103,7 @@ export type ServerCreate = z.input<typeof serverCreateSchema>;
 
 /** `PUT /api/servers/:id`: carries the version it was read at (409 on a stale save). */
 export const serverUpdateSchema = serverFieldsSchema.extend({
-  version: z.number('Must be a number').int().min(1),
+  version: recordVersionSchema,
 });
 export type ServerUpdate = z.input<typeof serverUpdateSchema>;
 
