@@ -38,7 +38,11 @@ import { registerTokenFeature } from './features/tokens/token-feature.ts';
 import { registerAppsFeature } from './features/apps/apps-feature.ts';
 import type { RunManager, RunTimings } from './features/runs/run-manager.ts';
 import { registerIssueFeature } from './features/issues/issue-feature.ts';
-import { registerErrorHandling } from './http/error-handler.ts';
+import {
+  MAX_PARAM_LENGTH,
+  answerFrameworkError,
+  registerErrorHandling,
+} from './http/error-handler.ts';
 import { registerCsrfCheck } from './http/csrf.ts';
 import { loggerOptions, terminalLogStream } from './http/logger.ts';
 import { requestLoggerFactory } from './http/request-logger.ts';
@@ -112,6 +116,8 @@ export async function buildApp(
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     // Streams are ended by the hub on close; idle keep-alive sockets need not hold shutdown.
     forceCloseConnections: 'idle',
+    maxParamLength: MAX_PARAM_LENGTH,
+    frameworkErrors: answerFrameworkError,
   });
   // First, so that it sees every route registered after it.
   recordRoutes(app);

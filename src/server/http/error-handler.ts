@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from './http-error.ts';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from './database-unavailable.ts';
 import { wantsSpaFallback } from './static-files.ts';
@@ -48,6 +48,26 @@ export function registerErrorHandling(app: FastifyInstance, options: { spa: bool
       .send({ error: `No route ${request.method} ${request.url.split('?')[0]}` });
   });
 }
+
+/**
+ * Fastify's `frameworkErrors`: what its router refuses before any route, hook or error handler
+ * runs (a path that is not valid percent-encoding, a path parameter over `maxParamLength`),
+ * answered in the shape of every other refusal instead of Fastify's own.
+ */
+export function answerFrameworkError(
+  error: FastifyError,
+  _request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  const message =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? `A part of the path is longer than ${MAX_PARAM_LENGTH} characters`
+      : 'Must be valid percent-encoded UTF-8';
+  void reply.status(400).send({ error: `path: ${message}` });
+}
+
+/** Fastify's default, named: the message above says it. */
+export const MAX_PARAM_LENGTH = 100;
 
 function clientErrorMessage(error: FastifyError, bodyLimit: number | undefined): string {
   switch (error.code) {

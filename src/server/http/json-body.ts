@@ -27,6 +27,18 @@ export function jsonDepth(text: string, limit = MAX_JSON_DEPTH): number {
   return deepest;
 }
 
+export const PROTOTYPE_KEYS_MESSAGE =
+  'JSON body: keys named __proto__ or constructor.prototype are not taken';
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Fastify's own JSON parser (prototype-poisoning keys refused), with two checks before it:
  * bytes that are not UTF-8 are refused instead of being turned silently into U+FFFD and
@@ -52,6 +64,14 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
       );
       return;
     }
-    void parse.call(app, request, text, done);
+    void parse.call(app, request, text, (error, parsed) => {
+      // Fastify's parser says "invalid JSON" for the keys it refuses as well: told apart here,
+      // on the refused body alone, by a parse that does not refuse them.
+      if (error && isJson(text)) {
+        done(new HttpError(400, PROTOTYPE_KEYS_MESSAGE), undefined);
+        return;
+      }
+      done(error, parsed);
+    });
   });
 }
