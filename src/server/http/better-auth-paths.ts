@@ -19,7 +19,15 @@ const answer = (description: string, schema: z.ZodType) => ({
   description,
   content: json(schema),
 });
-const refusal = (description: string) => answer(description, apiErrorSchema);
+/**
+ * Better Auth's own refusals are `{ message, code }`; those of the bridge and the app before it
+ * (an empty refusal, a body that is not JSON) are the app's `{ error }`.
+ */
+const betterAuthRefusalSchema = z.union([
+  z.object({ message: z.string(), code: z.string().optional() }),
+  apiErrorSchema,
+]);
+const refusal = (description: string) => answer(description, betterAuthRefusalSchema);
 
 const userSchema = z.looseObject({
   id: z.string(),
@@ -71,8 +79,12 @@ export const betterAuthPaths: OpenAPIV3.PathsObject = {
             z.object({ twoFactorRedirect: z.literal(true) }),
           ]),
         ),
+        400: refusal('The body is not the one described (`message` names the field).'),
         401: refusal('Wrong email or password.'),
-        403: refusal('The email is not verified, or the account is disabled (`code` says which).'),
+        403: refusal(
+          'The email is not verified, the account is disabled or not allowed, or `callbackURL` is off the app (`code` says which).',
+        ),
+        415: refusal('The body is not JSON.'),
         429: refusal('Too many attempts: `Retry-After` says when to try again.'),
       },
     },

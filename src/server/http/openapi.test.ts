@@ -111,6 +111,35 @@ describe('the OpenAPI document', () => {
   });
 });
 
+describe("Better Auth's sign-in, as the document describes it", () => {
+  it('declares each refusal the route answers, in the shape it is answered', async () => {
+    const document = await fetchDocument();
+    const responses = document.paths['/api/auth/sign-in/email']!.post!.responses as Record<
+      string,
+      { content: { 'application/json': { schema: Record<string, unknown> } } }
+    >;
+    const declared = (status: number) => {
+      const schema = responses[String(status)]?.content['application/json'].schema;
+      expect(schema, `${status} is declared`).toBeDefined();
+      return z.fromJSONSchema(schema as never);
+    };
+    const anyone = new Session(t.server);
+    const refusals = [
+      // A wrong password, an off-app callback, a body of the wrong types, text instead of JSON.
+      [{ email: 'nobody@example.com', password: 'not the password' }, undefined],
+      [{ email: 'nobody@example.com', password: 'x', callbackURL: 'https://elsewhere.test/' }],
+      [{ email: 1, password: 'x' }],
+      ['email=a', { 'content-type': 'text/plain' }],
+    ] as const;
+    for (const [body, headers] of refusals) {
+      const answer = await anyone.request('POST', '/api/auth/sign-in/email', body, headers);
+      const json: unknown = await answer.json();
+      const result = declared(answer.status).safeParse(json);
+      expect(result.success, `${answer.status} ${JSON.stringify(json)}`).toBe(true);
+    }
+  });
+});
+
 describe('answers checked against their schemas', () => {
   it('fails an answer that does not match (500) and drops keys the schema does not name', async () => {
     // A throwaway app with the same compilers and error handling as the real one.
