@@ -21,6 +21,15 @@ export class DeployTokens {
     return row ? this.#box.open(row.token, deployTokenPlace(userId)) : null;
   }
 
+  /**
+   * Everyone's token: a deploy puts its person's on the remote command line, so any server
+   * may have seen any of them; what a server says is masked against them all.
+   */
+  async readAll(): Promise<string[]> {
+    const rows = await this.#db.selectFrom('deployToken').select(['userId', 'token']).execute();
+    return rows.map((row) => this.#box.open(row.token, deployTokenPlace(row.userId)));
+  }
+
   /** An empty token removes it. */
   async write(userId: string, token: string): Promise<void> {
     if (token === '') {

@@ -19,8 +19,8 @@ import {
 import {
   CREDENTIAL_SECRET_COLUMNS,
   joinedSshCredential,
-  openCredentialSecret,
 } from '../credentials/credential-secrets.ts';
+import { clientSecrets } from '../credentials/client-secrets.ts';
 import type { DeployTokens } from '../account/deploy-tokens.ts';
 import { buildCommands, commandValueProblem } from '../clients/deploy-command.ts';
 import { shellQuote } from '../clients/shell-quote.ts';
@@ -260,7 +260,10 @@ export class RunManager {
       code: app.clientCode,
     });
     if (!deploy?.command) return refuse(deploy?.missing ?? 'No command to run');
-    const masker = new Masker([accessToken, ...(await this.#clientSecrets(app.clientId))]);
+    const masker = new Masker([
+      accessToken,
+      ...(await clientSecrets(this.#db, this.#box, app.clientId)),
+    ]);
     const shown = masker.mask(deploy.command);
 
     const id = newRecordId();
@@ -383,28 +386,6 @@ export class RunManager {
     });
     this.#active.set(id, active);
     return { status: 'started', run: committed };
-  }
-
-  /**
-   * Every secret a run of the client's app could print: each value of the credentials its
-   * servers use (the client's password among them), and each key's passphrase.
-   */
-  async #clientSecrets(clientId: string): Promise<string[]> {
-    const rows = await this.#db.kysely
-      .selectFrom('credential')
-      .select(['id', 'secret', 'sealedForClient', 'passphrase'])
-      .where('id', 'in', (eb) =>
-        eb
-          .selectFrom('server')
-          .select('server.credentialId')
-          .where('server.clientId', '=', clientId)
-          .where('server.credentialId', 'is not', null),
-      )
-      .execute();
-    return rows.flatMap((row) => {
-      const { secret, passphrase } = openCredentialSecret(this.#box, row);
-      return passphrase === null ? [secret] : [secret, passphrase];
-    });
   }
 
   async #finish(active: ActiveRun, result: RemoteResult): Promise<void> {

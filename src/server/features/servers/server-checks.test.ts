@@ -6,7 +6,10 @@ import type { Client } from '#shared/clients.ts';
 import type { ClientHistory } from '#shared/events.ts';
 import type { Server, ServerList } from '#shared/servers.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
+import type { AddressInfo } from 'node:net';
 import { closedPort } from '#server/testing/free-port.ts';
+import { startDisconnectingServer } from '#server/testing/disconnecting-ssh-server.ts';
+import { SECRET_MASK } from '../runs/masker.ts';
 import { sshKeygen, startSshd, type Sshd } from '#server/testing/sshd.ts';
 import { resolveSecretKey, SecretBox } from '#server/secrets.ts';
 import { newCredential } from '../credentials/credential-secrets.ts';
@@ -225,6 +228,39 @@ describe('POST /api/servers/:id/check', () => {
       await Promise.all([before, after]);
       expect(passwordServer.passwordsTried).toEqual([PASSWORD, 'the new password']);
     });
+  });
+
+  it('masks the secrets in the words a failing server ends the check with', async () => {
+    const token = 'deploy-token-of-cleo-4471';
+    expect(
+      (await t.staff.member.json('PUT', '/api/me/access-token', { accessToken: token })).status,
+    ).toBe(200);
+    const id = await atPasswordServer('Says What It Knows');
+    // The server at its address now ends every connection repeating what it learnt.
+    const hostile = await startDisconnectingServer(`known: ${PASSWORD} and ${token}`);
+    try {
+      const { db } = t.server.app.parts;
+      const port = (hostile.address() as AddressInfo).port;
+      await db.kysely.updateTable('server').set({ port }).where('id', '=', id).execute();
+      const { body } = await check(id);
+      expect(body).toMatchObject({
+        status: 'unreachable',
+        reason: `the server ended the connection, saying “known: ${SECRET_MASK} and ${SECRET_MASK}”`,
+      });
+      const issue = await db.kysely
+        .selectFrom('issue')
+        .select('text')
+        .where('serverId', '=', id)
+        .executeTakeFirstOrThrow();
+      const listed = await t.staff.member.json('GET', `/api/servers/${id}`);
+      for (const text of [issue.text, JSON.stringify(listed.body)]) {
+        expect(text).toContain(SECRET_MASK);
+        expect(text).not.toContain(PASSWORD);
+        expect(text).not.toContain(token);
+      }
+    } finally {
+      hostile.close();
+    }
   });
 
   // A check reads the status before its login and writes after it; another check may write

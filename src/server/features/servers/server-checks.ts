@@ -13,6 +13,9 @@ import {
   type CheckTarget,
 } from '#server/ssh/reachability.ts';
 import { openProblem, resolveProblems, serverProblemKey } from '../issues/problem-issues.ts';
+import { DeployTokens } from '../account/deploy-tokens.ts';
+import { clientSecrets } from '../credentials/client-secrets.ts';
+import { Masker } from '../runs/masker.ts';
 import {
   CREDENTIAL_SECRET_COLUMNS,
   joinedSshCredential,
@@ -73,6 +76,7 @@ export class ServerChecks {
   readonly #box: SecretBox;
   readonly #onCommitted: () => void;
   readonly #options: CheckOptions;
+  readonly #tokens: DeployTokens;
   /** Per server, the check whose SSH login is under way on this instance. */
   readonly #underWay = new Map<string, RunUnderWay>();
 
@@ -81,6 +85,7 @@ export class ServerChecks {
     this.#box = box;
     this.#onCommitted = onCommitted;
     this.#options = options;
+    this.#tokens = new DeployTokens(db.kysely, box);
   }
 
   /** How many checks of the server wait on the SSH login under way to it. */
@@ -127,10 +132,13 @@ export class ServerChecks {
     // A password or a key logs in. A token is for an API, not for SSH: with one (or none) the
     // check only reads the host key, and a server that shows one is reachable.
     const credential = joinedSshCredential(this.#box, server) ?? undefined;
-    const result = await this.#reach(
-      id,
-      { host: server.host, port: server.port, username: server.username, credential, pinned },
-      signal,
+    const result = await this.#masked(
+      await this.#reach(
+        id,
+        { host: server.host, port: server.port, username: server.username, credential, pinned },
+        signal,
+      ),
+      server.clientId,
     );
 
     const { status, reason } = statusOf(result);
@@ -184,6 +192,20 @@ export class ServerChecks {
     });
     if (written) this.#onCommitted();
     return 'checked';
+  }
+
+  /**
+   * The result with the server's own words (quoted in an unreachable reason) masked against
+   * every secret it may have been given, as a run's reason is: the reason is shown to anyone
+   * who may read the server, and goes into its problem issue.
+   */
+  async #masked(result: CheckResult, clientId: string): Promise<CheckResult> {
+    if (result.status !== 'unreachable') return result;
+    const secrets = [
+      ...(await clientSecrets(this.#db, this.#box, clientId)),
+      ...(await this.#tokens.readAll()),
+    ];
+    return { ...result, reason: new Masker(secrets).mask(result.reason) };
   }
 
   /**
