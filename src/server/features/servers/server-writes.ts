@@ -271,6 +271,9 @@ export class ServerWrites {
       const client = await this.#lockClient(trx, clientId);
       if (!client) return { status: 'not_found' };
       if (client.primaryServerId === id) return { status: 'done', id };
+      // Read again under the client's lock: a delete that held it meanwhile has removed it.
+      const still = await trx.selectFrom('server').select('id').where('id', '=', id).execute();
+      if (still.length === 0) return { status: 'not_found' };
       await trx
         .updateTable('client')
         .set({ primaryServerId: id })

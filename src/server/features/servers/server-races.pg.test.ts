@@ -1,0 +1,105 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '#server/db/database.ts';
+import { SecretBox } from '#server/secrets.ts';
+import { openTestDatabase } from '#server/testing/test-database.ts';
+import { addServerRow } from '#server/testing/server-records.ts';
+import { verifiedUserRow } from '#server/testing/user-rows.ts';
+import { ClientRepository } from '#server/features/clients/client-repository.ts';
+import { ServerWrites } from './server-writes.ts';
+
+/**
+ * Server writes on PostgreSQL, where transactions run side by side: each finds the server's
+ * client, then waits for that client's row lock. What it read before the lock may be gone.
+ */
+
+const actor = { id: 'races-person', name: 'person@example.test' };
+let db: Db;
+let close: () => Promise<void>;
+
+beforeAll(async () => {
+  ({ db, close } = await openTestDatabase());
+  await db.kysely
+    .insertInto('user')
+    .values(
+      verifiedUserRow(db.dialect, actor.id, new Date().toISOString(), {
+        name: 'Person',
+        email: actor.name,
+      }),
+    )
+    .execute();
+});
+afterAll(async () => close?.());
+
+/** Transactions of this database waiting for a lock: a positive sign that a write blocks. */
+async function lockWaiters(): Promise<number> {
+  const { rows } = await sql<{ n: string }>`
+    select count(*) as n from pg_stat_activity
+    where wait_event_type = 'Lock' and datname = current_database()`.execute(db.kysely);
+  return Number(rows[0]!.n);
+}
+
+/**
+ * Holds the client's row lock in a transaction of its own, as a colleague's write does, and
+ * runs `meanwhile` in it when `release` is called; resolves when that transaction commits.
+ */
+async function holdClient(clientId: string, meanwhile: (trx: Db['kysely']) => Promise<void>) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let locked!: () => void;
+  const isLocked = new Promise<void>((resolve) => (locked = resolve));
+  const committed = db.kysely.transaction().execute(async (trx) => {
+    await trx.selectFrom('client').select('id').where('id', '=', clientId).forUpdate().execute();
+    locked();
+    await released;
+    await meanwhile(trx);
+  });
+  await isLocked;
+  return { release, committed };
+}
+
+describe('making a server primary while it is deleted', () => {
+  it('refuses, and leaves the client on a server it has', async () => {
+    const clients = new ClientRepository(
+      db,
+      new SecretBox(randomBytes(32).toString('hex')),
+      () => {},
+    );
+    const client = await clients.create(
+      {
+        name: 'Raced',
+        code: 'RCD',
+        description: '',
+        tags: [],
+        domains: [],
+        server: { host: 'main.example', port: 22, username: 'deploy', private: true, uiDir: '' },
+      },
+      actor,
+    );
+    const primaryOf = async () =>
+      (
+        await db.kysely
+          .selectFrom('client')
+          .select('primaryServerId')
+          .where('id', '=', client.id)
+          .executeTakeFirstOrThrow()
+      ).primaryServerId;
+    const main = await primaryOf();
+    const second = await addServerRow(db, client.id, { label: 's1', host: 's1.example' }, actor);
+    const writes = new ServerWrites(db, () => {});
+
+    // A colleague's delete of the second server holds the client's lock; the make-primary has
+    // found the server's client and waits for that lock.
+    const colleague = await holdClient(client.id, async (trx) => {
+      await trx.deleteFrom('server').where('id', '=', second).execute();
+    });
+    const making = writes.makePrimary(second, actor);
+    await expect.poll(lockWaiters, { timeout: 10_000 }).toBe(1);
+    colleague.release();
+    await colleague.committed;
+
+    expect(await making).toEqual({ status: 'not_found' });
+    expect(await primaryOf()).toBe(main);
+  });
+});
