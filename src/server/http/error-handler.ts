@@ -3,6 +3,7 @@ import { HttpError } from './http-error.ts';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from './database-unavailable.ts';
 import { wantsSpaFallback } from './static-files.ts';
 import { schemaRefusal } from './route-schemas.ts';
+import { isForeignKeyViolation } from '#server/db/row-locks.ts';
 
 /**
  * One JSON error shape for everything: our own HttpErrors, a request that failed its route's
@@ -29,6 +30,16 @@ export function registerErrorHandling(app: FastifyInstance, options: { spa: bool
         .header('retry-after', '5')
         .send({ error: DATABASE_UNAVAILABLE_MESSAGE });
     }
+    if (isForeignKeyViolation(error)) {
+      // A write's reads keep the rows it refers to (db/row-locks.ts); one that does not, racing
+      // a delete, is told what happened rather than given a 500.
+      request.log.warn({ constraint: constraintOf(error) }, 'write refers to a deleted row');
+      const field = referringField(error);
+      return reply.status(409).send({
+        error: `${field ? `${field}: ` : ''}${DELETED_MEANWHILE_MESSAGE}`,
+        ...(field ? { fields: { [field]: DELETED_MEANWHILE_MESSAGE } } : {}),
+      });
+    }
     const status = error.statusCode ?? 500;
     if (status >= 500) {
       request.log.error({ err: error }, 'request failed');
@@ -47,6 +58,18 @@ export function registerErrorHandling(app: FastifyInstance, options: { spa: bool
       .status(404)
       .send({ error: `No route ${request.method} ${request.url.split('?')[0]}` });
   });
+}
+
+export const DELETED_MEANWHILE_MESSAGE = 'What this refers to was deleted meanwhile';
+
+function constraintOf(error: unknown): string | undefined {
+  const constraint = (error as { constraint?: unknown }).constraint;
+  return typeof constraint === 'string' ? constraint : undefined;
+}
+
+/** The column of PostgreSQL's `<table>_<column>_fkey`; SQLite names no constraint. */
+function referringField(error: unknown): string | undefined {
+  return /^[A-Za-z]+_([A-Za-z]+)_fkey$/.exec(constraintOf(error) ?? '')?.[1];
 }
 
 /**

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { Actor } from '#shared/events.ts';
 import type { issueCreateSchema, issueUpdateSchema } from '#shared/issues.ts';
 import type { Db } from '#server/db/database.ts';
+import { keepingRows } from '#server/db/row-locks.ts';
 import type { Database } from '#server/db/schema.ts';
 import { fromBool } from '#server/db/codec.ts';
 import { newRecordId } from '#server/db/record-id.ts';
@@ -73,21 +74,25 @@ export class IssueWrites {
     checkAssignee: boolean,
   ): Promise<WriteResult | undefined> {
     if (values.serverId !== null) {
-      const server = await trx
-        .selectFrom('server')
-        .select('id')
-        .where('id', '=', values.serverId)
-        .where('clientId', '=', clientId)
-        .executeTakeFirst();
+      const server = await keepingRows(
+        trx
+          .selectFrom('server')
+          .select('id')
+          .where('id', '=', values.serverId)
+          .where('clientId', '=', clientId),
+        this.#db.dialect,
+      ).executeTakeFirst();
       if (!server) return refused(400, 'This client has no server with that id', 'serverId');
     }
     if (values.appId !== null) {
-      const app = await trx
-        .selectFrom('app')
-        .select('id')
-        .where('id', '=', values.appId)
-        .where('clientId', '=', clientId)
-        .executeTakeFirst();
+      const app = await keepingRows(
+        trx
+          .selectFrom('app')
+          .select('id')
+          .where('id', '=', values.appId)
+          .where('clientId', '=', clientId),
+        this.#db.dialect,
+      ).executeTakeFirst();
       if (!app) return refused(400, 'This client has no app with that id', 'appId');
     }
     if (checkAssignee && values.assigneeId !== null) {
@@ -112,11 +117,10 @@ export class IssueWrites {
 
   create(values: IssueCreateValues, actor: Actor): Promise<WriteResult> {
     return this.#run(actor, async (trx, at, record) => {
-      const client = await trx
-        .selectFrom('client')
-        .select('id')
-        .where('id', '=', values.clientId)
-        .executeTakeFirst();
+      const client = await keepingRows(
+        trx.selectFrom('client').select('id').where('id', '=', values.clientId),
+        this.#db.dialect,
+      ).executeTakeFirst();
       if (!client) {
         return noSuchClient();
       }

@@ -8,6 +8,9 @@ import { addServerRow } from '#server/testing/server-records.ts';
 import { verifiedUserRow } from '#server/testing/user-rows.ts';
 import { ClientRepository } from '#server/features/clients/client-repository.ts';
 import { ServerWrites } from './server-writes.ts';
+import { CredentialRepository } from '#server/features/credentials/credential-repository.ts';
+import { materialOf } from '#server/features/credentials/credential-material.ts';
+import { IssueWrites } from '#server/features/issues/issue-writes.ts';
 
 /**
  * Server writes on PostgreSQL, where transactions run side by side: each finds the server's
@@ -17,6 +20,7 @@ import { ServerWrites } from './server-writes.ts';
 const actor = { id: 'races-person', name: 'person@example.test' };
 let db: Db;
 let close: () => Promise<void>;
+const box = new SecretBox(randomBytes(32).toString('hex'));
 
 beforeAll(async () => {
   ({ db, close } = await openTestDatabase());
@@ -41,22 +45,42 @@ async function lockWaiters(): Promise<number> {
 }
 
 /**
- * Holds the client's row lock in a transaction of its own, as a colleague's write does, and
- * runs `meanwhile` in it when `release` is called; resolves when that transaction commits.
+ * Holds a row's lock in a transaction of its own, as a colleague's write does, and runs
+ * `meanwhile` in it when `release` is called; `committed` resolves when that transaction ends.
  */
-async function holdClient(clientId: string, meanwhile: (trx: Db['kysely']) => Promise<void>) {
+async function holdRow(
+  table: 'client' | 'credential' | 'server',
+  id: string,
+  meanwhile: (trx: Db['kysely']) => Promise<void>,
+) {
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
   let locked!: () => void;
   const isLocked = new Promise<void>((resolve) => (locked = resolve));
   const committed = db.kysely.transaction().execute(async (trx) => {
-    await trx.selectFrom('client').select('id').where('id', '=', clientId).forUpdate().execute();
+    await trx.selectFrom(table).select('id').where('id', '=', id).forUpdate().execute();
     locked();
     await released;
     await meanwhile(trx);
   });
   await isLocked;
   return { release, committed };
+}
+
+/** A client with its primary server, made as the client form makes one. */
+async function newClient(name: string) {
+  const clients = new ClientRepository(db, box, () => {});
+  return clients.create(
+    {
+      name,
+      code: '',
+      description: '',
+      tags: [],
+      domains: [],
+      server: { host: 'main.example', port: 22, username: 'deploy', private: true, uiDir: '' },
+    },
+    actor,
+  );
 }
 
 describe('making a server primary while it is deleted', () => {
@@ -91,7 +115,7 @@ describe('making a server primary while it is deleted', () => {
 
     // A colleague's delete of the second server holds the client's lock; the make-primary has
     // found the server's client and waits for that lock.
-    const colleague = await holdClient(client.id, async (trx) => {
+    const colleague = await holdRow('client', client.id, async (trx) => {
       await trx.deleteFrom('server').where('id', '=', second).execute();
     });
     const making = writes.makePrimary(second, actor);
@@ -101,5 +125,61 @@ describe('making a server primary while it is deleted', () => {
 
     expect(await making).toEqual({ status: 'not_found' });
     expect(await primaryOf()).toBe(main);
+  });
+});
+
+describe('a write naming a row a colleague deletes meanwhile', () => {
+  it('refuses a server given a credential deleted meanwhile, naming the field', async () => {
+    const client = await newClient('Credential Raced');
+    const vault = new CredentialRepository(db, box, () => {});
+    const credential = await vault.create(
+      { name: 'Soon gone', kind: 'token' },
+      await materialOf('token', { secret: 'tok-soon-gone' }, 'Soon gone'),
+      actor,
+    );
+    const colleague = await holdRow('credential', credential.id, async (trx) => {
+      await trx.deleteFrom('credential').where('id', '=', credential.id).execute();
+    });
+    const saving = new ServerWrites(db, () => {}).create(
+      {
+        clientId: client.id,
+        label: 'second',
+        host: 'second.example',
+        port: 22,
+        username: 'deploy',
+        uiDir: '',
+        private: true,
+        credentialId: credential.id,
+      },
+      actor,
+    );
+    await expect.poll(lockWaiters, { timeout: 10_000 }).toBe(1);
+    colleague.release();
+    await colleague.committed;
+    expect(await saving).toMatchObject({ status: 'refused', code: 400, field: 'credentialId' });
+  });
+
+  it('refuses an issue about a server deleted meanwhile, naming the field', async () => {
+    const client = await newClient('Issue Raced');
+    const serverId = await addServerRow(db, client.id, { label: 's1', host: 's1.example' }, actor);
+    const colleague = await holdRow('server', serverId, async (trx) => {
+      await trx.deleteFrom('server').where('id', '=', serverId).execute();
+    });
+    const opening = new IssueWrites(db, () => {}).create(
+      {
+        clientId: client.id,
+        serverId,
+        appId: null,
+        assigneeId: null,
+        kind: 'note',
+        title: 'About a server',
+        text: '',
+      },
+      actor,
+    );
+    await expect.poll(lockWaiters, { timeout: 10_000 }).toBe(1);
+    colleague.release();
+    await colleague.committed;
+    expect(await opening).toMatchObject({ status: 'refused', code: 400, field: 'serverId' });
   });
 });

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { Actor } from '#shared/events.ts';
 import type { serverCreateSchema, serverFieldsSchema } from '#shared/servers.ts';
 import type { Db } from '#server/db/database.ts';
+import { keepingRows } from '#server/db/row-locks.ts';
 import type { Database } from '#server/db/schema.ts';
 import { fromBool, toBool } from '#server/db/codec.ts';
 import { newRecordId, newRecordStamps } from '#server/db/record-id.ts';
@@ -98,11 +99,10 @@ export class ServerWrites {
     credentialId: string | null,
   ): Promise<WriteResult | undefined> {
     if (credentialId === null) return undefined;
-    const found = await trx
-      .selectFrom('credential')
-      .select('id')
-      .where('id', '=', credentialId)
-      .executeTakeFirst();
+    const found = await keepingRows(
+      trx.selectFrom('credential').select('id').where('id', '=', credentialId),
+      this.#db.dialect,
+    ).executeTakeFirst();
     return found
       ? undefined
       : refused(400, 'No credential with that id in the vault', 'credentialId');
