@@ -335,11 +335,11 @@ export class AppRepository {
   /** Removes the app with its runs and their logs; refused while one of its runs is running. */
   delete(id: string, actor: Actor): Promise<WriteResult> {
     return this.#write(async (trx, at, record) => {
-      const app = await trx
-        .selectFrom('app')
-        .select(['clientId', 'serverId'])
-        .where('id', '=', id)
-        .executeTakeFirst();
+      // Locked on PostgreSQL: a deploy starting meanwhile holds the row until its run is
+      // recorded, which the look for a running run below then finds.
+      let query = trx.selectFrom('app').select(['clientId', 'serverId']).where('id', '=', id);
+      if (this.#db.dialect === 'postgres') query = query.forUpdate();
+      const app = await query.executeTakeFirst();
       if (!app) return { status: 'not_found' };
       const running = await trx
         .selectFrom('run')

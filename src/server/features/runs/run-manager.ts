@@ -32,6 +32,7 @@ import {
   runProblemKey,
 } from '../issues/problem-issues.ts';
 import { isUniqueViolation } from '#server/db/unique-violation.ts';
+import { keepingRows } from '#server/db/row-locks.ts';
 import { Masker } from './masker.ts';
 import { RunLogWriter } from './run-log-writer.ts';
 import { presentRun } from './run-presenter.ts';
@@ -271,6 +272,8 @@ export class RunManager {
     let committed: Run | string;
     try {
       committed = await this.#db.kysely.transaction().execute(async (trx) => {
+        const changed = await this.#changedSince(trx, appId, app);
+        if (changed) return changed;
         const running = await runningOf(trx, appId);
         if (running) return running;
         const row = {
@@ -386,6 +389,34 @@ export class RunManager {
     });
     this.#active.set(id, active);
     return { status: 'started', run: committed };
+  }
+
+  /**
+   * Why the app can no longer run as it was read above, if it cannot: edited (what the person
+   * confirmed is no longer its command), deleted, or its server deleted since. Its server is
+   * kept and its row locked until the run is recorded (on PostgreSQL; SQLite writes one
+   * transaction at a time): an edit or a delete under way waits, and a delete then finds the
+   * run. The server first, as a server's delete locks it before the apps it updates.
+   */
+  async #changedSince(
+    trx: Transaction<Database>,
+    appId: string,
+    read: { version: number | string; serverId: string | null },
+  ): Promise<string | undefined> {
+    const server = read.serverId
+      ? await keepingRows(
+          trx.selectFrom('server').select('id').where('id', '=', read.serverId),
+          this.#db.dialect,
+        ).executeTakeFirst()
+      : undefined;
+    let now = trx.selectFrom('app').select(['version', 'serverId']).where('id', '=', appId);
+    if (this.#db.dialect === 'postgres') now = now.forUpdate();
+    const app = await now.executeTakeFirst();
+    if (!app) return 'The app was deleted meanwhile';
+    if (!server || Number(app.version) !== Number(read.version) || app.serverId !== read.serverId) {
+      return 'The app was changed since you confirmed it: read its command again, then deploy';
+    }
+    return undefined;
   }
 
   async #finish(active: ActiveRun, result: RemoteResult): Promise<void> {
