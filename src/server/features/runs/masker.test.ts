@@ -154,6 +154,17 @@ describe('Masker', () => {
     expect(out.join('')).toBe(`${filler}${M} tail`);
   });
 
+  it('passes a long line on in parts of at most 16 KB, however large the chunks', () => {
+    const secret = 'needle-in-a-haystack';
+    const { lines, text } = streamed(new Masker([secret]), [
+      'y'.repeat(10_000),
+      `${'x'.repeat(32_000)}${secret}${'z'.repeat(32_000)}`,
+      'end\n',
+    ]);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(16 * 1024);
+    expect(text).toBe(`${'y'.repeat(10_000)}${'x'.repeat(32_000)}${M}${'z'.repeat(32_000)}end\n`);
+  });
+
   it('keeps lines whole and in order', () => {
     const { lines } = streamed(new Masker(['secret-1']), ['one\ntw', 'o\nthree secret-1\nfour']);
     expect(lines).toEqual(['one\n', 'two\n', `three ${M}\n`, 'four']);

@@ -201,10 +201,12 @@ export class StreamMasker {
       lines.push(this.#clean(this.#held.slice(0, newline + 1)));
       this.#held = this.#held.slice(newline + 1);
     }
-    if (this.#held.length > MAX_HELD_LINE) {
-      // Passed on in part. What is kept back is as long as the longest secret, so it holds the
-      // start of any secret the next chunk may finish; the cut never falls inside a found one.
-      let cut = this.#held.length - Math.max(this.#masker.longest, 1);
+    while (this.#held.length > MAX_HELD_LINE) {
+      // Passed on in parts of at most MAX_HELD_LINE, as a chunk may be twice that. What is kept
+      // back is as long as the longest secret, so it holds the start of any secret the next
+      // chunk may finish; a cut never falls inside a found one.
+      let cut = Math.min(MAX_HELD_LINE, this.#held.length - Math.max(this.#masker.longest, 1));
+      if (cut <= 0) break;
       for (const [start, end] of this.#masker.spans(this.#held)) {
         if (start < cut && cut < end) cut = end;
       }
