@@ -27,7 +27,7 @@ export interface WebhookTimings {
   retryDelayMs?: number;
   /** The longest wait between two attempts. Default 1 hour. */
   maxRetryDelayMs?: number;
-  /** How long after its first attempt a delivery is retried before it is marked failed. 24 h. */
+  /** How long after it was queued a delivery is retried before it is marked failed. 24 h. */
   retryWindowMs?: number;
   /** One attempt, from resolving the host to the answer's status. Default 10 s. */
   timeoutMs?: number;
