@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { serveThisFile } from '#server/testing/file-server.ts';
+import { disableLeavingSessions } from '#server/testing/access.ts';
 
 const t = serveThisFile({
   staff: { admin: { name: 'Admin' }, leaver: { name: 'Leaver', password: 'the leaver pw 1' } },
@@ -19,12 +20,7 @@ describe("Better Auth's own routes, with a session the guard refuses", () => {
   it("end a disabled person's session instead of changing their account", async () => {
     // Disabled while a session still exists: disabling deletes the sessions too, but a sign-in
     // that passed its check a moment before the disabling can leave one behind.
-    const { id } = (await t.staff.leaver.json<{ id: string }>('GET', '/api/me')).body;
-    await t.server.app.parts.db.kysely
-      .updateTable('user')
-      .set({ disabled: t.server.config.database.kind === 'postgres' ? true : 1 })
-      .where('id', '=', id)
-      .execute();
+    const id = await disableLeavingSessions(t.server, t.staff.leaver);
     expect(await sessionsOfLeaver(id)).toBe(1);
 
     const rename = await t.staff.leaver.json('POST', '/api/auth/update-user', { name: 'Renamed' });

@@ -15,6 +15,7 @@ import {
 import { serveThisFile } from '#server/testing/file-server.ts';
 import { SMALL_WEB_BUILD } from '#server/testing/test-server.ts';
 import { appWithEndedRun } from '#server/testing/app-records.ts';
+import { disableLeavingSessions } from '#server/testing/access.ts';
 
 const t = serveThisFile({
   // A web build, so the static routes are in the list too.
@@ -64,12 +65,7 @@ beforeAll(async () => {
   ).body.id;
   // Disabled while a session still exists: the `user` command deletes the sessions too, but a
   // sign-in that passed its check a moment before the disabling can leave one behind.
-  const { id } = (await t.staff.leaver.json<{ id: string }>('GET', '/api/me')).body;
-  await t.server.app.parts.db.kysely
-    .updateTable('user')
-    .set({ disabled: t.server.config.database.kind === 'postgres' ? true : 1 })
-    .where('id', '=', id)
-    .execute();
+  await disableLeavingSessions(t.server, t.staff.leaver);
 });
 
 function isPublic(route: RegisteredRoute): boolean {

@@ -1,5 +1,6 @@
 import type { Role } from '#shared/people.ts';
 import type { Session, TestServer } from './test-server.ts';
+import { fromBool } from '#server/db/codec.ts';
 
 /** A role and tag limit for a test's person; unset parts stay as they are. */
 export interface TestAccess {
@@ -45,6 +46,25 @@ export async function onlyAdmins(
     .where('role', '=', 'admin')
     .where('id', 'not in', ids)
     .execute();
+}
+
+/**
+ * Disables a signed-in test person straight in the database and leaves their sessions, as a
+ * sign-in that passed its check a moment before the disabling leaves one (disabling through
+ * People or the `user` command deletes them). Returns their id.
+ */
+export async function disableLeavingSessions(
+  server: Pick<TestServer, 'app'>,
+  session: Session,
+): Promise<string> {
+  const id = await idOf(session);
+  const { db } = server.app.parts;
+  await db.kysely
+    .updateTable('user')
+    .set({ disabled: fromBool(true, db.dialect) })
+    .where('id', '=', id)
+    .execute();
+  return id;
 }
 
 /** Who is signed in in `session`: their id and email. */

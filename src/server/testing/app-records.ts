@@ -2,6 +2,9 @@ import type { App } from '#shared/apps.ts';
 import type { TestServer, Session } from './test-server.ts';
 import { fromBool } from '#server/db/codec.ts';
 import { newRecordId } from '#server/db/record-id.ts';
+import type { Insertable } from 'kysely';
+import type { Dialect } from '#server/db/database.ts';
+import type { RunTable } from '#server/db/schema.ts';
 
 /**
  * An app of the client on its server, made through the API, and an ended run of it with one
@@ -24,24 +27,22 @@ export async function appWithEndedRun(
   await db.kysely
     .insertInto('run')
     .values({
+      ...runningRunRow(
+        db.dialect,
+        {
+          appId: made.body.id,
+          clientId: target.clientId,
+          serverId: target.serverId,
+          startedBy: { id: null, name: 'route test' },
+          command: 'echo deployed',
+        },
+        at,
+      ),
       id: runId,
-      appId: made.body.id,
-      clientId: target.clientId,
-      serverId: target.serverId,
       state: 'succeeded',
-      command: 'echo deployed',
-      startedById: null,
-      startedByName: 'route test',
-      startedAt: at,
       endedAt: at,
       exitCode: 0,
-      signal: null,
-      reason: null,
       logBytes: 9,
-      logTruncated: fromBool(false, db.dialect),
-      heartbeatAt: at,
-      cancelRequestedAt: null,
-      cancelRequestedBy: null,
     })
     .execute();
   await db.kysely
@@ -49,4 +50,41 @@ export async function appWithEndedRun(
     .values({ runId, seq: 1, stream: 'out', text: 'deployed\n', at })
     .execute();
   return { app: made.body, runId };
+}
+
+/**
+ * A run's row as a deploy records it when it starts (running, no log yet), written straight to
+ * the database by tests that need one without an SSH server.
+ */
+export function runningRunRow(
+  dialect: Dialect,
+  run: {
+    appId: string;
+    clientId: string;
+    serverId: string | null;
+    startedBy: { id: string | null; name: string };
+    command: string;
+  },
+  at = new Date().toISOString(),
+): Insertable<RunTable> {
+  return {
+    id: newRecordId(),
+    appId: run.appId,
+    clientId: run.clientId,
+    serverId: run.serverId,
+    state: 'running',
+    command: run.command,
+    startedById: run.startedBy.id,
+    startedByName: run.startedBy.name,
+    startedAt: at,
+    endedAt: null,
+    exitCode: null,
+    signal: null,
+    reason: null,
+    logBytes: 0,
+    logTruncated: fromBool(false, dialect),
+    heartbeatAt: at,
+    cancelRequestedAt: null,
+    cancelRequestedBy: null,
+  };
 }

@@ -73,27 +73,14 @@ export class IssueWrites {
     values: { serverId: string | null; appId: string | null; assigneeId: string | null },
     checkAssignee: boolean,
   ): Promise<WriteResult | undefined> {
-    if (values.serverId !== null) {
-      const server = await keepingRows(
-        trx
-          .selectFrom('server')
-          .select('id')
-          .where('id', '=', values.serverId)
-          .where('clientId', '=', clientId),
-        this.#db.dialect,
-      ).executeTakeFirst();
-      if (!server) return refused(400, 'This client has no server with that id', 'serverId');
+    if (
+      values.serverId !== null &&
+      !(await this.#clientHas(trx, 'server', values.serverId, clientId))
+    ) {
+      return refused(400, 'This client has no server with that id', 'serverId');
     }
-    if (values.appId !== null) {
-      const app = await keepingRows(
-        trx
-          .selectFrom('app')
-          .select('id')
-          .where('id', '=', values.appId)
-          .where('clientId', '=', clientId),
-        this.#db.dialect,
-      ).executeTakeFirst();
-      if (!app) return refused(400, 'This client has no app with that id', 'appId');
+    if (values.appId !== null && !(await this.#clientHas(trx, 'app', values.appId, clientId))) {
+      return refused(400, 'This client has no app with that id', 'appId');
     }
     if (checkAssignee && values.assigneeId !== null) {
       const person = await trx
@@ -113,6 +100,20 @@ export class IssueWrites {
       }
     }
     return undefined;
+  }
+
+  /** Whether the client has that server or app, kept until the issue is written (row-locks.ts). */
+  async #clientHas(
+    trx: Transaction<Database>,
+    table: 'server' | 'app',
+    id: string,
+    clientId: string,
+  ): Promise<boolean> {
+    const row = await keepingRows(
+      trx.selectFrom(table).select('id').where('id', '=', id).where('clientId', '=', clientId),
+      this.#db.dialect,
+    ).executeTakeFirst();
+    return row !== undefined;
   }
 
   create(values: IssueCreateValues, actor: Actor): Promise<WriteResult> {

@@ -5,7 +5,7 @@ import type { Client } from '#shared/clients.ts';
 import type { ServerList } from '#shared/servers.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
 import { closedPort } from '#server/testing/free-port.ts';
-import { newRecordId } from '#server/db/record-id.ts';
+import { runningRunRow } from '#server/testing/app-records.ts';
 
 /**
  * A deploy starting while its app is edited or deleted, on PostgreSQL, where the two run side
@@ -104,30 +104,14 @@ describe('deleting an app while a deploy of it is being recorded', () => {
     const app = await deployableApp('Deleted While Deploying');
     // As a deploy does now: the app's row locked, then its running run recorded.
     const deploy = await holdApp(app.id, async (trx) => {
-      const at = new Date().toISOString();
-      await trx
-        .insertInto('run')
-        .values({
-          id: newRecordId(),
-          appId: app.id,
-          clientId: app.client.id,
-          serverId: app.server!.id,
-          state: 'running',
-          command: 'echo OLD',
-          startedById: null,
-          startedByName: 'Dana Deploys',
-          startedAt: at,
-          endedAt: null,
-          exitCode: null,
-          signal: null,
-          reason: null,
-          logBytes: 0,
-          logTruncated: false,
-          heartbeatAt: at,
-          cancelRequestedAt: null,
-          cancelRequestedBy: null,
-        })
-        .execute();
+      const run = runningRunRow('postgres', {
+        appId: app.id,
+        clientId: app.client.id,
+        serverId: app.server!.id,
+        startedBy: { id: null, name: 'Dana Deploys' },
+        command: 'echo OLD',
+      });
+      await trx.insertInto('run').values(run).execute();
     });
     const deleting = t.staff.member.json<{ error?: string }>('DELETE', `/api/apps/${app.id}`);
     await expect.poll(lockWaiters, { timeout: 10_000 }).toBe(1);

@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '#server/db/database.ts';
 import { newRecordId, newRecordStamps } from '#server/db/record-id.ts';
 import { SecretBox } from '#server/secrets.ts';
-import { fromBool } from '#server/db/codec.ts';
 import { verifiedUserRow } from '#server/testing/user-rows.ts';
 import { openTestDatabase } from '#server/testing/test-database.ts';
+import { runningRunRow } from '#server/testing/app-records.ts';
 import { DeployTokens } from '#server/features/account/deploy-tokens.ts';
 import { ClientRepository } from '#server/features/clients/client-repository.ts';
 import { RunManager } from './run-manager.ts';
@@ -60,30 +60,13 @@ beforeAll(async () => {
       ...newRecordStamps(actor, at),
     })
     .execute();
-  runId = newRecordId();
-  await db.kysely
-    .insertInto('run')
-    .values({
-      id: runId,
-      appId,
-      clientId: client.id,
-      serverId: null,
-      state: 'running',
-      command: 'deploy',
-      startedById: actor.id,
-      startedByName: actor.name,
-      startedAt: at,
-      endedAt: null,
-      exitCode: null,
-      signal: null,
-      reason: null,
-      logBytes: 0,
-      logTruncated: fromBool(false, db.dialect),
-      heartbeatAt: at,
-      cancelRequestedAt: null,
-      cancelRequestedBy: null,
-    })
-    .execute();
+  const run = runningRunRow(
+    db.dialect,
+    { appId, clientId: client.id, serverId: null, startedBy: actor, command: 'deploy' },
+    at,
+  );
+  runId = run.id;
+  await db.kysely.insertInto('run').values(run).execute();
 
   const outage: KyselyPlugin = {
     transformQuery(args) {
