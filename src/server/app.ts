@@ -116,7 +116,7 @@ export async function buildApp(
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     // Streams are ended by the hub on close; idle keep-alive sockets need not hold shutdown.
     forceCloseConnections: 'idle',
-    maxParamLength: MAX_PARAM_LENGTH,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: answerFrameworkError,
   });
   // First, so that it sees every route registered after it.
