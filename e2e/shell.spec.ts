@@ -122,3 +122,22 @@ test('markup in any field renders as text and never runs', async ({ page, staff 
   expect(await page.locator('img[src="x"]').count()).toBe(0);
   expect(dialog).toBe(false);
 });
+
+test("a screen whose code does not load says so inside the shell, and the app's links still work", async ({
+  page,
+  staff,
+}) => {
+  void staff;
+  await page.goto('/');
+  await expect(page.getByText('No client selected')).toBeVisible();
+  // As a dropped connection or a deploy that removed the old files would have it.
+  await page.route(/\/assets\/credentials-page-[^/]*\.js$/, (route) => route.abort());
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await nav.getByRole('link', { name: 'Credentials' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Something went wrong' })).toBeVisible();
+  // The shell stays: another section is a click away, without a reload.
+  await expect(nav).toBeVisible();
+  await nav.getByRole('link', { name: 'Clients', exact: true }).click();
+  await expect(page.getByText('No client selected')).toBeVisible();
+  await expect(page.getByRole('alert').filter({ hasText: 'Something went wrong' })).toHaveCount(0);
+});

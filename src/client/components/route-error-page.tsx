@@ -5,7 +5,7 @@ import { Alert, Button, Center, Container, Group, Text } from '@mantine/core';
  * Shown when a screen fails to render or its code cannot be loaded (e.g. a new version was
  * deployed and the old files are gone): say so and offer a reload, never a blank page.
  */
-export function RouteErrorPage() {
+export function RouteErrorPage({ inShell = false }: { inShell?: boolean }) {
   const error = useRouteError();
   console.error(error);
   const detail = isRouteErrorResponse(error)
@@ -14,7 +14,7 @@ export function RouteErrorPage() {
       ? error.message
       : null;
   return (
-    <Center mih="100dvh" p="md">
+    <Center mih={inShell ? undefined : '100dvh'} p="md">
       <Container size="sm">
         <Alert color="red" title="Something went wrong" role="alert">
           <Text size="sm">This screen could not be shown. Reloading the page usually helps.</Text>
@@ -32,4 +32,9 @@ export function RouteErrorPage() {
       </Container>
     </Center>
   );
+}
+
+/** A signed-in screen that failed, inside the shell that stays around it. */
+export function ScreenErrorPage() {
+  return <RouteErrorPage inShell />;
 }
