@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { App } from '#shared/apps.ts';
 import type { Client } from '#shared/clients.ts';
@@ -6,6 +5,7 @@ import type { ServerList } from '#shared/servers.ts';
 import { serveThisFile } from '#server/testing/file-server.ts';
 import { closedPort } from '#server/testing/free-port.ts';
 import { runningRunRow } from '#server/testing/app-records.ts';
+import { holdRow, lockWaiters } from '#server/testing/held-rows.ts';
 
 /**
  * A deploy starting while its app is edited or deleted, on PostgreSQL, where the two run side
@@ -13,16 +13,6 @@ import { runningRunRow } from '#server/testing/app-records.ts';
  * from under a run.
  */
 const t = serveThisFile({ staff: { member: { name: 'Dana Deploys', role: 'admin' } } });
-
-/** Transactions of this database waiting for a lock: a positive sign that a write blocks. */
-async function lockWaiters(): Promise<number> {
-  const { rows } = await sql<{ n: string }>`
-    select count(*) as n from pg_stat_activity
-    where wait_event_type = 'Lock' and datname = current_database()`.execute(
-    t.server.app.parts.db.kysely,
-  );
-  return Number(rows[0]!.n);
-}
 
 /** An app ready to deploy: its server has a password and a pinned key (and nothing listens). */
 async function deployableApp(name: string): Promise<App> {
@@ -55,32 +45,10 @@ async function deployableApp(name: string): Promise<App> {
   return app.body;
 }
 
-/**
- * Holds the app's row lock in a transaction of its own, as a colleague's write does, runs
- * `meanwhile` in it when `release` is called; `committed` resolves when it ends.
- */
-async function holdApp(
-  appId: string,
-  meanwhile: (trx: typeof t.server.app.parts.db.kysely) => Promise<void>,
-) {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  let locked!: () => void;
-  const isLocked = new Promise<void>((resolve) => (locked = resolve));
-  const committed = t.server.app.parts.db.kysely.transaction().execute(async (trx) => {
-    await trx.selectFrom('app').select('id').where('id', '=', appId).forUpdate().execute();
-    locked();
-    await released;
-    await meanwhile(trx);
-  });
-  await isLocked;
-  return { release, committed };
-}
-
 describe('a deploy and an edit of its app at once', () => {
   it('refuses the deploy when the edit commits first: it would run a command no one confirmed', async () => {
     const app = await deployableApp('Edited While Deploying');
-    const colleague = await holdApp(app.id, async (trx) => {
+    const colleague = await holdRow(t.server.app.parts.db.kysely, 'app', app.id, async (trx) => {
       await trx
         .updateTable('app')
         .set({ command: 'echo NEW', version: app.version + 1 })
@@ -90,7 +58,7 @@ describe('a deploy and an edit of its app at once', () => {
     const deploying = t.staff.member.json<{ error?: string }>('POST', `/api/apps/${app.id}/runs`, {
       version: app.version,
     });
-    await expect.poll(lockWaiters, { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => lockWaiters(t.server.app.parts.db.kysely), { timeout: 10_000 }).toBe(1);
     colleague.release();
     await colleague.committed;
     const answer = await deploying;
@@ -103,7 +71,7 @@ describe('deleting an app while a deploy of it is being recorded', () => {
   it('waits for the run, then refuses: the run is running', async () => {
     const app = await deployableApp('Deleted While Deploying');
     // As a deploy does now: the app's row locked, then its running run recorded.
-    const deploy = await holdApp(app.id, async (trx) => {
+    const deploy = await holdRow(t.server.app.parts.db.kysely, 'app', app.id, async (trx) => {
       const run = runningRunRow('postgres', {
         appId: app.id,
         clientId: app.client.id,
@@ -114,7 +82,7 @@ describe('deleting an app while a deploy of it is being recorded', () => {
       await trx.insertInto('run').values(run).execute();
     });
     const deleting = t.staff.member.json<{ error?: string }>('DELETE', `/api/apps/${app.id}`);
-    await expect.poll(lockWaiters, { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => lockWaiters(t.server.app.parts.db.kysely), { timeout: 10_000 }).toBe(1);
     deploy.release();
     await deploy.committed;
     const answer = await deleting;

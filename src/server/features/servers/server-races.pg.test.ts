@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '#server/db/database.ts';
 import { SecretBox } from '#server/secrets.ts';
 import { openTestDatabase } from '#server/testing/test-database.ts';
 import { addServerRow } from '#server/testing/server-records.ts';
+import { holdRow, lockWaiters } from '#server/testing/held-rows.ts';
 import { verifiedUserRow } from '#server/testing/user-rows.ts';
 import { ClientRepository } from '#server/features/clients/client-repository.ts';
 import { ServerWrites } from './server-writes.ts';
@@ -35,37 +35,6 @@ beforeAll(async () => {
     .execute();
 });
 afterAll(async () => close?.());
-
-/** Transactions of this database waiting for a lock: a positive sign that a write blocks. */
-async function lockWaiters(): Promise<number> {
-  const { rows } = await sql<{ n: string }>`
-    select count(*) as n from pg_stat_activity
-    where wait_event_type = 'Lock' and datname = current_database()`.execute(db.kysely);
-  return Number(rows[0]!.n);
-}
-
-/**
- * Holds a row's lock in a transaction of its own, as a colleague's write does, and runs
- * `meanwhile` in it when `release` is called; `committed` resolves when that transaction ends.
- */
-async function holdRow(
-  table: 'client' | 'credential' | 'server',
-  id: string,
-  meanwhile: (trx: Db['kysely']) => Promise<void>,
-) {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  let locked!: () => void;
-  const isLocked = new Promise<void>((resolve) => (locked = resolve));
-  const committed = db.kysely.transaction().execute(async (trx) => {
-    await trx.selectFrom(table).select('id').where('id', '=', id).forUpdate().execute();
-    locked();
-    await released;
-    await meanwhile(trx);
-  });
-  await isLocked;
-  return { release, committed };
-}
 
 /** A client with its primary server, made as the client form makes one. */
 async function newClient(name: string) {
@@ -115,11 +84,11 @@ describe('making a server primary while it is deleted', () => {
 
     // A colleague's delete of the second server holds the client's lock; the make-primary has
     // found the server's client and waits for that lock.
-    const colleague = await holdRow('client', client.id, async (trx) => {
+    const colleague = await holdRow(db.kysely, 'client', client.id, async (trx) => {
       await trx.deleteFrom('server').where('id', '=', second).execute();
     });
     const making = writes.makePrimary(second, actor);
-    await expect.poll(lockWaiters, { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => lockWaiters(db.kysely), { timeout: 10_000 }).toBe(1);
     colleague.release();
     await colleague.committed;
 
@@ -137,7 +106,7 @@ describe('a write naming a row a colleague deletes meanwhile', () => {
       await materialOf('token', { secret: 'tok-soon-gone' }, 'Soon gone'),
       actor,
     );
-    const colleague = await holdRow('credential', credential.id, async (trx) => {
+    const colleague = await holdRow(db.kysely, 'credential', credential.id, async (trx) => {
       await trx.deleteFrom('credential').where('id', '=', credential.id).execute();
     });
     const saving = new ServerWrites(db, () => {}).create(
@@ -153,7 +122,7 @@ describe('a write naming a row a colleague deletes meanwhile', () => {
       },
       actor,
     );
-    await expect.poll(lockWaiters, { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => lockWaiters(db.kysely), { timeout: 10_000 }).toBe(1);
     colleague.release();
     await colleague.committed;
     expect(await saving).toMatchObject({ status: 'refused', code: 400, field: 'credentialId' });
@@ -162,7 +131,7 @@ describe('a write naming a row a colleague deletes meanwhile', () => {
   it('refuses an issue about a server deleted meanwhile, naming the field', async () => {
     const client = await newClient('Issue Raced');
     const serverId = await addServerRow(db, client.id, { label: 's1', host: 's1.example' }, actor);
-    const colleague = await holdRow('server', serverId, async (trx) => {
+    const colleague = await holdRow(db.kysely, 'server', serverId, async (trx) => {
       await trx.deleteFrom('server').where('id', '=', serverId).execute();
     });
     const opening = new IssueWrites(db, () => {}).create(
@@ -177,7 +146,7 @@ describe('a write naming a row a colleague deletes meanwhile', () => {
       },
       actor,
     );
-    await expect.poll(lockWaiters, { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => lockWaiters(db.kysely), { timeout: 10_000 }).toBe(1);
     colleague.release();
     await colleague.committed;
     expect(await opening).toMatchObject({ status: 'refused', code: 400, field: 'serverId' });
