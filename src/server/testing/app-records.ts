@@ -1,10 +1,10 @@
 import type { App } from '#shared/apps.ts';
 import type { TestServer, Session } from './test-server.ts';
-import { fromBool } from '#server/db/codec.ts';
 import { newRecordId } from '#server/db/record-id.ts';
 import type { Insertable } from 'kysely';
 import type { Dialect } from '#server/db/database.ts';
 import type { RunTable } from '#server/db/schema.ts';
+import { startedRunRow } from '#server/features/runs/run-rows.ts';
 
 /**
  * An app of the client on its server, made through the API, and an ended run of it with one
@@ -67,24 +67,5 @@ export function runningRunRow(
   },
   at = new Date().toISOString(),
 ): Insertable<RunTable> {
-  return {
-    id: newRecordId(),
-    appId: run.appId,
-    clientId: run.clientId,
-    serverId: run.serverId,
-    state: 'running',
-    command: run.command,
-    startedById: run.startedBy.id,
-    startedByName: run.startedBy.name,
-    startedAt: at,
-    endedAt: null,
-    exitCode: null,
-    signal: null,
-    reason: null,
-    logBytes: 0,
-    logTruncated: fromBool(false, dialect),
-    heartbeatAt: at,
-    cancelRequestedAt: null,
-    cancelRequestedBy: null,
-  };
+  return startedRunRow(dialect, { id: newRecordId(), ...run }, at);
 }

@@ -8,6 +8,7 @@ import type { Database } from '#server/db/schema.ts';
 import { toStringList } from '#server/db/codec.ts';
 import { chunks, IDS_PER_STATEMENT } from '#server/db/chunks.ts';
 import { isUniqueViolation } from '#server/db/unique-violation.ts';
+import { lockingRows } from '#server/db/row-locks.ts';
 import { newRecordId, newRecordStamps } from '#server/db/record-id.ts';
 import { appendEvents, type NewEvent } from '#server/realtime/event-log.ts';
 import { resolveProblems, runProblemKey } from '#server/features/issues/problem-issues.ts';
@@ -337,9 +338,10 @@ export class AppRepository {
     return this.#write(async (trx, at, record) => {
       // Locked on PostgreSQL: a deploy starting meanwhile holds the row until its run is
       // recorded, which the look for a running run below then finds.
-      let query = trx.selectFrom('app').select(['clientId', 'serverId']).where('id', '=', id);
-      if (this.#db.dialect === 'postgres') query = query.forUpdate();
-      const app = await query.executeTakeFirst();
+      const app = await lockingRows(
+        trx.selectFrom('app').select(['clientId', 'serverId']).where('id', '=', id),
+        this.#db.dialect,
+      ).executeTakeFirst();
       if (!app) return { status: 'not_found' };
       const running = await trx
         .selectFrom('run')

@@ -32,10 +32,11 @@ import {
   runProblemKey,
 } from '../issues/problem-issues.ts';
 import { isUniqueViolation } from '#server/db/unique-violation.ts';
-import { keepingRows } from '#server/db/row-locks.ts';
+import { keepingRows, lockingRows } from '#server/db/row-locks.ts';
 import { Masker } from './masker.ts';
 import { RunLogWriter } from './run-log-writer.ts';
 import { presentRun } from './run-presenter.ts';
+import { startedRunRow } from './run-rows.ts';
 
 export interface RunTimings {
   /** How often a running run's row is touched (and cancel requests read); default 10 s. */
@@ -276,26 +277,18 @@ export class RunManager {
         if (changed) return changed;
         const running = await runningOf(trx, appId);
         if (running) return running;
-        const row = {
-          id,
-          appId,
-          clientId: app.clientId,
-          serverId: app.serverId,
-          state: 'running',
-          command: shown,
-          startedById: actor.id,
-          startedByName: actor.name,
-          startedAt: at,
-          endedAt: null,
-          exitCode: null,
-          signal: null,
-          reason: null,
-          logBytes: 0,
-          logTruncated: fromBool(false, this.#db.dialect),
-          heartbeatAt: at,
-          cancelRequestedAt: null,
-          cancelRequestedBy: null,
-        };
+        const row = startedRunRow(
+          this.#db.dialect,
+          {
+            id,
+            appId,
+            clientId: app.clientId,
+            serverId: app.serverId,
+            command: shown,
+            startedBy: actor,
+          },
+          at,
+        );
         await trx.insertInto('run').values(row).execute();
         const old = await trx
           .selectFrom('run')
@@ -409,9 +402,10 @@ export class RunManager {
           this.#db.dialect,
         ).executeTakeFirst()
       : undefined;
-    let now = trx.selectFrom('app').select(['version', 'serverId']).where('id', '=', appId);
-    if (this.#db.dialect === 'postgres') now = now.forUpdate();
-    const app = await now.executeTakeFirst();
+    const app = await lockingRows(
+      trx.selectFrom('app').select(['version', 'serverId']).where('id', '=', appId),
+      this.#db.dialect,
+    ).executeTakeFirst();
     if (!app) return 'The app was deleted meanwhile';
     if (!server || Number(app.version) !== Number(read.version) || app.serverId !== read.serverId) {
       return 'The app was changed since you confirmed it: read its command again, then deploy';

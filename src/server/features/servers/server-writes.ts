@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { Actor } from '#shared/events.ts';
 import type { serverCreateSchema, serverFieldsSchema } from '#shared/servers.ts';
 import type { Db } from '#server/db/database.ts';
-import { keepingRows } from '#server/db/row-locks.ts';
+import { keepingRows, lockingRows } from '#server/db/row-locks.ts';
 import type { Database } from '#server/db/schema.ts';
 import { fromBool, toBool } from '#server/db/codec.ts';
 import { newRecordId, newRecordStamps } from '#server/db/record-id.ts';
@@ -56,12 +56,10 @@ export class ServerWrites {
 
   /** The client's row, locked until the end of the transaction on PostgreSQL. */
   async #lockClient(trx: Transaction<Database>, clientId: string) {
-    let query = trx
-      .selectFrom('client')
-      .select(['id', 'primaryServerId'])
-      .where('id', '=', clientId);
-    if (this.#db.dialect === 'postgres') query = query.forUpdate();
-    return query.executeTakeFirst();
+    return lockingRows(
+      trx.selectFrom('client').select(['id', 'primaryServerId']).where('id', '=', clientId),
+      this.#db.dialect,
+    ).executeTakeFirst();
   }
 
   /** The client's version goes up: what its panel shows of its primary server changed. */
