@@ -109,10 +109,8 @@ export function registerSessionGuard(
    * instead, and Better Auth answers the request as it would without them.
    */
   const endRefusedSessions = async (session: FoundSession | null) => {
-    if (!session) return;
-    const { id, disabled, email } = session.user;
-    if (!disabled && isEmailAllowed(email, allowlist)) return;
-    await db.kysely.deleteFrom('session').where('userId', '=', id).execute();
+    if (!session || !shutOut(session.user, allowlist)) return;
+    await db.kysely.deleteFrom('session').where('userId', '=', session.user.id).execute();
   };
   app.decorateRequest('user', null);
   app.decorateRequest('sessionId', null);
@@ -165,6 +163,21 @@ function refusedMessage(needed: Permission | undefined): string {
 const storedListView = listViewSchema.catch('list');
 const storedRole = roleSchema.catch('viewer');
 
+/**
+ * Why a person with a session is shut out, if they are. Disabling ends their sessions too; this
+ * catches one created in the moment between its check at sign-in and the disabling. Narrowing
+ * the allowlists (and restarting) shuts out the people it leaves out at once, not when their
+ * sessions expire: sign-in alone would let a session live on for weeks.
+ */
+function shutOut(
+  user: FoundSession['user'],
+  allowlist: Allowlist,
+): 'disabled' | 'not-allowed' | undefined {
+  if (user.disabled) return 'disabled';
+  if (!isEmailAllowed(user.email, allowlist)) return 'not-allowed';
+  return undefined;
+}
+
 /** Sets the request's user when the session lets it in, else the refusal to answer with. */
 function admit(
   request: FastifyRequest,
@@ -176,13 +189,10 @@ function admit(
     return new HttpError(403, 'Verify your email address to continue', {
       code: EMAIL_NOT_VERIFIED_CODE,
     });
-  // The user command ends a disabled user's sessions as well; this catches a session created
-  // in the moment between its check at sign-in and the disabling.
-  if (session.user.disabled)
+  const out = shutOut(session.user, allowlist);
+  if (out === 'disabled')
     return new HttpError(403, ACCOUNT_DISABLED_MESSAGE, { code: ACCOUNT_DISABLED_CODE });
-  // Narrowing the allowlists (and restarting) shuts out the people it leaves out at once,
-  // not when their sessions expire: sign-in alone would let a session live on for weeks.
-  if (!isEmailAllowed(session.user.email, allowlist))
+  if (out === 'not-allowed')
     return new HttpError(403, notAllowedMessage(session.user.email), {
       code: EMAIL_NOT_ALLOWED_CODE,
     });
