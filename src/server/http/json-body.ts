@@ -27,7 +27,7 @@ export function jsonDepth(text: string, limit = MAX_JSON_DEPTH): number {
   return deepest;
 }
 
-export const PROTOTYPE_KEYS_MESSAGE =
+const PROTOTYPE_KEYS_MESSAGE =
   'JSON body: keys named __proto__ or constructor.prototype are not taken';
 
 function isJson(text: string): boolean {
