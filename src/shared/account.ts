@@ -8,6 +8,7 @@ import {
   HIDDEN_IN_LINE_MESSAGE,
   LEADING_DASH_MESSAGE,
   hasHiddenCharacters,
+  hasHiddenInLine,
   startsLikeOption,
 } from './command-safe-text.ts';
 
@@ -60,7 +61,7 @@ export const DISPLAY_NAME_MAX = 200;
 export const displayNameText = z
   .string()
   .max(DISPLAY_NAME_MAX, `Must be at most ${DISPLAY_NAME_MAX} characters`)
-  .refine((v) => !hasHiddenCharacters(v), HIDDEN_IN_LINE_MESSAGE);
+  .refine((v) => !hasHiddenInLine(v), HIDDEN_IN_LINE_MESSAGE);
 
 /** A display name as sign-up and Settings take it: trimmed, then displayNameText. */
 export const displayNameField = z.string().trim().pipe(displayNameText);

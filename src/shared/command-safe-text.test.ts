@@ -72,6 +72,24 @@ describe('names and free text keep their own rules', () => {
     expect(name.safeParse('Café ☕️ and ❤️').success).toBe(true);
   });
 
+  it('a one-line name takes emoji drawn as one with a joiner, and no joiner elsewhere', () => {
+    const name = lineText(200);
+    for (const text of ['Team 👩‍💻', 'Pride 🏳️‍🌈', '👩🏽‍💻 on call', '🐻‍❄️', 'Café ☕️ and ❤️']) {
+      expect(name.safeParse(text).success, text).toBe(true);
+      expect(splitHidden(text, { inLine: true }), text).toEqual([{ text, hidden: false }]);
+    }
+    for (const text of ['Ac\u200dme', '\u200d👩', '👩\u200d', '👩\u200d\u200d💻', 'a\u200d💻']) {
+      expect(name.safeParse(text).success, text).toBe(false);
+    }
+  });
+
+  it('a tag refuses an emoji’s joiner and selector: it reaches the deploy command', () => {
+    for (const tag of ['🏳️‍🌈', '👩‍💻', '❤️']) {
+      expect(clientInputSchema.safeParse({ tags: [tag] }).success, tag).toBe(false);
+    }
+    expect(clientInputSchema.safeParse({ tags: ['🚀'] }).success).toBe(true);
+  });
+
   it('a description takes emoji with joiners, variation selectors and tag sequences', () => {
     const text = 'Team 👩‍💻 ❤️ 🏴󠁧󠁢󠁳󠁣󠁴󠁿 and a soft\u00adhyphen';
     expect(trimmedText(5000).safeParse(text).success).toBe(true);

@@ -17,10 +17,16 @@ const IN_A_LINE =
 // emoji its colour, in a command one after a word hides there (`eu` and U+FE00 reads as `eu`).
 const VARIATION_SELECTORS = '\\ufe00-\\ufe0f\\u{e0100}-\\u{e01ef}';
 
+// In a line, a zero-width joiner between two emoji draws them as one (👩‍💻, 🏳️‍🌈: the first may
+// carry its selector or skin tone); anywhere else it hides. A command keeps refusing it: two
+// tags that differ only by a joiner would look alike in a terminal that draws both as two.
+// (ExtPict: Extended_Pictographic; EMod: Emoji_Modifier, a skin tone.)
+const LONE_JOINER = '\\u200d(?!\\p{ExtPict})|(?<![\\p{ExtPict}\\ufe0f\\p{EMod}])\\u200d';
+
 /* eslint-disable no-misleading-character-class -- each combining mark is matched alone, on purpose */
 const HIDDEN = new RegExp(`[${IN_A_LINE}${VARIATION_SELECTORS}]`, 'u');
 const HIDDEN_ALL = new RegExp(HIDDEN.source, 'gu');
-const HIDDEN_IN_LINE = new RegExp(`[${IN_A_LINE}]`, 'u');
+const HIDDEN_IN_LINE = new RegExp(`(?!\\u200d)[${IN_A_LINE}]|${LONE_JOINER}`, 'u');
 const HIDDEN_IN_LINE_ALL = new RegExp(HIDDEN_IN_LINE.source, 'gu');
 /* eslint-enable no-misleading-character-class */
 
@@ -47,7 +53,8 @@ export function replaceHidden(value: string, replace: (character: string) => str
 
 /**
  * The rule for a name or title shown on one line: the same characters but the variation
- * selectors, which only change how an emoji looks (a name may hold a coloured emoji).
+ * selectors, which only change how an emoji looks (a name may hold a coloured emoji), and a
+ * joiner between two emoji.
  */
 export function hasHiddenInLine(value: string): boolean {
   return HIDDEN_IN_LINE.test(value);

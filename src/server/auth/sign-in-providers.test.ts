@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DISPLAY_NAME_MAX } from '#shared/account.ts';
-import { hasHiddenCharacters } from '#shared/command-safe-text.ts';
+import { hasHiddenInLine } from '#shared/command-safe-text.ts';
 import type { OidcIssuer } from '#server/testing/oidc-issuer.ts';
 import {
   signInThroughIssuer,
@@ -157,9 +157,26 @@ describe('a display name the provider sends', () => {
     const me = await session.json<{ displayName: string }>('GET', '/api/me');
     expect(me.status).toBe(200);
     const name = me.body.displayName;
-    expect(hasHiddenCharacters(name)).toBe(false);
+    expect(hasHiddenInLine(name)).toBe(false);
     expect(name).toHaveLength(DISPLAY_NAME_MAX);
     expect(name.startsWith('Mallory nimda  [2JAdmin xxx')).toBe(true);
+  });
+
+  it('keeps emoji as the forms do, and is cut between two of them, not inside one', async () => {
+    for (const [email, sent, stored] of [
+      ['emoji@example.test', 'Ada 👩‍💻 ❤️', 'Ada 👩‍💻 ❤️'],
+      [
+        'long@example.test',
+        `${'x'.repeat(DISPLAY_NAME_MAX - 3)}👩‍💻`,
+        'x'.repeat(DISPLAY_NAME_MAX - 3),
+      ],
+    ] as const) {
+      issuer.accounts.set(email, { name: sent, emailVerified: true });
+      const { session } = await signInThroughIssuer(server, issuer, email);
+      expect((await session.json<{ displayName: string }>('GET', '/api/me')).body.displayName).toBe(
+        stored,
+      );
+    }
   });
 });
 

@@ -21,6 +21,22 @@ describe('one’s own display name', () => {
     expect((await session.json<Me>('GET', '/api/me')).body.displayName).toBe('Ada L.');
   });
 
+  it('takes emoji as a name shown on one line does, and refuses a hidden character', async () => {
+    const session = t.staff.owner;
+    for (const name of ['Ada 👩‍💻', 'Ada ❤️', 'Ada 🏳️‍🌈']) {
+      expect((await session.json('POST', '/api/auth/update-user', { name })).status, name).toBe(
+        200,
+      );
+      expect((await session.json<Me>('GET', '/api/me')).body.displayName).toBe(name);
+    }
+    const refused = await session.json<{ message: string }>('POST', '/api/auth/update-user', {
+      name: 'Ada\u200d',
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toMatch(/^name: Must not contain control, bidi or zero-width/);
+    expect((await session.json<Me>('GET', '/api/me')).body.displayName).toBe('Ada 🏳️‍🌈');
+  });
+
   it('is refused, with the field named, unless it is text: nothing is stored', async () => {
     const session = t.staff.owner;
     expect((await session.json('POST', '/api/auth/update-user', { name: 'Ada' })).status).toBe(200);
