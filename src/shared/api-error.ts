@@ -17,6 +17,11 @@ export const ACCOUNT_DISABLED_CODE = 'ACCOUNT_DISABLED';
 export const EMAIL_NOT_VERIFIED_CODE = 'EMAIL_NOT_VERIFIED';
 /** A session of someone ALLOWED_EMAIL_DOMAINS / ALLOWED_EMAILS no longer let in. */
 export const EMAIL_NOT_ALLOWED_CODE = 'EMAIL_NOT_ALLOWED';
+/**
+ * A provider's first sign-in for an address it has not verified: no account is made, as nobody
+ * has shown the address is theirs (the sign-in screen says so).
+ */
+export const EMAIL_NOT_VERIFIED_BY_PROVIDER_CODE = 'EMAIL_NOT_VERIFIED_BY_PROVIDER';
 /** REQUIRE_2FA: a password account without a second factor must set one up first. */
 export const SECOND_FACTOR_REQUIRED_CODE = 'SECOND_FACTOR_REQUIRED';
 /** A wrong authenticator or backup code at sign-in; the message does not say which it was. */

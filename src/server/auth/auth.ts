@@ -3,7 +3,11 @@ import { APIError, createAuthMiddleware } from 'better-auth/api';
 import { genericOAuth } from 'better-auth/plugins/generic-oauth';
 import type { FastifyBaseLogger } from 'fastify';
 import { displayNameText, listViewSchema } from '#shared/account.ts';
-import { ACCOUNT_DISABLED_CODE, EMAIL_NOT_ALLOWED_CODE } from '#shared/api-error.ts';
+import {
+  ACCOUNT_DISABLED_CODE,
+  EMAIL_NOT_ALLOWED_CODE,
+  EMAIL_NOT_VERIFIED_BY_PROVIDER_CODE,
+} from '#shared/api-error.ts';
 import { STORABLE_MESSAGE } from '#shared/clients.ts';
 import { RECENT_SIGN_IN_MINUTES } from '#shared/second-factors.ts';
 import type { Config } from '#server/config.ts';
@@ -166,10 +170,20 @@ export function createAuth({ db, config, secretKey, mailer, log, passwordHashing
         role: { type: 'string', required: false, defaultValue: config.defaultRole, input: false },
         tags: { type: 'string', required: false, input: false },
       },
-      validateUserInfo({ user }) {
+      validateUserInfo({ user, source }) {
         const email = typeof user.email === 'string' ? user.email : '';
         if (!isEmailAllowed(email, allowlist)) {
           return { error: EMAIL_NOT_ALLOWED_CODE, errorDescription: notAllowedMessage(email) };
+        }
+        // A provider that has not verified the address would make an account nobody has shown
+        // to be theirs: the address's owner, confirming it later, would take over an account
+        // that whoever signed in made, with their provider account and passkeys on it.
+        const byProvider = source.method !== 'email-password';
+        if (byProvider && source.action === 'create-user' && user.emailVerified !== true) {
+          return {
+            error: EMAIL_NOT_VERIFIED_BY_PROVIDER_CODE,
+            errorDescription: 'The provider has not verified this email address',
+          };
         }
       },
     },
@@ -241,15 +255,8 @@ export function createAuth({ db, config, secretKey, mailer, log, passwordHashing
         // address that nobody verified yet starts over instead: the pending user is removed and
         // made anew with this password, and every link sent before names a user id that no
         // longer exists, which /confirm-email refuses (confirm-email.ts).
-        const pending = await ctx.context.internalAdapter.findUserByEmail(email, {
-          includeAccounts: true,
-        });
-        if (
-          pending &&
-          !pending.user.emailVerified &&
-          pending.accounts.every((account) => account.providerId === 'credential') &&
-          (await signUpWillCreateUser(ctx))
-        ) {
+        const pending = await ctx.context.internalAdapter.findUserByEmail(email);
+        if (pending && !pending.user.emailVerified && (await signUpWillCreateUser(ctx))) {
           await ctx.context.internalAdapter.deleteUser(pending.user.id);
         }
       }),

@@ -10,6 +10,8 @@ import {
 } from '#shared/account.ts';
 import type { Db } from '#server/db/database.ts';
 import { awaitsFirstAdmin } from './first-admin.ts';
+import { forgetPendingSecondFactorSignIns } from './pending-second-factor.ts';
+import { forgetTrustedDevices } from './trusted-devices.ts';
 
 /** Where the mailed link leads: the web app's page, which posts to CONFIRM_EMAIL_PATH. */
 export function confirmEmailLink(publicUrl: string, token: string): string {
@@ -33,6 +35,7 @@ export const CONFIRM_EMAIL_PATH = '/confirm-email';
  * change (`updateTo`) is none of these: the app has no email change.
  *
  * The first person to confirm on a new installation is its administrator (first-admin.ts).
+ * The account keeps no other way in than the password just proved (keepOnlyThePassword).
  */
 export function confirmEmailByPassword(db: Db) {
   return {
@@ -75,8 +78,10 @@ export function confirmEmailByPassword(db: Db) {
               message: CONFIRM_EMAIL_WRONG_PASSWORD,
             });
           }
+          await keepOnlyThePassword(db, found.user.id);
           const user = await ctx.context.internalAdapter.updateUser(found.user.id, {
             emailVerified: true,
+            twoFactorEnabled: false,
             ...((await awaitsFirstAdmin(db)) && { role: 'admin' }),
           });
           const session = await ctx.context.internalAdapter.createSession(found.user.id);
@@ -86,4 +91,26 @@ export function confirmEmailByPassword(db: Db) {
       ),
     },
   } satisfies BetterAuthPlugin;
+}
+
+/**
+ * Everything but the password on an account nobody had shown to be theirs was put there by
+ * whoever made it or signed in to it: a provider account that had not verified the address
+ * (before providers had to), a passkey, an authenticator or a trusted browser added in such a
+ * session, and the sessions themselves. The owner who has just proved the address and the
+ * password keeps only that password.
+ */
+async function keepOnlyThePassword(db: Db, userId: string): Promise<void> {
+  await db.kysely.transaction().execute(async (trx) => {
+    await trx
+      .deleteFrom('account')
+      .where('userId', '=', userId)
+      .where('providerId', '!=', 'credential')
+      .execute();
+    for (const table of ['passkey', 'twoFactor', 'session'] as const) {
+      await trx.deleteFrom(table).where('userId', '=', userId).execute();
+    }
+    await forgetTrustedDevices(trx, userId);
+    await forgetPendingSecondFactorSignIns(trx, userId);
+  });
 }

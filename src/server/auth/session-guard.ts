@@ -104,12 +104,14 @@ export function registerSessionGuard(
   const secondFactorRefusal = secondFactorGate(db, require2fa);
   /**
    * Better Auth's own routes answer without the guard, and would serve a session the guard
-   * refuses (a disabled person's, or one the narrowed allowlists leave out) there: its name,
-   * password and second factors changed by someone shut out. That person's sessions end
-   * instead, and Better Auth answers the request as it would without them.
+   * refuses (a disabled person's, one the narrowed allowlists leave out, or one of an address
+   * nobody verified, as a provider's sign-in made before providers had to verify it) there:
+   * its name, password and second factors changed by someone shut out. That person's sessions
+   * end instead, and Better Auth answers the request as it would without them.
    */
   const endRefusedSessions = async (session: FoundSession | null) => {
-    if (!session || !shutOut(session.user, allowlist)) return;
+    if (!session) return;
+    if (session.user.emailVerified && !shutOut(session.user, allowlist)) return;
     await db.kysely.deleteFrom('session').where('userId', '=', session.user.id).execute();
   };
   app.decorateRequest('user', null);

@@ -11,6 +11,8 @@ const MESSAGES: Record<string, string> = {
     'That account is not allowed to sign in to Clients Manager: its email address is not on the staff list. Use your company account, or ask an administrator to allow it.',
   ACCOUNT_DISABLED:
     'This account is disabled. Ask an administrator if you think that is a mistake.',
+  EMAIL_NOT_VERIFIED_BY_PROVIDER:
+    'That provider has not verified your email address, so no account was made with it. Verify the address with the provider, or sign up with your email and password.',
   account_not_linked:
     'That provider account was not linked to the existing account with the same email, because the provider has not verified the address. Sign in with your email and password instead.',
   email_not_found:

@@ -63,9 +63,10 @@ export class Invitations {
    * refused (409): its owner signs in, and an administrator changes their role instead. A new
    * invitation to an address replaces one still pending, whose link then stops working.
    *
-   * An account nobody has verified, with a password as its only sign-in, is no member: anyone
-   * may have signed the address up and chosen its password. It does not block the invitation,
-   * and is removed with the invitation, in its transaction (see removePendingAccount).
+   * An account nobody has verified is no member: anyone may have signed the address up and
+   * chosen its password (or, before providers had to verify it, signed in with it). It does not
+   * block the invitation, and is removed with the invitation, in its transaction (see
+   * removePendingAccount).
    */
   async create(
     input: { email: string; role: Role; tags: readonly string[] | null },
@@ -76,18 +77,7 @@ export class Invitations {
       .selectFrom('user')
       .select('id')
       .where('email', '=', input.email)
-      .where((eb) =>
-        eb.or([
-          eb('emailVerified', '=', fromBool(true, dialect)),
-          eb.exists(
-            eb
-              .selectFrom('account')
-              .select('account.id')
-              .whereRef('account.userId', '=', 'user.id')
-              .where('account.providerId', '!=', 'credential'),
-          ),
-        ]),
-      )
+      .where('emailVerified', '=', fromBool(true, dialect))
       .executeTakeFirst();
     if (member) return { status: 'exists' };
     const token = randomBytes(32).toString('base64url');
@@ -159,8 +149,7 @@ export class Invitations {
 }
 
 /**
- * Removes the account of `email` that nobody has verified and whose only sign-in is a password,
- * with its sessions and accounts (deleted with the user) and its verification rows (a password
+ * Removes the account of `email` that nobody has verified, with its sessions and accounts (deleted with the user) and its verification rows (a password
  * reset's, a pending second-factor sign-in's: they name the user's id). Whoever signed the
  * address up chose that password, and Better Auth mailed the address a link that verifies that
  * account: left until the invitee's own sign-up replaces it, a click on that mail, which looks
@@ -178,17 +167,6 @@ async function removePendingAccount(
     .deleteFrom('user')
     .where('email', '=', email)
     .where('emailVerified', '=', fromBool(false, dialect))
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom('account')
-            .select('account.id')
-            .whereRef('account.userId', '=', 'user.id')
-            .where('account.providerId', '!=', 'credential'),
-        ),
-      ),
-    )
     .returning('id')
     .execute();
   if (removed.length === 0) return;
