@@ -1,3 +1,5 @@
+import { firstHiddenCharacter } from './command-safe-text.ts';
+
 /** Placeholders a DEPLOY_COMMAND_TEMPLATE may use. Each value is shell-quoted on the way in. */
 export const TEMPLATE_PLACEHOLDERS = [
   'accessToken',
@@ -41,6 +43,12 @@ const WORD_BREAK = /[\s;&|()]/;
 export function validateTemplate(template: string): string | null {
   if (template === '') return 'must not be empty';
   if (/[\r\n]/.test(template)) return 'must be a single line';
+  // A bidi control shows `rm -rf` where `fr- mr` stands, and the Deploy dialog asks a person
+  // to confirm what they read; a control character acts in a terminal the command is pasted to.
+  const hidden = firstHiddenCharacter(template);
+  if (hidden) {
+    return `must not contain a hidden control character (${hidden}): it would read differently from what it runs`;
+  }
   for (const [, name] of template.matchAll(PLACEHOLDER)) {
     if (!(TEMPLATE_PLACEHOLDERS as readonly string[]).includes(name ?? '')) {
       return `unknown placeholder {${name}}; known: ${TEMPLATE_PLACEHOLDERS.map((p) => `{${p}}`).join(' ')}`;

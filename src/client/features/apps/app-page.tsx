@@ -22,6 +22,7 @@ import { useCan } from '#client/lib/use-can.ts';
 import { EditIcon, TrashIcon } from '#client/components/icons.tsx';
 import { RecordField, RecordHeading, RecordPage } from '#client/components/record-page.tsx';
 import { Section } from '#client/components/section.tsx';
+import { VisibleText } from '#client/components/visible-text.tsx';
 import { useDeleteApp, useStartRun } from './api/app-mutations.ts';
 import { appQuery } from './api/app-queries.ts';
 import { AppFormModal } from './components/app-form.tsx';
@@ -94,7 +95,7 @@ function AppDetails({ app }: { app: App }) {
           </RecordField>
           <RecordField label="Run command">
             <Text span size="sm" ff="monospace">
-              {app.effectiveCommand}
+              <VisibleText text={app.effectiveCommand} />
             </Text>
             {app.command === null && (
               <Text span size="xs" c="dimmed">
@@ -177,7 +178,7 @@ function AppActions({
             {`Runs this command on ${server.label} (${server.host}), in ${app.effectiveDirectory || "the SSH user's home folder"}:`}
           </Text>
           <Code block style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-            {app.effectiveCommand}
+            <VisibleText text={app.effectiveCommand} />
           </Code>
           <Text size="xs" c="dimmed">
             The placeholders in braces are filled in on the server. The log hides your access token

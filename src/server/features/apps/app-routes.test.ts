@@ -185,6 +185,18 @@ describe('apps', () => {
     });
     expect(badCommand.status).toBe(400);
     expect(Object.keys(badCommand.body.fields ?? {})).toEqual(['command']);
+    const disguised = await t.staff.member.json<Answer>('POST', '/api/apps', {
+      clientId: client.id,
+      serverId: server.id,
+      name: 'disguised',
+      command: 'echo ok \u202e#; dm- mr {serverTag}',
+    });
+    expect(disguised.status).toBe(400);
+    expect(disguised.body.fields).toEqual({
+      command: expect.stringMatching(
+        /^The command must not contain a hidden control character \(U\+202E\)/,
+      ),
+    });
     const moved = await t.staff.member.json<Answer>('PUT', `/api/apps/${first.body.id}`, {
       name: 'api',
       serverId: other.server.id,

@@ -63,6 +63,32 @@ describe('deploy command', () => {
     expect(validateTemplate('run {nope}')).toMatch(/unknown placeholder \{nope\}/);
     expect(validateTemplate('')).toMatch(/empty/);
   });
+
+  it('refuses a template that reads differently from what it runs, and offers no command of one', () => {
+    // U+202E shows `rm -md` and the rest reversed; ESC and U+0003 act in the terminal.
+    for (const template of [
+      'echo ok \u202e#; dm- mr {serverTag}',
+      'run\u001b[2J {code}',
+      'a\u0003b',
+      'x\u200b',
+    ]) {
+      expect(validateTemplate(template), JSON.stringify(template)).toMatch(
+        /^must not contain a hidden control character \(U\+[0-9A-F]{4}\)/,
+      );
+      // One stored before the rule.
+      const [deploy] = buildCommands(template, {
+        accessToken: 'tok',
+        tags: ['eu'],
+        server,
+        code: 'ACM',
+      });
+      expect(deploy!.command).toBeNull();
+      expect(deploy!.display).toBeNull();
+      expect(deploy!.missing).toMatch(
+        /^No deploy command: the command contains a hidden control character/,
+      );
+    }
+  });
 });
 
 /** Hostile text: quotes, $(), backticks, newlines, ;, &&, globs, and any other characters. */

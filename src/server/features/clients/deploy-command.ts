@@ -59,6 +59,13 @@ export function commandValueProblem(value: string): string | null {
   return null;
 }
 
+/** An app's command stored before hidden characters were refused in it (validateTemplate). */
+function templateRefusal(template: string): string | null {
+  const hidden = firstHiddenCharacter(template);
+  if (hidden === null) return null;
+  return `No deploy command: the command contains a hidden control character (${hidden}). Edit it to remove the character.`;
+}
+
 /** Why a command cannot be offered because of a value it would carry; null when all are fine. */
 function valueRefusal(
   label: string,
@@ -85,7 +92,9 @@ export function buildCommands(template: string, ctx: CommandContext): ClientComm
   };
   const usedInTemplate = [...template.matchAll(PLACEHOLDER)].map(([, name]) => name as Placeholder);
   const missingDeploy =
-    deployMissing(template, ctx) ?? valueRefusal('deploy', values, usedInTemplate);
+    templateRefusal(template) ??
+    deployMissing(template, ctx) ??
+    valueRefusal('deploy', values, usedInTemplate);
   const deploy: ClientCommand = {
     id: 'deploy',
     label: 'Deploy',

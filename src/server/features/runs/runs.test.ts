@@ -339,6 +339,23 @@ describe('a run against a real sshd', () => {
     expect(runs.body.runs).toEqual([]);
   });
 
+  it('refuses to run a command stored with a hidden character, and records no run', async () => {
+    const app = await newApp('echo ok');
+    // Reads as `echo ok {serverTag} rm -rf ;#` would, reversed by U+202E.
+    await t.server.app.parts.db.kysely
+      .updateTable('app')
+      .set({ command: 'echo ok \u202e#; dm- mr {serverTag}' })
+      .where('id', '=', app.id)
+      .execute();
+    const refused = await deploy(app);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toBe(
+      'No deploy command: the command contains a hidden control character (U+202E). Edit it to remove the character.',
+    );
+    const runs = await t.staff.admin.json<{ runs: Run[] }>('GET', `/api/apps/${app.id}/runs`);
+    expect(runs.body.runs).toEqual([]);
+  });
+
   it('a failing command ends failed and opens one issue, which the next success resolves', async () => {
     const marker = path.join(dir, `fail-${Date.now()}`);
     // Fails while the marker file is missing; succeeds once it is there.
