@@ -35,6 +35,7 @@ import {
 } from './second-factors.ts';
 import { storableDisplayName } from './display-name.ts';
 import { forgetTrustedDevices } from './trusted-devices.ts';
+import { forgetPasswordResetLinks } from './reset-links.ts';
 import { CONFIRM_EMAIL_PATH, confirmEmailByPassword, confirmEmailLink } from './confirm-email.ts';
 import { roleForNewUser } from './first-admin.ts';
 import { passkeyAudit, recordCodesChange } from './second-factor-audit.ts';
@@ -120,12 +121,13 @@ export function createAuth({ db, config, secretKey, mailer, log, passwordHashing
       maxPasswordLength: 128,
       revokeSessionsOnPasswordReset: true,
       ...(passwordHashing ? { password: passwordHashing } : {}),
-      // A sign-in stopped at the code step with the old password must not finish after it,
-      // and no browser trusted before skips the code with the new one. The person's API tokens
-      // stay: each is revoked on its own in Settings.
+      // A sign-in stopped at the code step with the old password must not finish after it, no
+      // browser trusted before skips the code with the new one, and no other reset link sets
+      // another. The person's API tokens stay: each is revoked on its own in Settings.
       async onPasswordReset({ user }) {
         await forgetPendingSecondFactorSignIns(db.kysely, user.id);
         await forgetTrustedDevices(db.kysely, user.id);
+        await forgetPasswordResetLinks(db.kysely, user.id);
       },
       // Not awaited: the answer must take as long for an unknown address (no mail) as for a
       // known one, or its timing tells who has an account.

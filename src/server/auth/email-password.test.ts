@@ -78,6 +78,40 @@ describe('email + password accounts', () => {
     expect((await anon.json('GET', '/api/me')).status).toBe(200);
   });
 
+  it('forgets every other reset link once a reset or a password change is done', async () => {
+    const email = uniqueEmail('twice-reset');
+    const owner = await signUpVerified(t.server, { email, password: 'old password 1' });
+    const tokenOf = async () => {
+      const landing = await followPasswordResetMail(t.server, new Session(t.server), email);
+      return new URL(landing.headers.get('location')!, t.server.url).searchParams.get('token');
+    };
+    const reset = (token: string | null, newPassword: string) =>
+      new Session(t.server).request('POST', '/api/auth/reset-password', { token, newPassword });
+
+    // Two links asked for (one of them, say, by someone with the mailbox for a while): the
+    // owner uses the newer; the older one no longer sets a password.
+    const older = await tokenOf();
+    const newer = await tokenOf();
+    expect((await reset(newer, 'owner password 2')).status).toBe(200);
+    expect((await reset(older, 'attacker pass 1')).status).toBe(400);
+
+    // A link asked for before the owner changed the password in Settings.
+    const before = await tokenOf();
+    await owner.request('POST', '/api/auth/sign-in/email', { email, password: 'owner password 2' });
+    const changed = await owner.request('POST', '/api/auth/change-password', {
+      currentPassword: 'owner password 2',
+      newPassword: 'owner password 3',
+      revokeOtherSessions: true,
+    });
+    expect(changed.status).toBe(200);
+    expect((await reset(before, 'attacker pass 2')).status).toBe(400);
+    const signIn = await new Session(t.server).request('POST', '/api/auth/sign-in/email', {
+      email,
+      password: 'owner password 3',
+    });
+    expect(signIn.status).toBe(200);
+  });
+
   it('signs out: the session cookie stops working', async () => {
     const session = await signUpVerified(t.server);
     const cookie = session.cookieHeader;

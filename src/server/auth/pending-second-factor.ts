@@ -2,6 +2,7 @@ import { createAuthMiddleware, isAPIError } from 'better-auth/api';
 import type { BetterAuthPlugin } from 'better-auth';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '#server/db/schema.ts';
+import { forgetPasswordResetLinks } from './reset-links.ts';
 
 /**
  * Better Auth's twoFactor plugin keeps a sign-in that passed the password and waits for its
@@ -35,8 +36,9 @@ export async function forgetPendingSecondFactorSignIns(
 /**
  * A person changing their own password (Settings, Better Auth's /change-password) forgets the
  * sign-ins waiting for a code too, as a reset does: one started with the old password, which
- * the person may be changing because it was stolen, must not finish. Whatever
- * revokeOtherSessions says: that is about sessions, and a pending sign-in is none yet.
+ * the person may be changing because it was stolen, must not finish; nor may a reset link asked
+ * for before set another password. Whatever revokeOtherSessions says: that is about sessions,
+ * and a pending sign-in is none yet.
  */
 export function forgetPendingSignInsOnPasswordChange(db: Kysely<Database>) {
   return {
@@ -48,7 +50,9 @@ export function forgetPendingSignInsOnPasswordChange(db: Kysely<Database>) {
           handler: createAuthMiddleware(async (ctx) => {
             if (isAPIError(ctx.context.returned)) return;
             const userId = ctx.context.session?.user.id;
-            if (userId) await forgetPendingSecondFactorSignIns(db, userId);
+            if (!userId) return;
+            await forgetPendingSecondFactorSignIns(db, userId);
+            await forgetPasswordResetLinks(db, userId);
           }),
         },
       ],
