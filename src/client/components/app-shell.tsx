@@ -20,6 +20,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { stopLiveUpdates } from '#client/lib/live-updates.ts';
 import { forgetSession, useMe } from '#client/lib/session.ts';
 import { BrandMark } from './brand-mark.tsx';
+import { initials } from './initials.ts';
 import { MAIN_CONTENT_ID, SkipLink } from './skip-link.tsx';
 import {
   AlertIcon,
@@ -139,7 +140,9 @@ function UserArea() {
         {me.photoURL ? (
           <Avatar src={me.photoURL} alt={name} radius="xl" size={32} />
         ) : (
-          <Avatar name={name} color="initials" radius="xl" size={32} role="img" aria-label={name} />
+          <Avatar name={name} color="initials" radius="xl" size={32} role="img" aria-label={name}>
+            {initials(name)}
+          </Avatar>
         )}
         <Text size="sm" fw={500} visibleFrom="md" maw={180} truncate="end">
           {name}
