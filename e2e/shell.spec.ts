@@ -141,3 +141,30 @@ test("a screen whose code does not load says so inside the shell, and the app's 
   await expect(page.getByText('No client selected')).toBeVisible();
   await expect(page.getByRole('alert').filter({ hasText: 'Something went wrong' })).toHaveCount(0);
 });
+
+test('on a phone the closed navigation takes no focus; open, Escape closes it', async ({
+  page,
+  staff,
+}) => {
+  void staff;
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/issues');
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  const burger = page.getByRole('button', { name: 'Open navigation' });
+  await expect(burger).toHaveAttribute('aria-expanded', 'false');
+  // Closed, it is off screen: neither a Tab stop nor read out.
+  await page.getByRole('button', { name: 'Sign out' }).focus();
+  await page.keyboard.press('Tab');
+  await expect(nav.getByRole('link', { name: 'Clients' })).not.toBeFocused();
+  await expect(nav).toHaveAttribute('inert', '');
+
+  await burger.click();
+  const close = page.getByRole('button', { name: 'Close navigation' });
+  await expect(close).toHaveAttribute('aria-expanded', 'true');
+  await nav.getByRole('link', { name: 'Servers' }).focus();
+  await expect(nav.getByRole('link', { name: 'Servers' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(burger).toBeFocused();
+  await expect(burger).toHaveAttribute('aria-expanded', 'false');
+  await expect(nav).toHaveAttribute('inert', '');
+});

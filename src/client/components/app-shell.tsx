@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import {
   ActionIcon,
@@ -51,10 +51,21 @@ const NAV_ITEMS = [
   { label: 'Settings', to: '/settings', icon: SettingsIcon },
 ];
 
+const NAV_ID = 'main-navigation';
+
 export function SignedInShell({ children }: { children: ReactNode }) {
   const [navOpen, { toggle: toggleNav, close: closeNav }] = useDisclosure(false);
   const { pathname } = useLocation();
   const isAdmin = useMe().role === 'admin';
+  const burger = useRef<HTMLButtonElement>(null);
+  // Below Mantine's sm the closed navigation is only moved off screen: inert, it is no Tab stop
+  // and is not read out.
+  const isPhone = useMediaQuery('(max-width: 47.99em)');
+  const navHidden = !navOpen && isPhone;
+  const closeNavToBurger = () => {
+    closeNav();
+    burger.current?.focus();
+  };
 
   return (
     <AppShell
@@ -67,11 +78,14 @@ export function SignedInShell({ children }: { children: ReactNode }) {
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
             <Burger
+              ref={burger}
               opened={navOpen}
               onClick={toggleNav}
               hiddenFrom="sm"
               size="sm"
               aria-label={navOpen ? 'Close navigation' : 'Open navigation'}
+              aria-expanded={navOpen}
+              aria-controls={NAV_ID}
             />
             <UnstyledButton component={Link} to="/" onClick={closeNav} aria-label="Clients Manager">
               <Group gap={8} wrap="nowrap">
@@ -86,7 +100,19 @@ export function SignedInShell({ children }: { children: ReactNode }) {
         </Group>
       </AppShell.Header>
 
-      <AppShell.Navbar p="sm" aria-label="Main">
+      <AppShell.Navbar
+        p="sm"
+        aria-label="Main"
+        id={NAV_ID}
+        inert={navHidden}
+        // Open over the page on a phone: Escape closes it, and so does leaving it with Tab.
+        onKeyDown={(event) => navOpen && event.key === 'Escape' && closeNavToBurger()}
+        onBlur={(event) => {
+          const to = event.relatedTarget;
+          // The burger closes it itself: closed here first, its click would open it again.
+          if (to !== burger.current && !event.currentTarget.contains(to)) closeNav();
+        }}
+      >
         {NAV_ITEMS.filter((item) => isAdmin || !('adminOnly' in item)).map((item) => {
           const active = item.match ? item.match(pathname) : pathname.startsWith(item.to);
           return (
