@@ -8,6 +8,7 @@ test('navigation: Issues, Servers, Credentials and Apps open', async ({ page, st
     await page.getByRole('link', { name, exact: true }).click();
     await expect(page).toHaveURL(new RegExp(`/${name.toLowerCase()}$`));
     await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible();
+    await expect(page).toHaveTitle(`${name} – Clients Manager`);
     if (name === 'Issues') {
       await expect(page.getByLabel('Search issues')).toBeVisible();
     }
@@ -18,6 +19,11 @@ test('navigation: Issues, Servers, Credentials and Apps open', async ({ page, st
   await page.getByRole('link', { name: 'Clients Manager' }).click();
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByText('No client selected')).toBeVisible();
+  await expect(page).toHaveTitle('Clients – Clients Manager');
+  await page.getByRole('link', { name: 'Settings', exact: true }).first().click();
+  await expect(page).toHaveTitle('Settings – Clients Manager');
+  await page.goto('/no-such-page');
+  await expect(page).toHaveTitle('Page not found – Clients Manager');
 });
 
 test('/dashboard goes to /, and the user area shows the name, an avatar and Sign out', async ({
@@ -34,6 +40,7 @@ test('/dashboard goes to /, and the user area shows the name, an avatar and Sign
 test('not signed in: the app sends you to sign-in', async ({ page }) => {
   await page.goto('/clients/abc');
   await expect(page).toHaveURL(/\/sign-in$/);
+  await expect(page).toHaveTitle('Sign in – Clients Manager');
 });
 
 test('the URL names the selected client, so a reload keeps it', async ({ page, staff }) => {

@@ -1,8 +1,10 @@
 import { Link } from 'react-router';
 import { Button, Center, Stack, Text, Title } from '@mantine/core';
 import { BrandMark } from './brand-mark.tsx';
+import { usePageTitle } from './page-title.ts';
 
 export function NotFoundPage() {
+  usePageTitle('Page not found');
   return (
     <Center mih="100dvh" p="md">
       <Stack align="center" gap="md" maw={420} ta="center">

@@ -4,6 +4,7 @@ import { Anchor, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { clientLabel } from '#shared/clients.ts';
 import { RecordUnavailable } from './record-unavailable.tsx';
+import { usePageTitle } from './page-title.ts';
 
 /** The list a record's page belongs to: its address and what it lists ('/servers', 'servers'). */
 export interface RecordList {
@@ -73,6 +74,7 @@ export function RecordHeading({
   badges?: ReactNode;
   of?: { what: string; client: { id: string; name: string; code: string } };
 }) {
+  usePageTitle(title);
   return (
     <Stack gap={4}>
       <Anchor component={Link} to={list.to} size="sm">

@@ -3,6 +3,7 @@ import { Button, Group, Paper, Skeleton, Stack, Text, TextInput, Title } from '@
 import type { UseQueryResult } from '@tanstack/react-query';
 import { ErrorAlert } from './error-alert.tsx';
 import { PlusIcon, SearchIcon } from './icons.tsx';
+import { usePageTitle } from './page-title.ts';
 
 /**
  * A section's heading (Servers, Apps, Issues, Credentials) and the button that adds one, for
@@ -15,6 +16,7 @@ export function SectionHeading({
   title: string;
   add?: { label: string; onClick: () => void } | false;
 }) {
+  usePageTitle(title);
   return (
     <Group justify="space-between" align="center">
       <Title order={1} size="h2">

@@ -19,6 +19,7 @@ import {
 } from './components/client-panel-frame.tsx';
 import { LIST_COLUMN, SIDE_COLUMN, STACKED, dashboardFocus as focus } from './dashboard-focus.ts';
 import classes from './dashboard-page.module.css';
+import { usePageTitle } from '#client/components/page-title.ts';
 
 // The form (number, tag and date inputs and their libraries), the selected client's panel (its
 // menu, commands, history and servers) and the bulk actions' dialogs load when first shown: the
@@ -44,6 +45,7 @@ type FormState =
   | { kind: 'edit'; key: number; client: Client };
 
 export function DashboardPage() {
+  usePageTitle('Clients');
   const { clientId } = useParams();
   const { search } = useLocation();
   const goToClient = useGoToClient();

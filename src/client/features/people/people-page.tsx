@@ -13,6 +13,7 @@ import { AccessModal } from './components/access-modal.tsx';
 import { InviteModal } from './components/invite-modal.tsx';
 import { InvitationList } from './components/invitation-list.tsx';
 import { AuditTrail } from './components/audit-trail.tsx';
+import { usePageTitle } from '#client/components/page-title.ts';
 
 const AUDIT_FILTERS = ['kind', 'actor', 'person'] as const;
 
@@ -21,6 +22,7 @@ const AUDIT_FILTERS = ['kind', 'actor', 'person'] as const;
  * actions on them, the pending invitations, and the audit trail.
  */
 export function PeoplePage() {
+  usePageTitle('People');
   const me = useMe();
   const people = useQuery({ ...peopleQuery(), enabled: me.role === 'admin' });
   const [editing, setEditing] = useState<Person | null>(null);

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Box, Center, Container, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { BrandMark } from '#client/components/brand-mark.tsx';
+import { usePageTitle } from '#client/components/page-title.ts';
 
 /**
  * The frame of every signed-out screen. The sign-in screen's heading is the app's name; the
@@ -15,6 +16,8 @@ export function AuthLayout({
   showBrand?: boolean;
   children: ReactNode;
 }) {
+  // The sign-in screen's heading is the app's name.
+  usePageTitle(showBrand ? title : 'Sign in');
   return (
     // The main landmark; no skip link, as nothing focusable comes before the form.
     <Box
