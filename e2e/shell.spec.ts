@@ -175,3 +175,20 @@ test('on a phone the closed navigation takes no focus; open, Escape closes it', 
   await expect(burger).toHaveAttribute('aria-expanded', 'false');
   await expect(nav).toHaveAttribute('inert', '');
 });
+
+test('a long unbroken client name wraps on its records’ pages, not the page', async ({
+  page,
+  staff,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const client = await seedClient(staff, { name: `Long${'W'.repeat(120)}`, code: 'LNG' });
+  const server = await staff.json<{ id: string }>('POST', '/api/servers', {
+    clientId: client.id,
+    label: 'web',
+    host: 'web.example.com',
+  });
+  await page.goto(`/servers/${server.body.id}`);
+  await expect(page.getByText(/^Server of/)).toBeVisible();
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  expect(width).toBeLessThanOrEqual(390);
+});

@@ -87,7 +87,7 @@ export function RecordHeading({
         {badges}
       </Group>
       {of && (
-        <Text size="sm">
+        <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
           {`${of.what} of `}
           <Anchor component={Link} to={`/clients/${encodeURIComponent(of.client.id)}`}>
             {clientLabel(of.client)}
