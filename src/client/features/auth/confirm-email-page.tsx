@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Alert, Anchor, Button, Stack, Text } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
@@ -7,6 +7,7 @@ import { authClient, authErrorMessage } from '#client/lib/auth-client.ts';
 import { FormErrorAlert } from '#client/components/form-error-alert.tsx';
 import { PasswordField } from '#client/components/password-field.tsx';
 import { AuthLayout } from './components/auth-layout.tsx';
+import { focusFirstError } from '#client/lib/form-errors.ts';
 
 const passwordSchema = confirmEmailSchema.pick({ password: true });
 
@@ -21,6 +22,7 @@ export function ConfirmEmailPage() {
   const token = searchParams.get('token');
   const [error, setError] = useState<string | null>(null);
   const [linkError, setLinkError] = useState<string | null>(null);
+  const formId = useId();
   const form = useForm({
     initialValues: { password: '' },
     validate: schemaResolver(passwordSchema, { sync: true }),
@@ -39,28 +41,32 @@ export function ConfirmEmailPage() {
     );
   }
 
-  const submit = form.onSubmit(async ({ password }) => {
-    setError(null);
-    const { error: refused } = await authClient.$fetch('/confirm-email', {
-      method: 'POST',
-      body: { token, password },
-    });
-    if (!refused) {
-      // A full load starts the signed-in app with nothing cached from before.
-      window.location.assign('/');
-      return;
-    }
-    const message = authErrorMessage(refused);
-    // Better Auth's answer carries its code beside the message.
-    const { code } = refused as { code?: string };
-    if (code === 'NOT_THE_SIGN_UP_PASSWORD') form.setFieldError('password', message);
-    else if (code === 'INVALID_TOKEN' || code === 'EMAIL_ALREADY_CONFIRMED') setLinkError(message);
-    else setError(message);
-  });
+  const submit = form.onSubmit(
+    async ({ password }) => {
+      setError(null);
+      const { error: refused } = await authClient.$fetch('/confirm-email', {
+        method: 'POST',
+        body: { token, password },
+      });
+      if (!refused) {
+        // A full load starts the signed-in app with nothing cached from before.
+        window.location.assign('/');
+        return;
+      }
+      const message = authErrorMessage(refused);
+      // Better Auth's answer carries its code beside the message.
+      const { code } = refused as { code?: string };
+      if (code === 'NOT_THE_SIGN_UP_PASSWORD') form.setFieldError('password', message);
+      else if (code === 'INVALID_TOKEN' || code === 'EMAIL_ALREADY_CONFIRMED')
+        setLinkError(message);
+      else setError(message);
+    },
+    () => focusFirstError(formId),
+  );
 
   return (
     <AuthLayout title="Confirm your email address">
-      <form onSubmit={submit} noValidate>
+      <form id={formId} onSubmit={submit} noValidate>
         <Stack gap="md">
           <Text size="sm">Type the password you chose when you signed up to finish.</Text>
           <FormErrorAlert title="Could not confirm the address" message={error} />

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Alert, Anchor, Button, Stack, Text } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
@@ -10,6 +10,7 @@ import { FormErrorAlert } from '#client/components/form-error-alert.tsx';
 import { AuthLayout } from './components/auth-layout.tsx';
 import { NewPasswordField } from './components/new-password-field.tsx';
 import { newPasswordSchema } from './auth-schemas.ts';
+import { focusFirstError } from '#client/lib/form-errors.ts';
 
 export function ResetPasswordPage() {
   const [searchParams] = useSearchParams();
@@ -18,6 +19,7 @@ export function ResetPasswordPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [error, setError] = useState<string | null>(null);
+  const formId = useId();
   const form = useForm({
     initialValues: { newPassword: '' },
     validate: schemaResolver(newPasswordSchema, { sync: true }),
@@ -41,26 +43,32 @@ export function ResetPasswordPage() {
     );
   }
 
-  const submit = form.onSubmit(async ({ newPassword }) => {
-    setError(null);
-    const result = await authClient.resetPassword({ newPassword, token });
-    if (result.error) {
-      setError(
-        result.error.code === 'INVALID_TOKEN'
-          ? 'This reset link is invalid or has expired. Request a new one.'
-          : authErrorMessage(result.error),
-      );
-      return;
-    }
-    // The reset ended every session, this browser's included.
-    forgetSession(queryClient);
-    notifications.show({ color: 'green', message: 'Your password was changed. Sign in with it.' });
-    await navigate('/sign-in', { replace: true });
-  });
+  const submit = form.onSubmit(
+    async ({ newPassword }) => {
+      setError(null);
+      const result = await authClient.resetPassword({ newPassword, token });
+      if (result.error) {
+        setError(
+          result.error.code === 'INVALID_TOKEN'
+            ? 'This reset link is invalid or has expired. Request a new one.'
+            : authErrorMessage(result.error),
+        );
+        return;
+      }
+      // The reset ended every session, this browser's included.
+      forgetSession(queryClient);
+      notifications.show({
+        color: 'green',
+        message: 'Your password was changed. Sign in with it.',
+      });
+      await navigate('/sign-in', { replace: true });
+    },
+    () => focusFirstError(formId),
+  );
 
   return (
     <AuthLayout title="Choose a new password">
-      <form onSubmit={submit} noValidate>
+      <form id={formId} onSubmit={submit} noValidate>
         <Stack gap="md">
           <Text size="sm" c="dimmed">
             You will be signed out everywhere and can then sign in with the new password.

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { Alert, Anchor, Button, Group, Stack } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
@@ -14,6 +14,7 @@ import { PasskeySignIn } from './components/passkey-sign-in.tsx';
 import { SocialSignIn } from './components/social-sign-in.tsx';
 import { safeReturnPath, signInSchema } from './auth-schemas.ts';
 import { signInErrorMessage } from './sign-in-errors.ts';
+import { focusFirstError } from '#client/lib/form-errors.ts';
 
 function returnPath(state: unknown): string {
   const from = (state as { from?: { pathname?: unknown; search?: unknown } } | null)?.from;
@@ -31,6 +32,7 @@ export function SignInPage() {
   const [error, setError] = useState<string | null>(null);
   // Better Auth asked for the second factor after the password.
   const [codeStep, setCodeStep] = useState(false);
+  const formId = useId();
   const form = useForm({
     initialValues: { email: '', password: '' },
     validate: schemaResolver(signInSchema, { sync: true }),
@@ -38,29 +40,32 @@ export function SignInPage() {
 
   if (session.data?.status === 'signed-in') return <Navigate to={target} replace />;
 
-  const submit = form.onSubmit(async ({ email, password }) => {
-    setError(null);
-    const result = await authClient.signIn.email({
-      email: email.trim(),
-      password,
-      callbackURL: target,
-    });
-    if (result.error) {
-      if (result.error.status === 403 && result.error.code === 'EMAIL_NOT_VERIFIED') {
-        await navigate(`/verify-email-address?email=${encodeURIComponent(email.trim())}`);
+  const submit = form.onSubmit(
+    async ({ email, password }) => {
+      setError(null);
+      const result = await authClient.signIn.email({
+        email: email.trim(),
+        password,
+        callbackURL: target,
+      });
+      if (result.error) {
+        if (result.error.status === 403 && result.error.code === 'EMAIL_NOT_VERIFIED') {
+          await navigate(`/verify-email-address?email=${encodeURIComponent(email.trim())}`);
+          return;
+        }
+        setError(authErrorMessage(result.error));
         return;
       }
-      setError(authErrorMessage(result.error));
-      return;
-    }
-    if ('twoFactorRedirect' in result.data && result.data.twoFactorRedirect) {
-      setCodeStep(true);
-      return;
-    }
-    // Better Auth's client loads the callback URL itself; this covers it not doing so. A
-    // full load also starts the signed-in app with nothing cached from before.
-    window.location.assign(target);
-  });
+      if ('twoFactorRedirect' in result.data && result.data.twoFactorRedirect) {
+        setCodeStep(true);
+        return;
+      }
+      // Better Auth's client loads the callback URL itself; this covers it not doing so. A
+      // full load also starts the signed-in app with nothing cached from before.
+      window.location.assign(target);
+    },
+    () => focusFirstError(formId),
+  );
 
   if (codeStep) {
     return (
@@ -84,7 +89,7 @@ export function SignInPage() {
         </Alert>
       )}
       <SocialSignIn callbackURL={target} onError={setError} />
-      <form onSubmit={submit} noValidate>
+      <form id={formId} onSubmit={submit} noValidate>
         <Stack gap="md">
           <FormErrorAlert title="Could not sign in" message={error} />
           <EmailField required {...form.getInputProps('email')} />

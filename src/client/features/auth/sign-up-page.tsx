@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { Alert, Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
@@ -13,11 +13,13 @@ import { NewPasswordField } from './components/new-password-field.tsx';
 import { signUpSchema } from './auth-schemas.ts';
 import { invitationQuery } from './invitation-query.ts';
 import { errorMessage } from '#client/lib/api-client.ts';
+import { focusFirstError } from '#client/lib/form-errors.ts';
 
 export function SignUpPage() {
   const session = useQuery(meQuery());
   const navigate = useNavigate();
   const [error, setError] = useState<string | null>(null);
+  const formId = useId();
   const form = useForm({
     initialValues: { name: '', email: '', password: '' },
     validate: schemaResolver(signUpSchema, { sync: true }),
@@ -34,45 +36,48 @@ export function SignUpPage() {
   // Someone already signed in has an account: the app, not a second one.
   if (session.data?.status === 'signed-in') return <Navigate to="/" replace />;
 
-  const submit = form.onSubmit(async ({ name, email, password }) => {
-    setError(null);
-    const address = email.trim();
-    // The server checks the token against the address and verifies it: no mail to wait for.
-    const body = {
-      name: name.trim(),
-      email: address,
-      password,
-      callbackURL: '/',
-      ...(invitedEmail !== undefined ? { invitation: token } : {}),
-    };
-    const result = await authClient.signUp.email(body);
-    if (result.error) {
-      // A refusal of the name or the address ("email: This address has an invitation: …").
-      const refused = authFieldError(result.error.message, ['name', 'email', 'password']);
-      if (refused) form.setFieldError(refused.field, refused.message);
-      else setError(authErrorMessage(result.error));
-      return;
-    }
-    if (invitedEmail !== undefined) {
-      const signedIn = await authClient.signIn.email({
+  const submit = form.onSubmit(
+    async ({ name, email, password }) => {
+      setError(null);
+      const address = email.trim();
+      // The server checks the token against the address and verifies it: no mail to wait for.
+      const body = {
+        name: name.trim(),
         email: address,
         password,
         callbackURL: '/',
-      });
-      if (signedIn.error) {
-        setError(authErrorMessage(signedIn.error));
+        ...(invitedEmail !== undefined ? { invitation: token } : {}),
+      };
+      const result = await authClient.signUp.email(body);
+      if (result.error) {
+        // A refusal of the name or the address ("email: This address has an invitation: …").
+        const refused = authFieldError(result.error.message, ['name', 'email', 'password']);
+        if (refused) form.setFieldError(refused.field, refused.message);
+        else setError(authErrorMessage(result.error));
         return;
       }
-      // A full load starts the signed-in app with nothing cached from before.
-      window.location.assign('/');
-      return;
-    }
-    await navigate(`/verify-email-address?email=${encodeURIComponent(address)}`);
-  });
+      if (invitedEmail !== undefined) {
+        const signedIn = await authClient.signIn.email({
+          email: address,
+          password,
+          callbackURL: '/',
+        });
+        if (signedIn.error) {
+          setError(authErrorMessage(signedIn.error));
+          return;
+        }
+        // A full load starts the signed-in app with nothing cached from before.
+        window.location.assign('/');
+        return;
+      }
+      await navigate(`/verify-email-address?email=${encodeURIComponent(address)}`);
+    },
+    () => focusFirstError(formId),
+  );
 
   return (
     <AuthLayout title="Create an account">
-      <form onSubmit={submit} noValidate>
+      <form id={formId} onSubmit={submit} noValidate>
         <Stack gap="md">
           <FormErrorAlert title="Could not sign up" message={error} />
           {invitation.isError && (

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import {
   Alert,
   Button,
@@ -23,6 +23,7 @@ import {
   type PasskeyRow,
 } from './passkey-queries.ts';
 import { confirmAction } from '#client/lib/confirm-action.tsx';
+import { focusFirstError } from '#client/lib/form-errors.ts';
 
 const when = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 const MAX_NAME = 100;
@@ -151,20 +152,24 @@ function PasskeyTableRow({ passkey }: { passkey: PasskeyRow }) {
 
 function RenameForm({ passkey, onDone }: { passkey: PasskeyRow; onDone: () => void }) {
   const rename = useRenamePasskey();
+  const formId = useId();
   const form = useForm({
     initialValues: { name: passkey.name ?? '' },
     validate: { name: nameRule },
   });
-  const submit = form.onSubmit(async ({ name }) => {
-    try {
-      await rename.mutateAsync({ id: passkey.id, name: name.trim() });
-      onDone();
-    } catch (error) {
-      form.setFieldError('name', errorMessage(error));
-    }
-  });
+  const submit = form.onSubmit(
+    async ({ name }) => {
+      try {
+        await rename.mutateAsync({ id: passkey.id, name: name.trim() });
+        onDone();
+      } catch (error) {
+        form.setFieldError('name', errorMessage(error));
+      }
+    },
+    () => focusFirstError(formId),
+  );
   return (
-    <form onSubmit={submit} noValidate>
+    <form id={formId} onSubmit={submit} noValidate>
       <Group gap="xs" align="flex-start" wrap="nowrap">
         <TextInput
           label="New name"
@@ -187,22 +192,26 @@ function RenameForm({ passkey, onDone }: { passkey: PasskeyRow; onDone: () => vo
 /** Adds a passkey of this device (or a security key), with a name to tell it apart. */
 export function AddPasskey({ onAdded }: { onAdded?: () => void }) {
   const add = useAddPasskey();
+  const formId = useId();
   const form = useForm({
     initialValues: { name: '' },
     validate: { name: nameRule },
   });
-  const submit = form.onSubmit(async ({ name }) => {
-    try {
-      await add.mutateAsync(name.trim());
-      form.reset();
-      notifications.show({ color: 'green', message: 'Passkey added.' });
-      onAdded?.();
-    } catch (error) {
-      form.setFieldError('name', errorMessage(error));
-    }
-  });
+  const submit = form.onSubmit(
+    async ({ name }) => {
+      try {
+        await add.mutateAsync(name.trim());
+        form.reset();
+        notifications.show({ color: 'green', message: 'Passkey added.' });
+        onAdded?.();
+      } catch (error) {
+        form.setFieldError('name', errorMessage(error));
+      }
+    },
+    () => focusFirstError(formId),
+  );
   return (
-    <form onSubmit={submit} noValidate>
+    <form id={formId} onSubmit={submit} noValidate>
       <Group gap="sm" align="flex-end">
         <TextInput
           label="Passkey name"

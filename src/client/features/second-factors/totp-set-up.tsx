@@ -1,10 +1,11 @@
-import { useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Button, Checkbox, Code, Group, List, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { renderSVG } from 'uqr';
 import { authClient, authErrorMessage } from '#client/lib/auth-client.ts';
 import { PasswordField } from '#client/components/password-field.tsx';
 import { codeErrorMessage, plainCode } from '#client/lib/second-factor-errors.ts';
+import { focusFirstError } from '#client/lib/form-errors.ts';
 
 type Step =
   | { name: 'password' }
@@ -20,16 +21,20 @@ export function TotpSetUp({
   onFinished,
   onCancel,
   onStarted,
+  focusPassword = false,
 }: {
   onFinished: () => void;
   onCancel?: (() => void) | undefined;
   /** The password was right and the QR code is shown. */
   onStarted?: (() => void) | undefined;
+  /** Opened by a button it replaces: focus goes to the password field, not to the page. */
+  focusPassword?: boolean;
 }) {
   const [step, setStep] = useState<Step>({ name: 'password' });
   if (step.name === 'password') {
     return (
       <PasswordStep
+        focusPassword={focusPassword}
         onCancel={onCancel}
         onEnabled={(totpURI, backupCodes) => {
           setStep({ name: 'scan', totpURI, backupCodes });
@@ -53,24 +58,34 @@ export function TotpSetUp({
 function PasswordStep({
   onEnabled,
   onCancel,
+  focusPassword,
 }: {
   onEnabled: (totpURI: string, backupCodes: string[]) => void;
   onCancel?: (() => void) | undefined;
+  focusPassword: boolean;
 }) {
+  const formId = useId();
+  const passwordRef = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (focusPassword) passwordRef.current?.focus();
+  }, [focusPassword]);
   const form = useForm({
     initialValues: { password: '' },
     validate: { password: (value) => (value === '' ? 'Enter your password' : null) },
   });
-  const submit = form.onSubmit(async ({ password }) => {
-    const { data, error } = await authClient.twoFactor.enable({ password });
-    if (error) {
-      form.setFieldError('password', authErrorMessage(error));
-      return;
-    }
-    if ('totpURI' in data) onEnabled(data.totpURI, data.backupCodes);
-  });
+  const submit = form.onSubmit(
+    async ({ password }) => {
+      const { data, error } = await authClient.twoFactor.enable({ password });
+      if (error) {
+        form.setFieldError('password', authErrorMessage(error));
+        return;
+      }
+      if ('totpURI' in data) onEnabled(data.totpURI, data.backupCodes);
+    },
+    () => focusFirstError(formId),
+  );
   return (
-    <form onSubmit={submit} noValidate>
+    <form id={formId} onSubmit={submit} noValidate>
       <Stack gap="sm">
         <Text size="sm">
           Use an authenticator app (such as 1Password, Google Authenticator or Microsoft
@@ -80,6 +95,7 @@ function PasswordStep({
           label="Current password"
           autoComplete="current-password"
           required
+          ref={passwordRef}
           {...form.getInputProps('password')}
         />
         <Group gap="sm">
@@ -108,22 +124,26 @@ function ScanStep({
 }) {
   const secret = new URL(totpURI).searchParams.get('secret') ?? '';
   const qrCode = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(renderSVG(totpURI, { border: 2 }))}`;
+  const formId = useId();
   const form = useForm({
     initialValues: { code: '' },
     validate: {
       code: (value) => (/^\d{6}$/.test(plainCode(value)) ? null : 'Enter the six digits'),
     },
   });
-  const submit = form.onSubmit(async ({ code }) => {
-    const { error } = await authClient.twoFactor.verifyTotp({ code: plainCode(code) });
-    if (error) {
-      form.setFieldError('code', codeErrorMessage(error) ?? authErrorMessage(error));
-      return;
-    }
-    onConfirmed();
-  });
+  const submit = form.onSubmit(
+    async ({ code }) => {
+      const { error } = await authClient.twoFactor.verifyTotp({ code: plainCode(code) });
+      if (error) {
+        form.setFieldError('code', codeErrorMessage(error) ?? authErrorMessage(error));
+        return;
+      }
+      onConfirmed();
+    },
+    () => focusFirstError(formId),
+  );
   return (
-    <form onSubmit={submit} noValidate>
+    <form id={formId} onSubmit={submit} noValidate>
       <Stack gap="sm">
         <Text size="sm">Scan this QR code with your authenticator app:</Text>
         <img

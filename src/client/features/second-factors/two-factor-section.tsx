@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
@@ -6,6 +6,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { authClient, authErrorMessage } from '#client/lib/auth-client.ts';
 import { meKey, useMe } from '#client/lib/session.ts';
 import { PasswordField } from '#client/components/password-field.tsx';
+import { focusFirstError } from '#client/lib/form-errors.ts';
+import { focusWhenShown } from '#client/lib/focus-when-shown.ts';
 import { TotpSetUp } from './totp-set-up.tsx';
 
 /** Settings: authenticator codes on or off. */
@@ -13,9 +15,16 @@ export function TwoFactorSection() {
   const me = useMe();
   const queryClient = useQueryClient();
   const [mode, setMode] = useState<'view' | 'set-up' | 'turn-off'>('view');
+  // The button that opened set-up or turn-off, drawn again when it is cancelled: focus goes
+  // back to it, where it would otherwise fall to the page.
+  const openerRef = useRef<HTMLButtonElement>(null);
   const done = () => {
     setMode('view');
     void queryClient.invalidateQueries({ queryKey: meKey });
+  };
+  const cancel = () => {
+    setMode('view');
+    focusWhenShown(() => openerRef.current);
   };
 
   return (
@@ -31,8 +40,8 @@ export function TwoFactorSection() {
             </Badge>
           )}
         </Group>
-        {mode === 'set-up' && <TotpSetUp onFinished={done} onCancel={() => setMode('view')} />}
-        {mode === 'turn-off' && <TurnOff onDone={done} onCancel={() => setMode('view')} />}
+        {mode === 'set-up' && <TotpSetUp onFinished={done} onCancel={cancel} focusPassword />}
+        {mode === 'turn-off' && <TurnOff onDone={done} onCancel={cancel} />}
         {mode === 'view' && (
           <>
             <Text size="sm" c="dimmed">
@@ -42,11 +51,18 @@ export function TwoFactorSection() {
             </Text>
             <Group>
               {me.twoFactorEnabled ? (
-                <Button variant="default" color="red" onClick={() => setMode('turn-off')}>
+                <Button
+                  ref={openerRef}
+                  variant="default"
+                  color="red"
+                  onClick={() => setMode('turn-off')}
+                >
                   Turn off two-factor sign-in
                 </Button>
               ) : (
-                <Button onClick={() => setMode('set-up')}>Set up two-factor sign-in</Button>
+                <Button ref={openerRef} onClick={() => setMode('set-up')}>
+                  Set up two-factor sign-in
+                </Button>
               )}
             </Group>
           </>
@@ -57,21 +73,28 @@ export function TwoFactorSection() {
 }
 
 function TurnOff({ onDone, onCancel }: { onDone: () => void; onCancel: () => void }) {
+  const formId = useId();
+  // Shown in place of the button that opened it: focus goes to its field.
+  const passwordRef = useRef<HTMLInputElement>(null);
+  useEffect(() => passwordRef.current?.focus(), []);
   const form = useForm({
     initialValues: { password: '' },
     validate: { password: (value) => (value === '' ? 'Enter your password' : null) },
   });
-  const submit = form.onSubmit(async ({ password }) => {
-    const { error } = await authClient.twoFactor.disable({ password });
-    if (error) {
-      form.setFieldError('password', authErrorMessage(error));
-      return;
-    }
-    notifications.show({ color: 'green', message: 'Two-factor sign-in is off.' });
-    onDone();
-  });
+  const submit = form.onSubmit(
+    async ({ password }) => {
+      const { error } = await authClient.twoFactor.disable({ password });
+      if (error) {
+        form.setFieldError('password', authErrorMessage(error));
+        return;
+      }
+      notifications.show({ color: 'green', message: 'Two-factor sign-in is off.' });
+      onDone();
+    },
+    () => focusFirstError(formId),
+  );
   return (
-    <form onSubmit={submit} noValidate>
+    <form id={formId} onSubmit={submit} noValidate>
       <Stack gap="sm">
         <Text size="sm">
           Your authenticator app and backup codes will no longer be asked for, and devices you
@@ -81,6 +104,7 @@ function TurnOff({ onDone, onCancel }: { onDone: () => void; onCancel: () => voi
           label="Current password"
           autoComplete="current-password"
           required
+          ref={passwordRef}
           {...form.getInputProps('password')}
         />
         <Group gap="sm">

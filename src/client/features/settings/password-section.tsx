@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Button, Paper, Stack, Text, Title } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
@@ -8,6 +8,7 @@ import { FormErrorAlert } from '#client/components/form-error-alert.tsx';
 import { PasswordField } from '#client/components/password-field.tsx';
 import { sessionsKey } from './api/sessions.ts';
 import { passwordChangeSchema } from './profile-schemas.ts';
+import { focusFirstError } from '#client/lib/form-errors.ts';
 
 /**
  * Settings → Password: a new one for the current one. Every other device is signed out (a
@@ -16,43 +17,47 @@ import { passwordChangeSchema } from './profile-schemas.ts';
 export function PasswordSection() {
   const queryClient = useQueryClient();
   const [problem, setProblem] = useState<string | null>(null);
+  const formId = useId();
   const form = useForm({
     initialValues: { currentPassword: '', newPassword: '' },
     validate: schemaResolver(passwordChangeSchema, { sync: true }),
   });
 
-  const submit = form.onSubmit(async ({ currentPassword, newPassword }) => {
-    setProblem(null);
-    const result = await authClient.changePassword({
-      currentPassword,
-      newPassword,
-      revokeOtherSessions: true,
-    });
-    if (result.error) {
-      if (result.error.code === 'INVALID_PASSWORD') {
-        form.setFieldError('currentPassword', 'That is not your current password');
-      } else if (result.error.code === 'CREDENTIAL_ACCOUNT_NOT_FOUND') {
-        setProblem(
-          'You sign in through a provider, so this account has no password here to change.',
-        );
-      } else if (result.error.message?.startsWith('newPassword')) {
-        form.setFieldError('newPassword', result.error.message);
-      } else {
-        setProblem(authErrorMessage(result.error));
+  const submit = form.onSubmit(
+    async ({ currentPassword, newPassword }) => {
+      setProblem(null);
+      const result = await authClient.changePassword({
+        currentPassword,
+        newPassword,
+        revokeOtherSessions: true,
+      });
+      if (result.error) {
+        if (result.error.code === 'INVALID_PASSWORD') {
+          form.setFieldError('currentPassword', 'That is not your current password');
+        } else if (result.error.code === 'CREDENTIAL_ACCOUNT_NOT_FOUND') {
+          setProblem(
+            'You sign in through a provider, so this account has no password here to change.',
+          );
+        } else if (result.error.message?.startsWith('newPassword')) {
+          form.setFieldError('newPassword', result.error.message);
+        } else {
+          setProblem(authErrorMessage(result.error));
+        }
+        return;
       }
-      return;
-    }
-    form.reset();
-    await queryClient.invalidateQueries({ queryKey: sessionsKey });
-    notifications.show({
-      color: 'green',
-      message: 'Password changed. Your other devices are signed out.',
-    });
-  });
+      form.reset();
+      await queryClient.invalidateQueries({ queryKey: sessionsKey });
+      notifications.show({
+        color: 'green',
+        message: 'Password changed. Your other devices are signed out.',
+      });
+    },
+    () => focusFirstError(formId),
+  );
 
   return (
     <Paper withBorder p="lg" radius="md" component="section" aria-labelledby="password-title">
-      <form onSubmit={submit} noValidate>
+      <form id={formId} onSubmit={submit} noValidate>
         <Stack gap="md" maw={420}>
           <Title order={2} size="h4" id="password-title">
             Password

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Badge, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
@@ -10,6 +10,7 @@ import { meKey, useMe } from '#client/lib/session.ts';
 import { FormErrorAlert } from '#client/components/form-error-alert.tsx';
 import { VisibleText } from '#client/components/visible-text.tsx';
 import { displayNameSchema } from './profile-schemas.ts';
+import { focusFirstError } from '#client/lib/form-errors.ts';
 
 /** What each role may do, in a sentence a person reads about themselves. */
 const ROLE_TEXT: Record<Role, { name: string; may: string }> = {
@@ -84,28 +85,32 @@ export function ProfileSection() {
 function DisplayNameForm({ current }: { current: string }) {
   const queryClient = useQueryClient();
   const [problem, setProblem] = useState<string | null>(null);
+  const formId = useId();
   const form = useForm({
     initialValues: { name: current },
     validate: schemaResolver(displayNameSchema, { sync: true }),
   });
 
-  const submit = form.onSubmit(async ({ name }) => {
-    setProblem(null);
-    const result = await authClient.updateUser({ name: name.trim() });
-    if (result.error) {
-      // The server's own refusal of the name ("name: Must be at most …") goes by the field.
-      const refused = authFieldError(result.error.message, ['name']);
-      if (refused) form.setFieldError(refused.field, refused.message);
-      else setProblem(authErrorMessage(result.error));
-      return;
-    }
-    await queryClient.invalidateQueries({ queryKey: meKey });
-    form.resetDirty({ name: name.trim() });
-    notifications.show({ color: 'green', message: 'Display name saved.' });
-  });
+  const submit = form.onSubmit(
+    async ({ name }) => {
+      setProblem(null);
+      const result = await authClient.updateUser({ name: name.trim() });
+      if (result.error) {
+        // The server's own refusal of the name ("name: Must be at most …") goes by the field.
+        const refused = authFieldError(result.error.message, ['name']);
+        if (refused) form.setFieldError(refused.field, refused.message);
+        else setProblem(authErrorMessage(result.error));
+        return;
+      }
+      await queryClient.invalidateQueries({ queryKey: meKey });
+      form.resetDirty({ name: name.trim() });
+      notifications.show({ color: 'green', message: 'Display name saved.' });
+    },
+    () => focusFirstError(formId),
+  );
 
   return (
-    <form onSubmit={submit} noValidate>
+    <form id={formId} onSubmit={submit} noValidate>
       <Stack gap="sm">
         <FormErrorAlert title="The name was not saved" message={problem} />
         <TextInput

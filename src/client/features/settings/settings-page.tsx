@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { Button, Code, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
@@ -12,9 +12,12 @@ import { SessionsSection } from './sessions-section.tsx';
 import { ProfileSection } from './profile-section.tsx';
 import { PasswordSection } from './password-section.tsx';
 import { TokensSection } from './tokens-section.tsx';
+import { focusFirstError } from '#client/lib/form-errors.ts';
+import { usePageTitle } from '#client/components/page-title.ts';
 
 /** The account's own sections; the app adds the sections other features bring (`children`). */
 export function SettingsPage({ children }: { children?: ReactNode }) {
+  usePageTitle('Settings');
   return (
     <Stack gap="lg" maw={720}>
       <Title order={1} size="h2">
@@ -60,6 +63,7 @@ function AccessTokenSection() {
   const me = useMe();
   const save = useSaveAccessToken();
   const [problem, setProblem] = useState<string | null>(null);
+  const formId = useId();
   const form = useForm({
     initialValues: { accessToken: '' },
     validate: (values) => {
@@ -83,13 +87,14 @@ function AccessTokenSection() {
     }
   }
 
-  const submit = form.onSubmit(({ accessToken }) =>
-    store(accessToken.trim(), 'Access token saved.'),
+  const submit = form.onSubmit(
+    ({ accessToken }) => store(accessToken.trim(), 'Access token saved.'),
+    () => focusFirstError(formId),
   );
 
   return (
     <Paper withBorder p="lg" radius="md">
-      <form onSubmit={submit} noValidate>
+      <form id={formId} onSubmit={submit} noValidate>
         <Stack gap="md">
           <Title order={2} size="h4">
             Deploy access token

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import {
   Alert,
   Button,
@@ -31,6 +31,7 @@ import { useIsMounted } from '#client/lib/is-mounted.ts';
 import { FormErrorAlert } from '#client/components/form-error-alert.tsx';
 import { tokensQuery, useCreateToken, useRevokeToken } from './api/tokens.ts';
 import { confirmAction } from '#client/lib/confirm-action.tsx';
+import { focusFirstError } from '#client/lib/form-errors.ts';
 
 const when = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 const day = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
@@ -118,6 +119,7 @@ function CreateTokenForm({ onCreated }: { onCreated: (created: CreatedToken) => 
   const create = useCreateToken();
   const isMounted = useIsMounted();
   const [problem, setProblem] = useState<string | null>(null);
+  const formId = useId();
   const form = useForm({
     initialValues: { name: '', scope: 'read', expires: '90' },
     validate: (values) => {
@@ -126,34 +128,37 @@ function CreateTokenForm({ onCreated }: { onCreated: (created: CreatedToken) => 
     },
   });
 
-  const submit = form.onSubmit(async ({ name, scope, expires }) => {
-    setProblem(null);
-    try {
-      const created = await create.mutateAsync({
-        name: name.trim(),
-        scope: tokenScopeSchema.parse(scope),
-        expiresInDays: expires === 'never' ? null : (Number(expires) as 30 | 90 | 365),
-      });
-      if (isMounted()) {
-        form.reset();
-        onCreated(created);
-      } else {
-        // Left before it was made: the token is shown once, on this page, which is gone.
-        notifications.show({
-          color: 'yellow',
-          autoClose: false,
-          message: `The API token “${created.token.name}” was made while you left Settings, so it was not shown: revoke it there and make another.`,
+  const submit = form.onSubmit(
+    async ({ name, scope, expires }) => {
+      setProblem(null);
+      try {
+        const created = await create.mutateAsync({
+          name: name.trim(),
+          scope: tokenScopeSchema.parse(scope),
+          expiresInDays: expires === 'never' ? null : (Number(expires) as 30 | 90 | 365),
         });
+        if (isMounted()) {
+          form.reset();
+          onCreated(created);
+        } else {
+          // Left before it was made: the token is shown once, on this page, which is gone.
+          notifications.show({
+            color: 'yellow',
+            autoClose: false,
+            message: `The API token “${created.token.name}” was made while you left Settings, so it was not shown: revoke it there and make another.`,
+          });
+        }
+      } catch (error) {
+        const fields = isApiError(error, 400) ? error.fields : {};
+        if (fields.name) form.setFieldError('name', fields.name);
+        else setProblem(errorMessage(error));
       }
-    } catch (error) {
-      const fields = isApiError(error, 400) ? error.fields : {};
-      if (fields.name) form.setFieldError('name', fields.name);
-      else setProblem(errorMessage(error));
-    }
-  });
+    },
+    () => focusFirstError(formId),
+  );
 
   return (
-    <form onSubmit={submit} noValidate aria-label="Create an API token">
+    <form id={formId} onSubmit={submit} noValidate aria-label="Create an API token">
       <Stack gap="sm">
         <FormErrorAlert title="The token was not created" message={problem} />
         <TextInput

@@ -1,9 +1,10 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Anchor, Button, Checkbox, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { authClient, authErrorMessage } from '#client/lib/auth-client.ts';
 import { TRUST_DEVICE_DAYS } from '#shared/second-factors.ts';
 import { codeErrorMessage, mustSignInAgain, plainCode } from '#client/lib/second-factor-errors.ts';
+import { focusFirstError } from '#client/lib/form-errors.ts';
 
 /**
  * The sign-in's second step when Better Auth answers `twoFactorRedirect`: a code from the
@@ -18,6 +19,7 @@ export function CodeStep({
   onStartOver: (message: string) => void;
 }) {
   const [backup, setBackup] = useState(false);
+  const formId = useId();
   const form = useForm({
     initialValues: { code: '', trustDevice: false },
     validate: {
@@ -30,19 +32,22 @@ export function CodeStep({
     },
   });
 
-  const submit = form.onSubmit(async ({ code, trustDevice }) => {
-    const body = { code: plainCode(code), trustDevice };
-    const { error } = backup
-      ? await authClient.twoFactor.verifyBackupCode(body)
-      : await authClient.twoFactor.verifyTotp(body);
-    if (error) {
-      const message = codeErrorMessage(error) ?? authErrorMessage(error);
-      if (mustSignInAgain(error)) onStartOver(message);
-      else form.setFieldError('code', message);
-      return;
-    }
-    onSignedIn();
-  });
+  const submit = form.onSubmit(
+    async ({ code, trustDevice }) => {
+      const body = { code: plainCode(code), trustDevice };
+      const { error } = backup
+        ? await authClient.twoFactor.verifyBackupCode(body)
+        : await authClient.twoFactor.verifyTotp(body);
+      if (error) {
+        const message = codeErrorMessage(error) ?? authErrorMessage(error);
+        if (mustSignInAgain(error)) onStartOver(message);
+        else form.setFieldError('code', message);
+        return;
+      }
+      onSignedIn();
+    },
+    () => focusFirstError(formId),
+  );
 
   function switchKind() {
     setBackup((was) => !was);
@@ -51,7 +56,7 @@ export function CodeStep({
   }
 
   return (
-    <form onSubmit={submit} noValidate>
+    <form id={formId} onSubmit={submit} noValidate>
       <Stack gap="md">
         <Text size="sm">
           {backup

@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { useIsMounted } from '#client/lib/is-mounted.ts';
 import { Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
@@ -11,6 +11,7 @@ import { LoadSavedVersion } from '#client/components/load-saved-version.tsx';
 import { useRenameCredential } from '../api/credential-mutations.ts';
 import { credentialQuery } from '../api/credential-queries.ts';
 import { FormActions } from '#client/components/form-actions.tsx';
+import { focusFirstError } from '#client/lib/form-errors.ts';
 
 /**
  * A new name for a credential, at the version it was opened or loaded since (a stale one is a
@@ -27,6 +28,7 @@ export function RenameCredentialForm({
 }) {
   const rename = useRenameCredential();
   const [problem, setProblem] = useState<string | null>(null);
+  const formId = useId();
   const isMounted = useIsMounted();
   const form = useForm({
     initialValues: { name: credential.name },
@@ -40,23 +42,26 @@ export function RenameCredentialForm({
     focus: () => nameRef.current?.focus(),
   });
 
-  const submit = form.onSubmit(async ({ name }) => {
-    setProblem(null);
-    try {
-      await saved.save((base = credential) =>
-        rename.mutateAsync({ id: credential.id, name, version: base.version }),
-      );
-      notifications.show({ color: 'green', message: 'Credential renamed.' });
-      if (isMounted()) onSaved();
-    } catch (error) {
-      const field = isApiError(error, 400) ? error.fields.name : undefined;
-      if (field) form.setFieldError('name', field);
-      else setProblem(errorMessage(error));
-    }
-  });
+  const submit = form.onSubmit(
+    async ({ name }) => {
+      setProblem(null);
+      try {
+        await saved.save((base = credential) =>
+          rename.mutateAsync({ id: credential.id, name, version: base.version }),
+        );
+        notifications.show({ color: 'green', message: 'Credential renamed.' });
+        if (isMounted()) onSaved();
+      } catch (error) {
+        const field = isApiError(error, 400) ? error.fields.name : undefined;
+        if (field) form.setFieldError('name', field);
+        else setProblem(errorMessage(error));
+      }
+    },
+    () => focusFirstError(formId),
+  );
 
   return (
-    <form onSubmit={submit} noValidate>
+    <form id={formId} onSubmit={submit} noValidate>
       <Stack gap="md">
         <FormErrorAlert title="The credential was not renamed" message={problem}>
           <LoadSavedVersion of={saved} />

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Button, Group, Paper, Skeleton, Stack, Text, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useQuery } from '@tanstack/react-query';
@@ -11,6 +11,7 @@ import { useAddComment } from '../api/issue-mutations.ts';
 import { issueCommentsQuery } from '../api/issue-queries.ts';
 import { PersonName } from './person-name.tsx';
 import { BareList } from '#client/components/bare-list.tsx';
+import { focusFirstError } from '#client/lib/form-errors.ts';
 
 /** An issue's comments, oldest first, and (for those who may write) a form to add one. */
 export function IssueComments({ issueId, mayWrite }: { issueId: string; mayWrite: boolean }) {
@@ -67,6 +68,7 @@ export function IssueComments({ issueId, mayWrite }: { issueId: string; mayWrite
 function AddCommentForm({ issueId }: { issueId: string }) {
   const add = useAddComment();
   const [problem, setProblem] = useState<string | null>(null);
+  const formId = useId();
   const form = useForm({
     initialValues: { text: '' },
     validate: (values) => {
@@ -75,22 +77,25 @@ function AddCommentForm({ issueId }: { issueId: string }) {
     },
   });
 
-  const submit = form.onSubmit(async (values) => {
-    setProblem(null);
-    try {
-      await add.mutateAsync({ id: issueId, text: values.text });
-      form.reset();
-    } catch (error) {
-      if (isApiError(error, 400) && error.fields.text) {
-        form.setFieldError('text', error.fields.text);
-        return;
+  const submit = form.onSubmit(
+    async (values) => {
+      setProblem(null);
+      try {
+        await add.mutateAsync({ id: issueId, text: values.text });
+        form.reset();
+      } catch (error) {
+        if (isApiError(error, 400) && error.fields.text) {
+          form.setFieldError('text', error.fields.text);
+          return;
+        }
+        setProblem(errorMessage(error));
       }
-      setProblem(errorMessage(error));
-    }
-  });
+    },
+    () => focusFirstError(formId),
+  );
 
   return (
-    <form onSubmit={submit} noValidate aria-label="Add a comment">
+    <form id={formId} onSubmit={submit} noValidate aria-label="Add a comment">
       <Stack gap="xs">
         <FormErrorAlert title="The comment was not added" message={problem} />
         <Textarea

@@ -4,7 +4,7 @@ import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { roleSchema, type Role } from '#shared/people.ts';
 import type { Person } from '#shared/people-admin.ts';
-import { showFormFailure } from '#client/lib/form-errors.ts';
+import { focusFirstError, showFormFailure } from '#client/lib/form-errors.ts';
 import { useUpdatePerson } from '../api/people-mutations.ts';
 import { AccessFields, placeAccessErrors } from './access-fields.tsx';
 import { tagLimit } from '../people-text.ts';
@@ -30,25 +30,31 @@ function AccessForm({ person, onClose }: { person: Person; onClose: () => void }
     initialValues: { role: person.role as Role, tags: person.tags ?? [] },
   });
 
-  const submit = form.onSubmit(async ({ role, tags }) => {
-    setProblem(null);
-    try {
-      // Only what was changed here: a change another administrator saved while this dialog
-      // was open (a narrower tag limit, say) stays unless this one changes that too.
-      await update.mutateAsync({
-        id: person.id,
-        patch: {
-          ...(form.isDirty('role') ? { role: roleSchema.parse(role) } : {}),
-          ...(form.isDirty('tags') ? { tags: tagLimit(role, tags) } : {}),
-        },
-      });
-      notifications.show({ color: 'green', message: `Saved the role and tags of ${person.email}` });
-      onClose();
-    } catch (error) {
-      // A bad tag, the last administrator's role (409): said next to the field.
-      showFormFailure(error, { formId, form, setProblem, place: placeAccessErrors });
-    }
-  });
+  const submit = form.onSubmit(
+    async ({ role, tags }) => {
+      setProblem(null);
+      try {
+        // Only what was changed here: a change another administrator saved while this dialog
+        // was open (a narrower tag limit, say) stays unless this one changes that too.
+        await update.mutateAsync({
+          id: person.id,
+          patch: {
+            ...(form.isDirty('role') ? { role: roleSchema.parse(role) } : {}),
+            ...(form.isDirty('tags') ? { tags: tagLimit(role, tags) } : {}),
+          },
+        });
+        notifications.show({
+          color: 'green',
+          message: `Saved the role and tags of ${person.email}`,
+        });
+        onClose();
+      } catch (error) {
+        // A bad tag, the last administrator's role (409): said next to the field.
+        showFormFailure(error, { formId, form, setProblem, place: placeAccessErrors });
+      }
+    },
+    () => focusFirstError(formId),
+  );
 
   return (
     <form id={formId} onSubmit={submit} noValidate>
