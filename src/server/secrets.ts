@@ -9,6 +9,7 @@ import {
 import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from './config.ts';
+import { makePrivateFolder } from './db/database.ts';
 
 /** Sealed before values were bound to their place: opened as they are, re-sealed at start. */
 const LEGACY = 'v1';
@@ -148,7 +149,7 @@ export function resolveSecretKey(configured: string | undefined, dataDir: string
   const kept = readSecretKey(configured, dataDir);
   if (kept !== undefined) return kept;
   const file = path.join(dataDir, 'secret.key');
-  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  makePrivateFolder(dataDir);
   const key = randomBytes(32).toString('hex');
   // Written whole under another name and flushed, then linked in: a process starting beside
   // this one never reads half a key, a power cut never leaves an empty one, and `link` refuses
@@ -183,6 +184,12 @@ function readKeyFile(file: string): string | undefined {
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (error) {
+    // Reading a folder fails without naming it: this names it, as the refusals below do.
+    if ((error as NodeJS.ErrnoException).code === 'EISDIR') {
+      throw new ConfigError(
+        `${file} is a folder: it should be the file holding the key that seals this server's secrets (DATA_DIR/secret.key); put the key there, or set SECRET_KEY`,
+      );
+    }
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     // A link whose target is gone is no missing key: a new one made beside it would seal new
     // secrets while the old ones wait behind a link someone meant to keep.

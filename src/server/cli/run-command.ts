@@ -1,5 +1,6 @@
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
-import { ConfigError } from '#server/config.ts';
+import { ConfigError, loadConfig } from '#server/config.ts';
+import { startFailureMessage } from '#server/start-failure.ts';
 import { keepFilesPrivate } from '#server/private-files.ts';
 import { terminalText } from './terminal-text.ts';
 
@@ -62,7 +63,9 @@ export function parseCommandLine<const O extends ParseArgsOptionsConfig>(
  * UsageError is printed with `usage` and the exit code is 2. An error of one of the `refusals`
  * classes is the command saying no (a bad file, an unknown user): its message is printed and
  * the exit code is 1, as for a ConfigError (a setting the database refuses, such as a missing
- * or wrong key). Any other error is a bug, thrown with its stack.
+ * or wrong key). So is a database or data folder the settings name that cannot be used (a
+ * PostgreSQL server that cannot be reached or refuses the password), in one line as the
+ * server's start says it. Any other error is a bug, thrown with its stack.
  */
 export async function runCommand(
   main: () => Promise<number>,
@@ -78,9 +81,30 @@ export async function runCommand(
       return;
     }
     const refusals = [ConfigError, ...(options.refusals ?? [])];
-    if (!refusals.some((refusal) => error instanceof refusal)) throw error;
+    if (!refusals.some((refusal) => error instanceof refusal)) {
+      const message = settingFailure(error);
+      if (message === null) throw error;
+      console.error(message);
+      process.exitCode = 1;
+      return;
+    }
     // A refusal may quote what it refuses: a name from an import file, a table of a backup.
     console.error(terminalText((error as Error).message));
     process.exitCode = 1;
   }
+}
+
+/**
+ * The one line the server's start prints for `error` (start-failure.ts), or null. The settings
+ * are read again as the command read them (configFromEnvOrExit loaded `.env` already): they
+ * say whether DATABASE_URL names PostgreSQL, and so what an ECONNREFUSED was refused.
+ */
+function settingFailure(error: unknown): string | null {
+  let config;
+  try {
+    config = loadConfig();
+  } catch {
+    return null;
+  }
+  return startFailureMessage(error, config, 'Cannot run');
 }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
 import type { DatabaseTarget } from '#server/config.ts';
+import { postgresFailure } from '#server/start-failure.ts';
 import { openDatabase, type Db } from './database.ts';
 import { migrateToLatest, migrationNames } from './migrate.ts';
 import { CopyRefused } from './copy-database-result.ts';
@@ -110,9 +111,20 @@ async function appliedMigrations(db: Db, side: Side): Promise<string[]> {
       name: string;
     }>`select name from kysely_migration order by name`.execute(db.kysely);
     return result.rows.map((r) => r.name);
-  } catch {
+  } catch (error) {
+    // A database that cannot be reached or refuses the password says so: it is not one
+    // without data.
+    const failure = postgresFailure(error, 'its URL');
+    if (failure) throw new CopyRefused(`Cannot open the ${side}: ${failure}.`);
+    if (!isMissingTable(error)) throw error;
     throw new CopyRefused(`The ${side} database holds no Clients Manager data (no migrations).`);
   }
+}
+
+/** PostgreSQL's "undefined table", SQLite's "no such table". */
+function isMissingTable(error: unknown): boolean {
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return code === '42P01' || (typeof message === 'string' && message.startsWith('no such table'));
 }
 
 /** Refuses a target that holds rows in any table a copy writes (sessions included). */

@@ -70,8 +70,7 @@ export function openDatabase(
     });
     return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
   }
-  if (target.file !== ':memory:')
-    fs.mkdirSync(path.dirname(target.file), { recursive: true, mode: 0o700 });
+  if (target.file !== ':memory:') makePrivateFolder(path.dirname(target.file));
   const sqlite = new SQLite(target.file);
   // WAL lets readers go on while one writer commits; the busy timeout makes a second
   // process (a CLI command, a backup) wait for the lock instead of failing at once, from the
@@ -87,6 +86,22 @@ export function openDatabase(
     dialect: new SqliteDialect({ database: withPreparedStatements(sqlite) }),
   });
   return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+}
+
+/**
+ * Makes `folder` and any missing folders on its way, private (0700). Not Node's recursive
+ * mkdir: where the system says a folder does not exist and cannot make it although its parent
+ * exists (under /proc), that retries forever at full CPU; this fails with ENOENT instead.
+ */
+export function makePrivateFolder(folder: string): void {
+  if (fs.existsSync(folder)) return;
+  makePrivateFolder(path.dirname(folder));
+  try {
+    fs.mkdirSync(folder, { mode: 0o700 });
+  } catch (error) {
+    // Another process made it meanwhile (two starts, a command beside the server).
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
 }
 
 /** Whether the database answers `select 1` within `timeoutMs` (for /readyz: never hangs). */
