@@ -192,3 +192,22 @@ test('a long unbroken client name wraps on its records’ pages, not the page', 
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   expect(width).toBeLessThanOrEqual(390);
 });
+
+test('at 320 px wide the header keeps Sign out on screen; the skip link hides at any text size', async ({
+  page,
+  staff,
+}) => {
+  void staff;
+  await page.setViewportSize({ width: 320, height: 640 });
+  await page.goto('/issues');
+  const signOut = page.getByRole('button', { name: 'Sign out' });
+  await expect(signOut).toBeVisible();
+  const box = (await signOut.boundingBox())!;
+  expect(box.x + box.width).toBeLessThanOrEqual(320);
+
+  // Text at 200% (WCAG 1.4.4): the skip link, out of sight until focused, stays out of sight.
+  await page.addStyleTag({ content: 'html { font-size: 200% !important; }' });
+  const skip = page.getByRole('link', { name: 'Skip to main content' });
+  const hidden = (await skip.boundingBox())!;
+  expect(hidden.y + hidden.height).toBeLessThanOrEqual(0);
+});

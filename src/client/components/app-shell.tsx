@@ -21,6 +21,7 @@ import { stopLiveUpdates } from '#client/lib/live-updates.ts';
 import { forgetSession, useMe } from '#client/lib/session.ts';
 import { BrandMark } from './brand-mark.tsx';
 import { initials } from './initials.ts';
+import classes from './app-shell.module.css';
 import { MAIN_CONTENT_ID, SkipLink } from './skip-link.tsx';
 import {
   AlertIcon,
@@ -162,7 +163,7 @@ function UserArea() {
   return (
     <Group gap="sm" wrap="nowrap">
       <ColorSchemeToggle />
-      <Group gap={8} wrap="nowrap">
+      <Group gap={8} wrap="nowrap" className={classes.avatar}>
         {me.photoURL ? (
           <Avatar src={me.photoURL} alt={name} radius="xl" size={32} />
         ) : (
