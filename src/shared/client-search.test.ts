@@ -71,6 +71,22 @@ describe('parseSearch', () => {
     expect(foldForSearch('ÅNGSTRÖM Ça')).toBe('angstrom ca');
   });
 
+  it('folds letters that do not decompose, ligatures and wide forms as staff would type them', () => {
+    for (const [stored, typed] of [
+      ['Łódź', 'lodz'],
+      ['Straße', 'strasse'],
+      ['ﬁnance', 'finance'],
+      ['Ｆｕｌｌｗｉｄｔｈ', 'fullwidth'],
+      ['Ørsted Æble Œuvre', 'orsted aeble oeuvre'],
+      ['Đakovo', 'dakovo'],
+      ['Diyarbakır', 'diyarbakir'],
+    ]) {
+      expect(foldForSearch(stored!), stored).toBe(foldForSearch(typed!));
+    }
+    expect(filterClients([client('Straße 5', {})], 'strasse')).toHaveLength(1);
+    expect(filterClients([client('Strasse 5', {})], 'straße')).toHaveLength(1);
+  });
+
   it('quotes tags with spaces', () => {
     expect(tagQuery('eu')).toBe('tag:eu');
     expect(tagQuery('a b')).toBe('tag:"a b"');

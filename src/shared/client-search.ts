@@ -19,10 +19,28 @@ export interface SearchTerm {
   value: string;
 }
 
-/** Lower case without diacritics, so comparisons ignore case and accents. */
+/**
+ * Lower case without diacritics, so comparisons ignore case and accents; ligatures and wide
+ * forms as their letters (NFKD), and the letters that do not decompose as they are typed
+ * without them ("lodz" finds "Łódź", "strasse" "Straße").
+ */
 export function foldForSearch(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}/gu, '').toLocaleLowerCase('en');
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLocaleLowerCase('en')
+    .replace(/[ßłøđæœı]/gu, (letter) => LETTERS[letter]!);
 }
+
+const LETTERS: Record<string, string> = {
+  ß: 'ss',
+  ł: 'l',
+  ø: 'o',
+  đ: 'd',
+  æ: 'ae',
+  œ: 'oe',
+  ı: 'i',
+};
 
 const TERM = /(tag:)?(?:"([^"]*)"?|(\S+))/giu;
 
