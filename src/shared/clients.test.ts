@@ -85,3 +85,15 @@ describe("fields that reach a command refuse a leading '-'", () => {
     ).toBe(true);
   });
 });
+
+describe('a client’s tags', () => {
+  it('are at most 50, said as such whether given as text or as a list', () => {
+    const many = Array.from({ length: 60 }, (_, i) => `t${i}`);
+    for (const tags of [many, many.join(', ')]) {
+      const result = clientInputSchema.safeParse({ tags });
+      expect(result.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
+        ['tags', 'At most 50 tags'],
+      ]);
+    }
+  });
+});

@@ -99,7 +99,9 @@ export const domainSchema = trimmedText(2048).refine((value) => {
  * name a tag that may have been stored before the rule (a bulk removal, a person's access).
  */
 export const anyTagsSchema = z
-  .union([plainText(2000), z.array(trimmedText(100)).max(50)])
+  // The count is checked once parsed, with its message: in a branch of the union, a list too
+  // long was only "Invalid input".
+  .union([plainText(2000), z.array(trimmedText(100))])
   .transform((value) => parseTags(value))
   .pipe(
     z
