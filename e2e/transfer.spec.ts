@@ -3,6 +3,7 @@ import type { Page } from '@playwright/test';
 import type { ClientExport } from '../src/shared/client-transfer.ts';
 import { test, expect, holdBack, seedClient } from './fixtures.ts';
 import { saveScreen } from './screens.ts';
+import { expectNoAxeViolations } from './axe.ts';
 
 const section = (page: Page) => page.getByRole('region', { name: 'Import and export' });
 
@@ -108,6 +109,56 @@ test('a file that is not JSON is named at the file input, nothing is sent', asyn
   ).setFiles({ name: 'notes.json', mimeType: 'application/json', buffer: Buffer.from('{ nope') });
   await expect(section(page).getByText(/^This file is not JSON: /)).toBeVisible();
   await expect(page.getByRole('dialog')).toHaveCount(0);
+});
+
+test('a file that is not UTF-8 is refused at the file input, nothing is imported', async ({
+  page,
+  staff,
+}) => {
+  const run = Date.now().toString(36);
+  await page.goto('/settings');
+  const chooser = page.waitForEvent('filechooser');
+  await section(page).getByRole('button', { name: 'Import from a file' }).click();
+  // Latin-1: "è" and "é" are one byte each, neither of them UTF-8.
+  await (
+    await chooser
+  ).setFiles({
+    name: 'latin1.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(`[{"name":"Cr\xe8me Caf\xe9 ${run}"}]`, 'latin1'),
+  });
+  await expect(
+    section(page).getByText(
+      'This file is not UTF-8: save it as UTF-8 (most editors offer it in "Save as"), then choose it again.',
+    ),
+  ).toBeVisible();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  const found = await staff.json<{ clients: unknown[] }>(
+    'GET',
+    `/api/clients?q=${encodeURIComponent(run)}`,
+  );
+  expect(found.body.clients).toEqual([]);
+});
+
+test('ids quoted from the file show their bidi characters as markers', async ({ page, staff }) => {
+  void staff;
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await page.goto('/settings');
+  // Shown as it is, U+202E turns the rest around: "abc‮gpj.exe" reads "abcexe.jpg".
+  await chooseFile(page, 'bidi-ids.json', [
+    { __id__: 'abc\u202Egpj.exe', name: 'Bidi id', domains: ['not a url'] },
+  ]);
+  const dialog = page.getByRole('dialog', { name: 'Import bidi-ids.json' });
+  const invalid = dialog.getByRole('table', { name: 'Invalid documents' });
+  const row = invalid.getByRole('row').nth(1);
+  await expect(row).toContainText('abcU+202Egpj.exe');
+  await expect(row.locator('mark')).toHaveAttribute('aria-label', 'hidden character U+202E');
+  await expectNoAxeViolations(page, 'import dialog with a bidi id');
+  await saveScreen(page, 'transfer/import-bidi-id-1366');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(row).toContainText('abcU+202Egpj.exe');
+  await saveScreen(page, 'transfer/import-bidi-id-390');
+  await expectNoAxeViolations(page, 'import dialog with a bidi id, narrow');
 });
 
 test('a browser on the dashboard takes a 2,000-client import in a few list refetches', async ({

@@ -70,6 +70,28 @@ describe('npm run clients', () => {
     expect(history.body.events.map((e) => e.kind)).not.toContain('client.password_read');
   });
 
+  it('refuses an export into a missing folder in one line, before any password is read', async () => {
+    const client = (
+      await t.staff.staff.json<Client>('POST', '/api/clients', {
+        name: 'Cli missing folder',
+        server: { password: 'missing-folder-secret' },
+      })
+    ).body;
+    const reads = async () =>
+      (
+        await t.staff.staff.json<ClientHistory>('GET', `/api/clients/${client.id}/history`)
+      ).body.events.filter((e) => e.kind === 'client.password_read').length;
+    const before = await reads();
+    const out = path.join(t.server.dataDir, 'no-such-folder', 'export.json');
+    const result = await clientsCommand(['export', '--secrets', '--out', out]);
+    expect(await reads()).toBe(before);
+    expect(result).toMatchObject({ code: 1, out: '' });
+    expect(result.err).toBe(
+      `${path.dirname(out)} is not a folder that exists: create it, or choose another --out.\n`,
+    );
+    expect(fs.existsSync(path.dirname(out))).toBe(false);
+  });
+
   it('imports a Firestore file: dry run, refusal with invalid documents, then --skip-invalid with progress', async () => {
     const documents = Array.from({ length: 1200 }, (_, n) => ({
       __id__: `cli${String(n).padStart(17, '0')}`,
@@ -114,6 +136,29 @@ describe('npm run clients', () => {
     expect(notJson.code).toBe(1);
     expect(notJson.err).toMatch(/^Cannot read .*bad\.json as JSON: /);
     expect((await clientsCommand(['import'])).code).toBe(2);
+  });
+
+  it('refuses a file that is not UTF-8, and takes one that starts with a byte order mark', async () => {
+    const latin1 = path.join(t.server.dataDir, 'latin1.json');
+    fs.writeFileSync(latin1, Buffer.from('[{"name":"Cr\xe8me Caf\xe9"}]', 'latin1'));
+    const refused = await clientsCommand(['import', latin1]);
+    expect(refused).toMatchObject({ code: 1, out: '' });
+    expect(refused.err).toBe(
+      `Cannot read ${latin1}: the file is not UTF-8. Save it as UTF-8 and import it again.\n`,
+    );
+    const names = async () =>
+      (await t.staff.staff.json<{ clients: Client[] }>('GET', '/api/clients')).body.clients.map(
+        (c) => c.name,
+      );
+    expect((await names()).filter((n) => n.startsWith('Cr'))).toEqual([]);
+
+    const bom = path.join(t.server.dataDir, 'bom.json');
+    fs.writeFileSync(bom, `\uFEFF${JSON.stringify([{ name: 'Crème BOM' }])}`);
+    const applied = await clientsCommand(['import', bom]);
+    expect(applied.err).toBe('\rimported 1/1\n');
+    expect(applied.code).toBe(0);
+    expect(applied.out).toMatch(/Imported: 1 created, 0 updated\.\n$/);
+    expect(await names()).toContain('Crème BOM');
   });
 
   it('prints ids from an import file with control characters escaped', async () => {

@@ -58,6 +58,52 @@ function writeExport(out: string, text: string): void {
   }
 }
 
+/**
+ * Refuses an --out whose folder is missing or cannot be written, before anything is read: the
+ * export would fail at its very end, after each password read was recorded.
+ */
+function checkExportFolder(folder: string): void {
+  let isFolder: boolean;
+  try {
+    isFolder = fs.statSync(folder).isDirectory();
+  } catch {
+    isFolder = false;
+  }
+  if (!isFolder) {
+    throw new ExportRefused(
+      `${folder} is not a folder that exists: create it, or choose another --out.`,
+    );
+  }
+  try {
+    fs.accessSync(folder, fs.constants.W_OK);
+  } catch {
+    throw new ExportRefused(`${folder} cannot be written to: choose another --out.`);
+  }
+}
+
+/** An import file that is not UTF-8: nothing is read from it. */
+class ImportNotUtf8 extends Error {
+  override name = 'ImportNotUtf8';
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The import file's text. It must be UTF-8, as the API and the web app take it: decoded
+ * leniently, each byte of a Latin-1 file that is not ASCII would be stored as U+FFFD. A byte
+ * order mark is dropped, as the API drops it.
+ */
+function readImportFile(file: string): string {
+  const bytes = fs.readFileSync(file);
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw new ImportNotUtf8(
+      `Cannot read ${file}: the file is not UTF-8. Save it as UTF-8 and import it again.`,
+    );
+  }
+}
+
 /** How many invalid documents are listed one by one; the rest are counted. */
 const INVALID_LISTED = 20;
 
@@ -113,8 +159,9 @@ async function main(): Promise<number> {
 
   // Before anything is read: an export with passwords records each read in history.
   const out = values.out === undefined ? undefined : path.resolve(values.out);
-  if (command === 'export' && out !== undefined && fs.existsSync(out)) {
-    throw new ExportRefused(`${out} exists already: choose a new file.`);
+  if (command === 'export' && out !== undefined) {
+    if (fs.existsSync(out)) throw new ExportRefused(`${out} exists already: choose a new file.`);
+    checkExportFolder(path.dirname(out));
   }
 
   const config = configFromEnvOrExit();
@@ -146,8 +193,12 @@ async function main(): Promise<number> {
 
     let data: unknown;
     try {
-      data = JSON.parse(fs.readFileSync(file!, 'utf8'));
+      data = JSON.parse(readImportFile(file!));
     } catch (error) {
+      if (error instanceof ImportNotUtf8) {
+        console.error(terminalText(error.message));
+        return 1;
+      }
       // JSON.parse's message quotes the file around the fault.
       console.error(terminalText(`Cannot read ${file} as JSON: ${(error as Error).message}`));
       return 1;

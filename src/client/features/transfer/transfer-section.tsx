@@ -67,6 +67,13 @@ function ExportPart() {
   );
 }
 
+/**
+ * Import files are read as UTF-8, as the API reads them: `File.text()` would turn each byte of a
+ * Latin-1 file that is not ASCII into U+FFFD, and import the damaged names. A byte order mark is
+ * dropped.
+ */
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
 function ImportPart() {
   const [file, setFile] = useState<File | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
@@ -80,7 +87,15 @@ function ImportPart() {
       setProblem(`The file is larger than ${IMPORT_MAX_BYTES / 1024 / 1024} MB.`);
       return;
     }
-    const text = await chosen.text();
+    let text: string;
+    try {
+      text = utf8.decode(await chosen.arrayBuffer());
+    } catch {
+      setProblem(
+        'This file is not UTF-8: save it as UTF-8 (most editors offer it in "Save as"), then choose it again.',
+      );
+      return;
+    }
     try {
       JSON.parse(text);
     } catch (error) {

@@ -5,6 +5,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { ImportReport } from '#shared/client-transfer.ts';
 import { errorMessage } from '#client/lib/api-client.ts';
 import { clientKeys } from '#client/lib/query-keys.ts';
+import { VisibleText } from '#client/components/visible-text.tsx';
 import { ImportRefusedError, sendImport, type UploadProgress } from '../api/transfer-api.ts';
 import { ImportReportView, count } from './import-report-view.tsx';
 
@@ -100,7 +101,11 @@ export function ImportDialog({
     <Modal
       opened
       onClose={onClose}
-      title={`Import ${fileName}`}
+      title={
+        <>
+          Import <VisibleText text={fileName} />
+        </>
+      }
       size="lg"
       closeOnClickOutside={!busy}
       closeOnEscape={!busy}
@@ -137,7 +142,8 @@ export function ImportDialog({
         {step.kind === 'failed' && (
           <>
             <Alert color="red" title="Nothing was imported" role="alert">
-              {step.message}
+              {/* The server's reason may quote the file. */}
+              <VisibleText text={step.message} />
             </Alert>
             {step.report && <ImportReportView report={step.report} />}
             <Group justify="flex-end">

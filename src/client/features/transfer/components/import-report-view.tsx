@@ -1,5 +1,6 @@
 import { Alert, Stack, Table, Text } from '@mantine/core';
 import type { ImportProblem, ImportReport } from '#shared/client-transfer.ts';
+import { VisibleText } from '#client/components/visible-text.tsx';
 
 /** How many problems of a kind are listed; the rest are counted. */
 const LISTED = 10;
@@ -62,8 +63,13 @@ function ProblemTable({ label, problems }: { label: string; problems: readonly I
             // One document may have several warnings: its index alone is not a key.
             <Table.Tr key={`${problem.index}-${n}`}>
               <Table.Td>{problem.index}</Table.Td>
-              <Table.Td style={{ wordBreak: 'break-all' }}>{problem.id ?? '—'}</Table.Td>
-              <Table.Td>{problem.reason}</Table.Td>
+              {/* Ids and reasons come from the file: a bidi character would disguise them. */}
+              <Table.Td style={{ wordBreak: 'break-all' }}>
+                {problem.id === undefined ? '—' : <VisibleText text={problem.id} />}
+              </Table.Td>
+              <Table.Td>
+                <VisibleText text={problem.reason} />
+              </Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>
