@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { nextCursorSchema } from './pages.ts';
 import { isStorableText } from './clients.ts';
+import { hasHiddenInLine, HIDDEN_IN_LINE_MESSAGE } from './command-safe-text.ts';
 import type { Permission } from './people.ts';
 import { RECENT_SIGN_IN_MINUTES } from './second-factors.ts';
 
@@ -40,7 +41,9 @@ export const createTokenInputSchema = z.object({
     .trim()
     .min(1, 'Name the token')
     .max(MAX_TOKEN_NAME_LENGTH, `Must be at most ${MAX_TOKEN_NAME_LENGTH} characters`)
-    .refine(isStorableText, 'Must not contain NUL characters or broken Unicode'),
+    .refine(isStorableText, 'Must not contain NUL characters or broken Unicode')
+    // Shown on one line in the token list and the audit trail: a bidi control would disguise it.
+    .refine((value) => !hasHiddenInLine(value), HIDDEN_IN_LINE_MESSAGE),
   scope: tokenScopeSchema,
   expiresInDays: z.union(
     [...TOKEN_EXPIRY_DAYS.map((days) => z.literal(days)), z.null()],

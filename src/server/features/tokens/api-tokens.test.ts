@@ -139,6 +139,23 @@ describe('creating and listing', () => {
     expect(Object.keys(bad.body.fields).sort()).toEqual(['expiresInDays', 'name', 'scope']);
   });
 
+  it('refuses a name with bidi or zero-width characters, naming the field, and makes no token', async () => {
+    const names = ['CI \u202Egpj.exe', 'C\u200BI', 'CI\nforged line'];
+    for (const name of names) {
+      const bad = await t.staff.editor.json<{ fields: Record<string, string> }>(
+        'POST',
+        '/api/me/tokens',
+        { name, scope: 'read', expiresInDays: 30 },
+      );
+      expect(bad.status, JSON.stringify(name)).toBe(400);
+      expect(bad.body.fields).toEqual({
+        name: 'Must not contain control, bidi or zero-width characters: they can break or disguise the line it is shown on',
+      });
+    }
+    const list = await t.staff.editor.json<ApiTokenList>('GET', '/api/me/tokens');
+    expect(list.body.tokens.filter((row) => names.includes(row.name))).toEqual([]);
+  });
+
   // A token works without the password or a second factor and outlives a password reset: a
   // session taken over from an unlocked browser hours after its sign-in must not make one.
   it('needs a sign-in from the last 10 minutes: an older session is refused, with what to do', async () => {
