@@ -74,11 +74,15 @@ export const personPatchSchema = z
   .strict();
 export type PersonPatch = z.input<typeof personPatchSchema>;
 
+/** The longest email address there can be (RFC 5321's 256-octet path less its brackets). */
+export const EMAIL_MAX_LENGTH = 254;
+export const EMAIL_TOO_LONG_MESSAGE = `Must be at most ${EMAIL_MAX_LENGTH} characters`;
+
 export const invitationEmailSchema = z
   .string()
   .trim()
   .toLowerCase()
-  .max(254, 'Must be at most 254 characters')
+  .max(EMAIL_MAX_LENGTH, EMAIL_TOO_LONG_MESSAGE)
   .pipe(z.email('Must be an email address'));
 
 export const invitationInputSchema = z

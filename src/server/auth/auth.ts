@@ -9,6 +9,7 @@ import {
   EMAIL_NOT_VERIFIED_BY_PROVIDER_CODE,
 } from '#shared/api-error.ts';
 import { STORABLE_MESSAGE } from '#shared/clients.ts';
+import { EMAIL_MAX_LENGTH, EMAIL_TOO_LONG_MESSAGE } from '#shared/people-admin.ts';
 import { RECENT_SIGN_IN_MINUTES } from '#shared/second-factors.ts';
 import type { Config } from '#server/config.ts';
 import { betterAuthSecret } from '#server/secrets.ts';
@@ -244,6 +245,14 @@ export function createAuth({ db, config, secretKey, mailer, log, passwordHashing
         if (ctx.path !== '/sign-up/email') return;
         const email: unknown = (ctx.body as { email?: unknown } | undefined)?.email;
         if (typeof email !== 'string') return;
+        // Invitations take no longer address either; a longer one is no one's, and would be
+        // stored and mailed as it is (people-admin.ts).
+        if (email.length > EMAIL_MAX_LENGTH) {
+          throw new APIError('BAD_REQUEST', {
+            code: 'INVALID_EMAIL',
+            message: `email: ${EMAIL_TOO_LONG_MESSAGE}`,
+          });
+        }
         if (!isEmailAllowed(email, allowlist)) {
           throw new APIError('FORBIDDEN', {
             code: EMAIL_NOT_ALLOWED_CODE,

@@ -9,6 +9,23 @@ import { serveThisFile } from '#server/testing/file-server.ts';
 
 const t = serveThisFile();
 
+/** An address of exactly `length` characters, unique to this run: labels of at most 63. */
+function addressOfLength(length: number): string {
+  const local = uniqueEmail('long').split('@')[0]!;
+  const tail = '.example.test';
+  let domain = '';
+  while (local.length + 1 + domain.length + tail.length < length) {
+    const room = length - (local.length + 1 + domain.length + tail.length);
+    domain +=
+      domain === ''
+        ? 'd'.repeat(Math.min(room, 60))
+        : `.${'d'.repeat(Math.min(room - 1, 60) || 1)}`;
+  }
+  const address = `${local}@${domain}${tail}`;
+  if (address.length !== length) throw new Error(`made ${address.length}, not ${length}`);
+  return address;
+}
+
 describe('email + password accounts', () => {
   it('signs up, verifies through the mailed link, and is signed in', async () => {
     const email = uniqueEmail();
@@ -47,6 +64,34 @@ describe('email + password accounts', () => {
       callbackURL: '/',
     });
     expect(resend.status).toBe(200);
+  });
+
+  it('refuses a sign-up address longer than 254 characters, naming the field, and makes no user', async () => {
+    const users = (email: string) =>
+      t.server.app.parts.db.kysely
+        .selectFrom('user')
+        .select('id')
+        .where('email', '=', email)
+        .execute();
+    for (const email of [addressOfLength(255), addressOfLength(100_000)]) {
+      const refused = await new Session(t.server).json<{ message: string }>(
+        'POST',
+        '/api/auth/sign-up/email',
+        { email, password: 'long enough pw', name: '' },
+      );
+      expect(refused.status).toBe(400);
+      expect(refused.body.message).toBe('email: Must be at most 254 characters');
+      expect(await users(email)).toEqual([]);
+    }
+    // The longest address there can be still signs up.
+    const longest = addressOfLength(254);
+    const accepted = await new Session(t.server).request('POST', '/api/auth/sign-up/email', {
+      email: longest,
+      password: 'long enough pw',
+      name: '',
+    });
+    expect(accepted.status).toBe(200);
+    expect(await users(longest)).toHaveLength(1);
   });
 
   it('resets a forgotten password through the mailed link', async () => {

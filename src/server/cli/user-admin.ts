@@ -8,6 +8,7 @@ import { awaitsFirstAdmin } from '#server/auth/first-admin.ts';
 import { changeRole, lastAdminError, RoleChangeRefused } from '#server/auth/role-change.ts';
 import { PeopleRepository } from '#server/features/people/people-repository.ts';
 import { roleSchema, type Role } from '#shared/people.ts';
+import { EMAIL_MAX_LENGTH, EMAIL_TOO_LONG_MESSAGE } from '#shared/people-admin.ts';
 
 export class UserAdminError extends Error {
   override name = 'UserAdminError';
@@ -67,6 +68,9 @@ export class UserAdmin {
 
   /** A verified email + password user. */
   async create(email: string, password: string, name = ''): Promise<void> {
+    // Not echoed: it may be 100,000 characters. Sign-up and invitations refuse it too.
+    if (email.trim().length > EMAIL_MAX_LENGTH)
+      throw new UserAdminError(`--email: ${EMAIL_TOO_LONG_MESSAGE}.`);
     if (await this.#find(email))
       throw new UserAdminError(`A user with the email ${email} exists already.`);
     if (password.length < 8)

@@ -117,6 +117,22 @@ describe('npm run user', { timeout: 60_000 }, () => {
     expect(result.err.trim()).toBe(`A user with the email ${email} exists already.`);
   });
 
+  it('refuses an address longer than 254 characters, without echoing it, and creates no user', async () => {
+    const email = `${'a'.repeat(60)}@${'b'.repeat(60)}.${'c'.repeat(60)}.${'d'.repeat(60)}.example.test`;
+    expect(email.length).toBe(256);
+    for (const address of [email, `huge@${'e'.repeat(99_990)}.test`]) {
+      const result = await userCommand(['create', '--email', address], 'long address pw');
+      expect(result).toMatchObject({ code: 1, out: '' });
+      expect(result.err).toBe('--email: Must be at most 254 characters.\n');
+      const rows = await t.server.app.parts.db.kysely
+        .selectFrom('user')
+        .select('id')
+        .where('email', '=', address)
+        .execute();
+      expect(rows).toEqual([]);
+    }
+  });
+
   it('refuses an address with a pending invitation, and says what to do', async () => {
     const email = 'invited.first@example.test';
     const admin = await signUpVerified(t.server, { email: 'inviter@example.test' });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
@@ -21,6 +22,21 @@ export interface Mail {
 export interface Mailer {
   send(mail: Mail): Promise<void>;
   close(): void;
+}
+
+/** How much of the address an outbox file's name keeps: with the time, well under 255 bytes. */
+const OUTBOX_ADDRESS_KEPT = 100;
+
+/**
+ * The address as an outbox file's name carries it: safe characters only, and a long address
+ * (up to 254 characters, more than a file name holds with the time) cut, with a hash of the
+ * whole address so that two long addresses alike at first still get files of their own.
+ */
+function outboxName(to: string): string {
+  const safe = to.replace(/[^A-Za-z0-9@._-]/g, '_');
+  if (safe.length <= OUTBOX_ADDRESS_KEPT) return safe;
+  const hash = createHash('sha256').update(to).digest('hex').slice(0, 12);
+  return `${safe.slice(0, OUTBOX_ADDRESS_KEPT)}-${hash}`;
 }
 
 /**
@@ -66,10 +82,9 @@ export function createMailer(options: {
         html: mail.html,
       });
       await fs.mkdir(outboxDir, { recursive: true, mode: 0o700 });
-      const safeTo = mail.to.replace(/[^A-Za-z0-9@._-]/g, '_');
       const file = path.join(
         outboxDir,
-        `${new Date().toISOString().replace(/[:.]/g, '-')}-${safeTo}.eml`,
+        `${new Date().toISOString().replace(/[:.]/g, '-')}-${outboxName(mail.to)}.eml`,
       );
       await fs.writeFile(file, info.message as Buffer, { mode: 0o600 });
       log.warn(
