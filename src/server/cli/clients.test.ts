@@ -70,7 +70,7 @@ describe('npm run clients', () => {
     expect(history.body.events.map((e) => e.kind)).not.toContain('client.password_read');
   });
 
-  it('refuses an export into a missing folder in one line, before any password is read', async () => {
+  it('makes a missing --out folder, and refuses one it cannot make before any password is read', async () => {
     const client = (
       await t.staff.staff.json<Client>('POST', '/api/clients', {
         name: 'Cli missing folder',
@@ -82,14 +82,21 @@ describe('npm run clients', () => {
         await t.staff.staff.json<ClientHistory>('GET', `/api/clients/${client.id}/history`)
       ).body.events.filter((e) => e.kind === 'client.password_read').length;
     const before = await reads();
-    const out = path.join(t.server.dataDir, 'no-such-folder', 'export.json');
+    // Under a file: no folder can be made there.
+    const file = path.join(t.server.dataDir, 'a-file');
+    fs.writeFileSync(file, '');
+    const out = path.join(file, 'exports', 'export.json');
     const result = await clientsCommand(['export', '--secrets', '--out', out]);
     expect(await reads()).toBe(before);
     expect(result).toMatchObject({ code: 1, out: '' });
     expect(result.err).toBe(
-      `${path.dirname(out)} is not a folder that exists: create it, or choose another --out.\n`,
+      `${path.dirname(out)} cannot be made or written to (ENOTDIR): choose another --out.\n`,
     );
-    expect(fs.existsSync(path.dirname(out))).toBe(false);
+
+    const made = path.join(t.server.dataDir, 'no-such-folder', 'export.json');
+    expect((await clientsCommand(['export', '--out', made])).code).toBe(0);
+    expect(fs.statSync(path.dirname(made)).mode & 0o777).toBe(0o700);
+    expect(fs.statSync(made).mode & 0o777).toBe(0o600);
   });
 
   it('imports a Firestore file: dry run, refusal with invalid documents, then --skip-invalid with progress', async () => {

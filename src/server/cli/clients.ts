@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ImportReport } from '#shared/client-transfer.ts';
 import { configFromEnvOrExit } from '#server/config-from-env.ts';
-import { openDatabase } from '#server/db/database.ts';
+import { makePrivateFolder, openDatabase } from '#server/db/database.ts';
 import { migrateToLatest } from '#server/db/migrate.ts';
 import { SecretBox } from '#server/secrets.ts';
 import { secretKeyFor } from '#server/secret-key-check.ts';
@@ -59,25 +59,19 @@ function writeExport(out: string, text: string): void {
 }
 
 /**
- * Refuses an --out whose folder is missing or cannot be written, before anything is read: the
- * export would fail at its very end, after each password read was recorded.
+ * Makes --out's folder if it is missing (private, as a backup's), or refuses one that cannot be
+ * made or written, before anything is read: the export would fail at its very end, after each
+ * password read was recorded.
  */
-function checkExportFolder(folder: string): void {
-  let isFolder: boolean;
+function prepareExportFolder(folder: string): void {
   try {
-    isFolder = fs.statSync(folder).isDirectory();
-  } catch {
-    isFolder = false;
-  }
-  if (!isFolder) {
-    throw new ExportRefused(
-      `${folder} is not a folder that exists: create it, or choose another --out.`,
-    );
-  }
-  try {
+    makePrivateFolder(folder);
     fs.accessSync(folder, fs.constants.W_OK);
-  } catch {
-    throw new ExportRefused(`${folder} cannot be written to: choose another --out.`);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unknown';
+    throw new ExportRefused(
+      `${folder} cannot be made or written to (${code}): choose another --out.`,
+    );
   }
 }
 
@@ -161,7 +155,7 @@ async function main(): Promise<number> {
   const out = values.out === undefined ? undefined : path.resolve(values.out);
   if (command === 'export' && out !== undefined) {
     if (fs.existsSync(out)) throw new ExportRefused(`${out} exists already: choose a new file.`);
-    checkExportFolder(path.dirname(out));
+    prepareExportFolder(path.dirname(out));
   }
 
   const config = configFromEnvOrExit();
