@@ -68,6 +68,44 @@ test('slash focuses, arrows move, Enter opens, Escape clears', async ({ page, st
   await expect(page).not.toHaveURL(/q=/);
 });
 
+test('a screen reader hears the hint and the row the arrows point at', async ({ page, staff }) => {
+  const tag = await seedThree(staff);
+  await page.goto('/');
+  await search(page).fill(tag);
+  await expect(rows(page)).toHaveCount(3);
+  await expect(search(page)).toHaveAccessibleDescription(
+    'Up and down arrows move through the matches, Enter opens one, Escape clears.',
+  );
+  // The row aria-activedescendant names: its text, whether it is the one marked, and whether it
+  // is in the list aria-controls names.
+  const pointedAt = () =>
+    search(page).evaluate((input) => {
+      const id = input.getAttribute('aria-activedescendant');
+      const row = id ? document.getElementById(id) : null;
+      if (!row) return null;
+      const list = document.getElementById(input.getAttribute('aria-controls') ?? '');
+      return {
+        text: row.querySelector('.mantine-NavLink-label')?.textContent,
+        marked: row.hasAttribute('data-cursor'),
+        inList: list?.tagName === 'OL' && list.contains(row),
+      };
+    });
+  const marked = page.locator('[data-cursor] .mantine-NavLink-label');
+  await page.keyboard.press('ArrowDown');
+  await expect(marked).toHaveCount(1);
+  const second = await marked.textContent();
+  await expect.poll(pointedAt).toEqual({ text: second, marked: true, inList: true });
+  await page.keyboard.press('ArrowDown');
+  await expect(marked).not.toHaveText(second ?? '');
+  const third = await marked.textContent();
+  await expect.poll(pointedAt).toEqual({ text: third, marked: true, inList: true });
+  // Out of the box, no row is marked and none is pointed at.
+  await page.keyboard.press('Tab');
+  await expect(marked).toHaveCount(0);
+  await expect(search(page)).not.toHaveAttribute('aria-activedescendant');
+  await expect(search(page)).not.toHaveAttribute('aria-controls');
+});
+
 test('keys typed while the URL catches up are all kept', async ({ page, staff }) => {
   const tag = await seedThree(staff);
   await page.goto('/');

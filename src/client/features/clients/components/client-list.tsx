@@ -92,7 +92,6 @@ export function ClientList({
   const { view, choosable, setView } = useListView();
   const goToClient = useGoToClient();
   const inputRef = useRef<HTMLInputElement>(null);
-  const hintId = useId();
   const rowId = useId();
   // The row the arrow keys point at; Enter opens it. Back on the first match for a new query.
   const [cursor, setCursor] = useState({ query, sortKey, index: 0 });
@@ -159,6 +158,11 @@ export function ClientList({
     // A row's measured height belongs to its view.
     getItemKey: (index) => `${view}:${matches[index]?.id ?? index}`,
   });
+  // The row the arrows mark, while it is drawn: what aria-activedescendant names.
+  const cursorRow =
+    searching && view === 'list' && virtualizer.getVirtualItems().some((i) => i.index === active)
+      ? `${rowId}-${active}`
+      : undefined;
   const selectedIndex = useMemo(
     () => (selectedId === undefined ? -1 : matches.findIndex((c) => c.id === selectedId)),
     [matches, selectedId],
@@ -246,7 +250,18 @@ export function ClientList({
         type="search"
         mb="sm"
         aria-label="Search clients"
-        aria-describedby={hintId}
+        // Mantine ties its description to the input (a hand-set aria-describedby it replaces).
+        // Hidden, and after the input, as the hint was: the box keeps its place and size.
+        description={
+          <VisuallyHidden>
+            Up and down arrows move through the matches, Enter opens one, Escape clears.
+          </VisuallyHidden>
+        }
+        inputWrapperOrder={['input', 'description']}
+        styles={{ wrapper: { marginBottom: 0 } }}
+        // The marked row (the list's; the table's rows have no ids) for screen readers.
+        aria-activedescendant={cursorRow}
+        aria-controls={cursorRow && rowId}
         placeholder="Search name, code, tag, host…"
         value={query}
         onChange={(event) => setQuery(event.currentTarget.value)}
@@ -264,9 +279,6 @@ export function ClientList({
           )
         }
       />
-      <VisuallyHidden id={hintId}>
-        Up and down arrows move through the matches, Enter opens one, Escape clears.
-      </VisuallyHidden>
       <Group mb="sm" gap="sm" align="flex-end" justify="space-between">
         <SortSelect sort={sort} onChange={setSort} />
         {choosable && <ViewControl view={view} onChange={setView} />}
@@ -341,6 +353,7 @@ export function ClientList({
                 {countLine}
                 <Box
                   component="ol"
+                  id={rowId}
                   ref={listRef as Ref<HTMLOListElement>}
                   className={classes.list}
                   style={{ height: virtualizer.getTotalSize() }}
