@@ -6,7 +6,7 @@ import { usePageTitle } from './page-title.ts';
 export function NotFoundPage() {
   usePageTitle('Page not found');
   return (
-    <Center mih="100dvh" p="md">
+    <Center component="main" mih="100dvh" p="md">
       <Stack align="center" gap="md" maw={420} ta="center">
         <BrandMark size={40} />
         <Title order={1} size="h2">

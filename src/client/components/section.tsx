@@ -1,10 +1,22 @@
 import type { ReactNode } from 'react';
-import { Stack, Title } from '@mantine/core';
+import { Stack, Title, type TitleOrder } from '@mantine/core';
 
-export function Section({ title, children }: { title: string; children: ReactNode }) {
+/**
+ * A titled part of a record's page (`order` 2, under the page's h1) or of the client panel
+ * (4, under the client's name); it looks the same at any level.
+ */
+export function Section({
+  title,
+  order = 2,
+  children,
+}: {
+  title: string;
+  order?: TitleOrder;
+  children: ReactNode;
+}) {
   return (
     <Stack gap={6} component="section">
-      <Title order={4} size="h6" c="dimmed">
+      <Title order={order} size="h6" c="dimmed">
         {title}
       </Title>
       {children}

@@ -2,7 +2,7 @@ import { Suspense, lazy, useEffect, useRef, useState } from 'react';
 import { useLocation, useParams } from 'react-router';
 import { filterClients } from '#shared/client-search.ts';
 import { Loader } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
+import { useMediaQuery, useReducedMotion } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Client } from '#shared/clients.ts';
@@ -75,11 +75,16 @@ export function DashboardPage() {
 
   // On a phone the panel sits under the list; bring it into view when it changes.
   const showing = form ? `form-${form.key}` : (clientId ?? null);
+  // Read as the page draws, not in an effect: the first scroll must follow it too.
+  const reduceMotion = useReducedMotion(false, { getInitialValueInEffect: false });
   useEffect(() => {
     if (stacked && showing !== null) {
-      sideRef.current?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+      sideRef.current?.scrollIntoView({
+        behavior: reduceMotion ? 'auto' : 'smooth',
+        block: 'start',
+      });
     }
-  }, [stacked, showing]);
+  }, [stacked, showing, reduceMotion]);
 
   function openAddForm() {
     // A second click on + while adding keeps where Cancel goes back to.

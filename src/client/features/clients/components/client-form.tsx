@@ -15,6 +15,7 @@ import {
   Pill,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { useReducedMotion } from '@mantine/hooks';
 import { openConfirmModal } from '#client/lib/confirm-modal.tsx';
 import { notifications } from '@mantine/notifications';
 import { DEFAULT_SERVER_PORT, type Client } from '#shared/clients.ts';
@@ -60,9 +61,15 @@ export function ClientForm({
   const isMounted = useIsMounted();
   // The alert sits at the top of a long form, the Save button at its bottom: bring it into view.
   const problemRef = useRef<HTMLDivElement>(null);
+  // Read as the page draws, not in an effect: the first scroll must follow it too.
+  const reduceMotion = useReducedMotion(false, { getInitialValueInEffect: false });
   useEffect(() => {
-    if (problem) problemRef.current?.scrollIntoView({ behavior: 'smooth', block: 'center' });
-  }, [problem]);
+    if (!problem) return;
+    problemRef.current?.scrollIntoView({
+      behavior: reduceMotion ? 'auto' : 'smooth',
+      block: 'center',
+    });
+  }, [problem, reduceMotion]);
   const form = useForm<ClientFormValues>({
     initialValues: client ? clientToFormValues(client) : emptyClientFormValues(todayIsoDate()),
     validate: validateClientForm,

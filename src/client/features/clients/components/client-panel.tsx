@@ -98,7 +98,7 @@ function ClientDetails({ client }: { client: Client }) {
         </Text>
       )}
 
-      <Section title="Tags">
+      <Section order={4} title="Tags">
         {client.tags.length === 0 ? (
           <Text size="sm" c="dimmed">
             No tags
@@ -119,33 +119,33 @@ function ClientDetails({ client }: { client: Client }) {
         )}
       </Section>
 
-      <Section title="Server">
+      <Section order={4} title="Server">
         <ServerJson client={client} />
       </Section>
 
       {OtherServers && (
-        <Section title="Other servers">
+        <Section order={4} title="Other servers">
           <OtherServers client={client} />
         </Section>
       )}
 
       {Apps && (
-        <Section title="Apps">
+        <Section order={4} title="Apps">
           <Apps client={client} />
         </Section>
       )}
 
       {OpenIssues && (
-        <Section title="Open issues">
+        <Section order={4} title="Open issues">
           <OpenIssues client={client} />
         </Section>
       )}
 
-      <Section title="Commands">
+      <Section order={4} title="Commands">
         <ClientCommands clientId={client.id} />
       </Section>
 
-      <Section title="Domains">
+      <Section order={4} title="Domains">
         {client.domains.length === 0 ? (
           <Text size="sm" c="dimmed">
             No domains
@@ -173,7 +173,7 @@ function ClientDetails({ client }: { client: Client }) {
         {`Client since: ${formatDate(client.startDate)}`}
       </Text>
 
-      <Section title="History">
+      <Section order={4} title="History">
         <ClientHistory clientId={client.id} />
       </Section>
     </>
