@@ -40,6 +40,7 @@ import { forgetPasswordResetLinks } from './reset-links.ts';
 import { CONFIRM_EMAIL_PATH, confirmEmailByPassword, confirmEmailLink } from './confirm-email.ts';
 import { roleForNewUser } from './first-admin.ts';
 import { passkeyAudit, recordCodesChange } from './second-factor-audit.ts';
+import { passkeyCredentialOnce } from './passkey-credential-once.ts';
 import { withoutProviderTokens } from './provider-tokens.ts';
 import { refuseOffAppRedirects } from './redirect-targets.ts';
 import { signUpWillCreateUser } from './sign-up-check.ts';
@@ -409,6 +410,8 @@ export function createAuth({ db, config, secretKey, mailer, log, passwordHashing
         })),
       }),
       confirmEmailByPassword(db),
+      // Before the audit: a registration it refuses records nothing.
+      passkeyCredentialOnce(db),
       passkeyAudit(db),
       ...secondFactorPlugins(db, publicUrl),
       forgetPendingSignInsOnPasswordChange(db.kysely),

@@ -535,6 +535,36 @@ describe('adding a passkey', () => {
   });
 });
 
+describe('a passkey’s credential ID', () => {
+  // Sign-in finds a passkey by this ID alone: a second row with it, another person's key
+  // behind it, would make which key a sign-in checks a matter of row order.
+  it('is registered once: a device claiming one that is stored is refused, and nothing kept', async () => {
+    const owner = await signUpVerified(t.server, { password: PASSWORD });
+    const original = new SoftwarePasskey();
+    expect(await original.add(owner, 'Owner’s key')).toBe(200);
+
+    const other = await signUpVerified(t.server, { password: PASSWORD });
+    const { id: otherId } = (await other.json<Me>('GET', '/api/me')).body;
+    const claimer = new SoftwarePasskey(original.credentialId);
+    expect(await claimer.add(other, 'Claimed')).toBe(409);
+    const rows = await t.server.app.parts.db.kysely
+      .selectFrom('passkey')
+      .select('userId')
+      .where('credentialID', '=', original.credentialId)
+      .execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.userId).not.toBe(otherId);
+    const added = await t.server.app.parts.db.kysely
+      .selectFrom('event')
+      .select('kind')
+      .where('kind', '=', 'person.second_factor_added')
+      .where('personId', '=', otherId)
+      .execute();
+    expect(added).toEqual([]);
+    expect((await original.signIn(t.server)).status).toBe(200);
+  });
+});
+
 describe('a person’s own second factors', () => {
   // Someone who took over a session and added a passkey of their own must show somewhere an
   // administrator looks, as an administrator's reset does.

@@ -100,8 +100,14 @@ export async function ageSignIns(db: Db, userId: string, minutes: number): Promi
  * as an authenticator does (WebAuthn §6.1, §7.2), so a passkey sign-in runs without a browser.
  */
 export class SoftwarePasskey {
-  readonly credentialId = randomBytes(16).toString('base64url');
   readonly #keys = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+
+  readonly credentialId: string;
+
+  /** `credentialId`: another device's, to play one that claims it (a key of its own). */
+  constructor(credentialId = randomBytes(16).toString('base64url')) {
+    this.credentialId = credentialId;
+  }
 
   /**
    * Adds the passkey through Settings' routes, as a browser with this device would: asks for
