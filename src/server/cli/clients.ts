@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ImportReport } from '#shared/client-transfer.ts';
 import { configFromEnvOrExit } from '#server/config-from-env.ts';
-import { makePrivateFolder, openDatabase } from '#server/db/database.ts';
+import { openDatabase, outputFolderProblem } from '#server/db/database.ts';
 import { migrateToLatest } from '#server/db/migrate.ts';
 import { SecretBox } from '#server/secrets.ts';
 import { secretKeyFor } from '#server/secret-key-check.ts';
@@ -55,23 +55,6 @@ function writeExport(out: string, text: string): void {
     fs.renameSync(partial, out);
   } finally {
     fs.rmSync(partial, { force: true });
-  }
-}
-
-/**
- * Makes --out's folder if it is missing (private, as a backup's), or refuses one that cannot be
- * made or written, before anything is read: the export would fail at its very end, after each
- * password read was recorded.
- */
-function prepareExportFolder(folder: string): void {
-  try {
-    makePrivateFolder(folder);
-    fs.accessSync(folder, fs.constants.W_OK);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'unknown';
-    throw new ExportRefused(
-      `${folder} cannot be made or written to (${code}): choose another --out.`,
-    );
   }
 }
 
@@ -155,7 +138,10 @@ async function main(): Promise<number> {
   const out = values.out === undefined ? undefined : path.resolve(values.out);
   if (command === 'export' && out !== undefined) {
     if (fs.existsSync(out)) throw new ExportRefused(`${out} exists already: choose a new file.`);
-    prepareExportFolder(path.dirname(out));
+    // Made now if missing: the export would otherwise fail at its very end, after each
+    // password read was recorded.
+    const folderProblem = outputFolderProblem(path.dirname(out));
+    if (folderProblem) throw new ExportRefused(folderProblem);
   }
 
   const config = configFromEnvOrExit();

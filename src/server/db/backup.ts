@@ -3,6 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import type { DatabaseTarget } from '#server/config.ts';
 import { CopyRefused, copyDatabase, type CopyReport } from './copy-database.ts';
+import { outputFolderProblem } from './database.ts';
 
 /**
  * A backup is a Clients Manager database in one SQLite file: every table `db:copy` knows
@@ -19,7 +20,8 @@ import { CopyRefused, copyDatabase, type CopyReport } from './copy-database.ts';
 export async function backupDatabase(from: DatabaseTarget, file: string): Promise<CopyReport> {
   const out = path.resolve(file);
   if (fs.existsSync(out)) throw new CopyRefused(`${out} exists already: choose a new file.`);
-  fs.mkdirSync(path.dirname(out), { recursive: true, mode: 0o700 });
+  const folderProblem = outputFolderProblem(path.dirname(out));
+  if (folderProblem) throw new CopyRefused(folderProblem);
   // Written beside the target and renamed at the end: a failed backup leaves no file that
   // looks like one.
   const partial = `${out}.partial`;

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { DatabaseTarget } from '#server/config.ts';
 import { createTestPostgresDatabase, testDialect } from '#server/testing/test-database.ts';
 import { runScript } from '#server/testing/run-script.ts';
-import { restoreDatabase } from './backup.ts';
+import { backupDatabase, restoreDatabase } from './backup.ts';
+import { CopyRefused } from './copy-database-result.ts';
 import { copyDatabase } from './copy-database.ts';
 import { openDatabase } from './database.ts';
 import { migrateTo, migrateToLatest } from './migrate.ts';
@@ -127,3 +128,13 @@ it('still copies into a new database, and into an empty one this version migrate
   await db.close();
   expect((await copyDatabase(current, migrated.to, { sessions: true })).verified).toBe(true);
 }, 60_000);
+
+it('a backup into a folder that cannot be made is refused in a line, without hanging', async () => {
+  // Under /proc a folder "does not exist" and cannot be made although its parent exists:
+  // Node's recursive mkdir retried that forever at full CPU.
+  await expect(backupDatabase(current, '/proc/no-such-folder/b.db')).rejects.toThrow(
+    new CopyRefused(
+      '/proc/no-such-folder cannot be made or written to (ENOENT): choose another --out.',
+    ),
+  );
+});

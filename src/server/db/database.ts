@@ -104,6 +104,21 @@ export function makePrivateFolder(folder: string): void {
   }
 }
 
+/**
+ * Makes the folder an --out file goes in (private, as makePrivateFolder does); null when it is
+ * there and writable, else why not, in the words a command refuses with.
+ */
+export function outputFolderProblem(folder: string): string | null {
+  try {
+    makePrivateFolder(folder);
+    fs.accessSync(folder, fs.constants.W_OK);
+    return null;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unknown';
+    return `${folder} cannot be made or written to (${code}): choose another --out.`;
+  }
+}
+
 /** Whether the database answers `select 1` within `timeoutMs` (for /readyz: never hangs). */
 export async function databaseReachable(db: Db, timeoutMs: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
