@@ -32,3 +32,34 @@ export function tightenDataDir(dataDir: string): string[] {
   }
   return changed;
 }
+
+/**
+ * Makes `folder` and any missing folders on its way, private (0700). Not Node's recursive
+ * mkdir: where the system says a folder does not exist and cannot make it although its parent
+ * exists (under /proc), that retries forever at full CPU; this fails with ENOENT instead.
+ */
+export function makePrivateFolder(folder: string): void {
+  if (fs.existsSync(folder)) return;
+  makePrivateFolder(path.dirname(folder));
+  try {
+    fs.mkdirSync(folder, { mode: 0o700 });
+  } catch (error) {
+    // Another process made it meanwhile (two starts, a command beside the server).
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+}
+
+/**
+ * Makes the folder an --out file goes in (private, as makePrivateFolder does); null when it is
+ * there and writable, else why not, in the words a command refuses with.
+ */
+export function outputFolderProblem(folder: string): string | null {
+  try {
+    makePrivateFolder(folder);
+    fs.accessSync(folder, fs.constants.W_OK);
+    return null;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unknown';
+    return `${folder} cannot be made or written to (${code}): choose another --out.`;
+  }
+}

@@ -9,7 +9,7 @@ import {
 import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from './config.ts';
-import { makePrivateFolder } from './db/database.ts';
+import { makePrivateFolder } from './private-files.ts';
 
 /** Sealed before values were bound to their place: opened as they are, re-sealed at start. */
 const LEGACY = 'v1';

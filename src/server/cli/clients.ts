@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ImportReport } from '#shared/client-transfer.ts';
 import { configFromEnvOrExit } from '#server/config-from-env.ts';
-import { openDatabase, outputFolderProblem } from '#server/db/database.ts';
+import { openDatabase } from '#server/db/database.ts';
+import { outputFolderProblem } from '#server/private-files.ts';
 import { migrateToLatest } from '#server/db/migrate.ts';
 import { SecretBox } from '#server/secrets.ts';
 import { secretKeyFor } from '#server/secret-key-check.ts';
@@ -58,11 +59,6 @@ function writeExport(out: string, text: string): void {
   }
 }
 
-/** An import file that is not UTF-8: nothing is read from it. */
-class ImportNotUtf8 extends Error {
-  override name = 'ImportNotUtf8';
-}
-
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
@@ -75,7 +71,7 @@ function readImportFile(file: string): string {
   try {
     return utf8.decode(bytes);
   } catch {
-    throw new ImportNotUtf8(
+    throw new ImportFileError(
       `Cannot read ${file}: the file is not UTF-8. Save it as UTF-8 and import it again.`,
     );
   }
@@ -171,14 +167,11 @@ async function main(): Promise<number> {
       return 0;
     }
 
+    const text = readImportFile(file!);
     let data: unknown;
     try {
-      data = JSON.parse(readImportFile(file!));
+      data = JSON.parse(text);
     } catch (error) {
-      if (error instanceof ImportNotUtf8) {
-        console.error(terminalText(error.message));
-        return 1;
-      }
       // JSON.parse's message quotes the file around the fault.
       console.error(terminalText(`Cannot read ${file} as JSON: ${(error as Error).message}`));
       return 1;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import type { DatabaseTarget } from '#server/config.ts';
 import { CopyRefused, copyDatabase, type CopyReport } from './copy-database.ts';
-import { outputFolderProblem } from './database.ts';
+import { outputFolderProblem } from '#server/private-files.ts';
 
 /**
  * A backup is a Clients Manager database in one SQLite file: every table `db:copy` knows
