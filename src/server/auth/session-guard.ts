@@ -110,8 +110,7 @@ export function registerSessionGuard(
    * end instead, and Better Auth answers the request as it would without them.
    */
   const endRefusedSessions = async (session: FoundSession | null) => {
-    if (!session) return;
-    if (session.user.emailVerified && !shutOut(session.user, allowlist)) return;
+    if (!session || !shutOut(session.user, allowlist)) return;
     await db.kysely.deleteFrom('session').where('userId', '=', session.user.id).execute();
   };
   app.decorateRequest('user', null);
@@ -166,7 +165,9 @@ const storedListView = listViewSchema.catch('list');
 const storedRole = roleSchema.catch('viewer');
 
 /**
- * Why a person with a session is shut out, if they are. Disabling ends their sessions too; this
+ * Why a person with a session is shut out, if they are. An address nobody verified has no
+ * session in the app's own flows; one a provider's sign-in made before providers had to verify
+ * it may. Disabling ends their sessions too; this
  * catches one created in the moment between its check at sign-in and the disabling. Narrowing
  * the allowlists (and restarting) shuts out the people it leaves out at once, not when their
  * sessions expire: sign-in alone would let a session live on for weeks.
@@ -174,7 +175,8 @@ const storedRole = roleSchema.catch('viewer');
 function shutOut(
   user: FoundSession['user'],
   allowlist: Allowlist,
-): 'disabled' | 'not-allowed' | undefined {
+): 'unverified' | 'disabled' | 'not-allowed' | undefined {
+  if (!user.emailVerified) return 'unverified';
   if (user.disabled) return 'disabled';
   if (!isEmailAllowed(user.email, allowlist)) return 'not-allowed';
   return undefined;
@@ -187,11 +189,11 @@ function admit(
   allowlist: Allowlist,
 ): HttpError | undefined {
   if (!session) return new HttpError(401, 'Sign in to continue');
-  if (!session.user.emailVerified)
+  const out = shutOut(session.user, allowlist);
+  if (out === 'unverified')
     return new HttpError(403, 'Verify your email address to continue', {
       code: EMAIL_NOT_VERIFIED_CODE,
     });
-  const out = shutOut(session.user, allowlist);
   if (out === 'disabled')
     return new HttpError(403, ACCOUNT_DISABLED_MESSAGE, { code: ACCOUNT_DISABLED_CODE });
   if (out === 'not-allowed')

@@ -149,14 +149,15 @@ export class Invitations {
 }
 
 /**
- * Removes the account of `email` that nobody has verified, with its sessions and accounts (deleted with the user) and its verification rows (a password
- * reset's, a pending second-factor sign-in's: they name the user's id). Whoever signed the
- * address up chose that password, and Better Auth mailed the address a link that verifies that
- * account: left until the invitee's own sign-up replaces it, a click on that mail, which looks
- * like ours, would hand the outsider a verified account under the invited address. Better
- * Auth's /verify-email refuses a link whose account is gone (USER_NOT_FOUND), or made anew under
- * another id by the invitation's sign-up (INVALID_TOKEN: the link names the user's id).
- * The conditions are in the DELETE itself, so an account verified meanwhile stays.
+ * Removes the account of `email` that nobody has verified, with its sessions and accounts (deleted
+ * with the user) and its verification rows (a password reset's, a pending second-factor sign-in's:
+ * they name the user's id). Whoever signed the address up chose that password, and Better Auth
+ * mailed the address a link that verifies that account: left until the invitee's own sign-up
+ * replaces it, a click on that mail, which looks like ours, would hand the outsider a verified
+ * account under the invited address. Better Auth's /verify-email refuses a link whose account is
+ * gone (USER_NOT_FOUND), or made anew under another id by the invitation's sign-up (INVALID_TOKEN:
+ * the link names the user's id). The conditions are in the DELETE itself, so an account verified
+ * meanwhile stays.
  */
 async function removePendingAccount(
   trx: Transaction<Database>,
