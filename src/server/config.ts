@@ -369,13 +369,18 @@ export function databaseUrlProblem(url: string): string | undefined {
   return undefined;
 }
 
+/** The SQLite file of DATA_DIR, the database when DATABASE_URL is unset. */
+export function dataDirDatabase(dataDir: string): string {
+  return path.join(dataDir, 'clients-manager.db');
+}
+
 /** DATABASE_URL as a target (also used by `npm run db:copy` for its --from and --to). */
 export function databaseTarget(
   url: string | undefined,
   dataDir: string,
   poolSize = 10,
 ): DatabaseTarget {
-  if (url === undefined) return { kind: 'sqlite', file: path.join(dataDir, 'clients-manager.db') };
+  if (url === undefined) return { kind: 'sqlite', file: dataDirDatabase(dataDir) };
   if (/^postgres(ql)?:\/\//.test(url)) return { kind: 'postgres', url, poolSize };
   // sqlite:relative/or/absolute.db, sqlite:///abs/path.db, file:path.db
   const file = url.replace(/^(sqlite|file):(\/\/)?/, '');

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { ConfigError, type Config } from './config.ts';
+import { ConfigError, dataDirDatabase, type Config } from './config.ts';
 
 /** PostgreSQL's SQLSTATEs a start meets when its URL names the wrong thing. */
 const POSTGRES_REFUSALS: Record<string, (where: string) => string> = {
@@ -91,8 +91,7 @@ export function startFailureMessage(
   } else if (code in UNUSABLE_SQLITE) {
     // DATABASE_URL unset: the file is DATA_DIR's, and that is the setting to look at.
     const { file: database } = config.database;
-    const setting =
-      database === path.join(config.dataDir, 'clients-manager.db') ? 'DATA_DIR' : 'DATABASE_URL';
+    const setting = database === dataDirDatabase(config.dataDir) ? 'DATA_DIR' : 'DATABASE_URL';
     return `${prefix}: the SQLite database in ${setting} cannot be used: ${UNUSABLE_SQLITE[code]!(database)} (${code}).`;
   }
   // Only a file of the data folder or of the database, or a folder on the way to them: one

@@ -49,21 +49,24 @@ const FIELD_NAMES: Record<Placeholder, string> = {
  * before such values were refused, or written to the database directly).
  */
 export function commandValueProblem(value: string): string | null {
-  const hidden = firstHiddenCharacter(value);
-  if (hidden !== null) {
-    return `contains a hidden control character (${hidden}). Edit it to remove the character.`;
-  }
+  const hidden = hiddenCharacterProblem(value);
+  if (hidden !== null) return hidden;
   if (startsLikeOption(value)) {
     return "starts with '-', which the command would take for an option. Edit it to remove the '-'.";
   }
   return null;
 }
 
+function hiddenCharacterProblem(value: string): string | null {
+  const hidden = firstHiddenCharacter(value);
+  if (hidden === null) return null;
+  return `contains a hidden control character (${hidden}). Edit it to remove the character.`;
+}
+
 /** An app's command stored before hidden characters were refused in it (validateTemplate). */
 function templateRefusal(template: string): string | null {
-  const hidden = firstHiddenCharacter(template);
-  if (hidden === null) return null;
-  return `No deploy command: the command contains a hidden control character (${hidden}). Edit it to remove the character.`;
+  const problem = hiddenCharacterProblem(template);
+  return problem && `No deploy command: the command ${problem}`;
 }
 
 /** Why a command cannot be offered because of a value it would carry; null when all are fine. */
