@@ -61,8 +61,8 @@ export function SignedInShell({ children }: { children: ReactNode }) {
   const burger = useRef<HTMLButtonElement>(null);
   // Below Mantine's sm the closed navigation is only moved off screen: inert, it is no Tab stop
   // and is not read out.
-  const isPhone = useMediaQuery('(max-width: 47.99em)');
-  const navHidden = !navOpen && isPhone;
+  const wide = useMediaQuery('(min-width: 48em)', true, { getInitialValueInEffect: false });
+  const navHidden = !navOpen && !wide;
   const closeNavToBurger = () => {
     closeNav();
     burger.current?.focus();

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { Button, Checkbox, Code, Group, List, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { renderSVG } from 'uqr';
@@ -65,10 +65,6 @@ function PasswordStep({
   focusPassword: boolean;
 }) {
   const formId = useId();
-  const passwordRef = useRef<HTMLInputElement>(null);
-  useEffect(() => {
-    if (focusPassword) passwordRef.current?.focus();
-  }, [focusPassword]);
   const form = useForm({
     initialValues: { password: '' },
     validate: { password: (value) => (value === '' ? 'Enter your password' : null) },
@@ -95,7 +91,7 @@ function PasswordStep({
           label="Current password"
           autoComplete="current-password"
           required
-          ref={passwordRef}
+          autoFocus={focusPassword}
           {...form.getInputProps('password')}
         />
         <Group gap="sm">

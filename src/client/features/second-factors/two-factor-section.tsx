@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
@@ -74,9 +74,6 @@ export function TwoFactorSection() {
 
 function TurnOff({ onDone, onCancel }: { onDone: () => void; onCancel: () => void }) {
   const formId = useId();
-  // Shown in place of the button that opened it: focus goes to its field.
-  const passwordRef = useRef<HTMLInputElement>(null);
-  useEffect(() => passwordRef.current?.focus(), []);
   const form = useForm({
     initialValues: { password: '' },
     validate: { password: (value) => (value === '' ? 'Enter your password' : null) },
@@ -104,7 +101,8 @@ function TurnOff({ onDone, onCancel }: { onDone: () => void; onCancel: () => voi
           label="Current password"
           autoComplete="current-password"
           required
-          ref={passwordRef}
+          // Shown in place of the button that opened it: focus goes to its field.
+          autoFocus
           {...form.getInputProps('password')}
         />
         <Group gap="sm">
