@@ -5,6 +5,7 @@ import { appFieldsSchema } from './apps.ts';
 import { bulkTagsSchema } from './client-bulk.ts';
 import { CLIENT_NAME_MAX, clientInputSchema, clientLabel, cloneName } from './clients.ts';
 import { serverFieldsSchema } from './servers.ts';
+import { webhookInputSchema } from './webhooks.ts';
 
 describe('clientLabel', () => {
   it('names a client by name and code, or by its id when it has neither', () => {
@@ -94,6 +95,47 @@ describe('a client’s tags', () => {
       expect(result.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
         ['tags', 'At most 50 tags'],
       ]);
+    }
+  });
+});
+
+describe('addresses refuse characters that disguise them', () => {
+  const MESSAGE =
+    'Must not contain control, bidi or zero-width characters: they can disguise the address';
+  // U+202E shows "https://example.com/\u202Egpj.exe" as ending in "exe.jpg"; a zero-width space
+  // or a joiner makes two addresses that look alike differ.
+  const disguised = [
+    'https://example.com/\u202Egpj.exe',
+    'https://exa\u200Bmple.com/',
+    'https://example.com/a\u2066b\u2069',
+    'https://example.com/\u00ADadmin',
+  ];
+
+  it('in a client’s domains, naming the domain', () => {
+    for (const domain of disguised) {
+      const result = clientInputSchema.safeParse({
+        name: 'Acme',
+        domains: ['https://ok.example/', domain],
+      });
+      expect(result.success, domain).toBe(false);
+      expect(
+        result.error?.issues.map((i) => [i.path.join('.'), i.message]),
+        domain,
+      ).toEqual([['domains.1', MESSAGE]]);
+    }
+    expect(
+      clientInputSchema.safeParse({ name: 'Acme', domains: ['https://straße.example/ü'] }).success,
+    ).toBe(true);
+  });
+
+  it('in a webhook’s address', () => {
+    for (const url of disguised) {
+      const result = webhookInputSchema.safeParse({ url, events: ['client.created'] });
+      expect(result.success, url).toBe(false);
+      expect(
+        result.error?.issues.map((i) => [i.path.join('.'), i.message]),
+        url,
+      ).toEqual([['url', MESSAGE]]);
     }
   });
 });

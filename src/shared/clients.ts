@@ -4,6 +4,7 @@ import { nextCursorSchema, pageQuerySchema } from './pages.ts';
 import { parseTags } from './tags.ts';
 import {
   HIDDEN_CHARACTER_MESSAGE,
+  HIDDEN_IN_ADDRESS_MESSAGE,
   HIDDEN_IN_LINE_MESSAGE,
   LEADING_DASH_MESSAGE,
   hasHiddenCharacters,
@@ -85,14 +86,16 @@ export const startDateSchema = z
   )
   .transform((value) => value.slice(0, 10));
 
-export const domainSchema = trimmedText(2048).refine((value) => {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}, 'Must be an http:// or https:// URL');
+export const domainSchema = trimmedText(2048)
+  .refine((value) => !hasHiddenCharacters(value), HIDDEN_IN_ADDRESS_MESSAGE)
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return url.protocol === 'http:' || url.protocol === 'https:';
+    } catch {
+      return false;
+    }
+  }, 'Must be an http:// or https:// URL');
 
 /**
  * Tags as given ("a, b" text or a list), without the rule for tags that reach a command: to

@@ -97,6 +97,10 @@ export const HIDDEN_CHARACTER_MESSAGE =
 export const HIDDEN_IN_LINE_MESSAGE =
   'Must not contain control, bidi or zero-width characters: they can break or disguise the line it is shown on';
 
+/** For an address shown as a link: a bidi control or a zero-width character disguises it. */
+export const HIDDEN_IN_ADDRESS_MESSAGE =
+  'Must not contain control, bidi or zero-width characters: they can disguise the address';
+
 /**
  * A value that starts with '-' is taken for an option by the program a command hands it to,
  * however it is quoted: a first tag `--token=x` after `--server` is a second token,

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { HIDDEN_IN_ADDRESS_MESSAGE, hasHiddenCharacters } from './command-safe-text.ts';
+import { STORABLE_MESSAGE, isStorableText } from './clients.ts';
 import { nextCursorSchema } from './pages.ts';
 import { EVENT_KINDS, clientEventSchema } from './events.ts';
 
@@ -27,7 +29,9 @@ export const webhookUrlSchema = z
   .trim()
   .max(2000, 'At most 2,000 characters')
   .url('Enter a full http:// or https:// address')
-  .refine((url) => /^https?:\/\//i.test(url), 'Enter a full http:// or https:// address');
+  .refine((url) => /^https?:\/\//i.test(url), 'Enter a full http:// or https:// address')
+  .refine(isStorableText, STORABLE_MESSAGE)
+  .refine((url) => !hasHiddenCharacters(url), HIDDEN_IN_ADDRESS_MESSAGE);
 
 /** A signing secret: chosen by the administrator, or made by the server when left out. */
 export const webhookSecretSchema = z
