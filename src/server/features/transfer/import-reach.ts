@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { canSeeTags, type Access } from '#shared/people.ts';
+import { IDS_PER_STATEMENT, chunks } from '#server/db/chunks.ts';
 import type { Database } from '#server/db/schema.ts';
 import { HttpError } from '#server/http/http-error.ts';
 import { clientTagsOf, isLimited, ownTagProblem } from '#server/auth/tag-scope.ts';
@@ -18,12 +19,14 @@ function refused(index: number, field: string, message: string): HttpError {
  * clients within them. A document outside refuses the whole import before anything is read
  * for writing (it never half-writes): one whose tags include none of theirs, one whose id a
  * client outside their tags has (live or deleted: replacing a deleted one would end its
- * Undo), and one whose servers name a vault credential they may not see.
+ * Undo), and one whose servers name a vault credential they may not see. A credential the
+ * file brings and the vault lacks is not anyone's yet: the import makes it, as the importing
+ * person's own, or leaves it off the server when the file has no secret for it.
  */
 export async function checkImportReach(
   db: Kysely<Database>,
   access: Access,
-  { candidates }: MappedImport,
+  { candidates, credentials }: MappedImport,
 ): Promise<void> {
   if (!isLimited(access)) return;
   for (const { index, values } of candidates) {
@@ -40,10 +43,11 @@ export async function checkImportReach(
       throw refused(index, 'id', 'Not a client you may change');
     }
   }
+  const made = await missingFromVault(db, [...credentials.keys()]);
   const checked = new Map<string, boolean>();
   for (const { index, servers } of candidates) {
     for (const { credentialId } of servers ?? []) {
-      if (credentialId === null) continue;
+      if (credentialId === null || made.has(credentialId)) continue;
       if (!checked.has(credentialId)) {
         checked.set(credentialId, await canUseCredential(db, access, credentialId));
       }
@@ -52,4 +56,17 @@ export async function checkImportReach(
       }
     }
   }
+}
+
+/** Of `ids`, those no stored credential has. */
+async function missingFromVault(
+  db: Kysely<Database>,
+  ids: readonly string[],
+): Promise<Set<string>> {
+  const missing = new Set(ids);
+  for (const chunk of chunks(ids, IDS_PER_STATEMENT)) {
+    const rows = await db.selectFrom('credential').select('id').where('id', 'in', chunk).execute();
+    for (const { id } of rows) missing.delete(id);
+  }
+  return missing;
 }

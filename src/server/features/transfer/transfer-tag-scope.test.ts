@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Client } from '#shared/clients.ts';
 import type { ClientExport, ImportReport } from '#shared/client-transfer.ts';
@@ -101,5 +102,44 @@ describe('access by tag: export and import', () => {
     ]);
     expect(inside.status).toBe(200);
     expect(inside.body).toMatchObject({ applied: true, created: 1 });
+  });
+
+  // The same file taken to another installation, or its client copied under new ids: the
+  // credential it brings is new there, made by the person importing, so theirs to use.
+  it('imports servers whose credential the file brings, as the person’s own', async () => {
+    const euToken = await token('EU import token');
+    const lisbon = await create('Import Lisbon', ['eu'], euToken.id);
+    for (const secrets of ['1', '0']) {
+      const exported = await t.staff.limited.request(
+        'GET',
+        `/api/clients/export?secrets=${secrets}`,
+      );
+      const file = JSON.parse(await exported.text()) as ClientExport;
+      const credentialId = randomUUID();
+      const copy = {
+        ...file,
+        clients: file.clients
+          .filter((c) => c.id === lisbon.id)
+          .map((c) => ({ ...c, id: randomUUID() })),
+      };
+      const text = JSON.stringify(copy).replaceAll(euToken.id, credentialId);
+      const imported = await t.staff.limited.json<ImportReport>(
+        'POST',
+        '/api/clients/import',
+        JSON.parse(text),
+      );
+      expect(imported.status, JSON.stringify(imported.body)).toBe(200);
+      // Without the secrets, the server comes without its credential, and the report says so.
+      expect(imported.body).toMatchObject(
+        secrets === '1'
+          ? { applied: true, created: 1, credentialsCreated: 1, warnings: [] }
+          : { applied: true, created: 1, credentialsCreated: 0 },
+      );
+      const credential = await t.staff.limited.json<Credential>(
+        'GET',
+        `/api/credentials/${credentialId}`,
+      );
+      expect(credential.status).toBe(secrets === '1' ? 200 : 404);
+    }
   });
 });
