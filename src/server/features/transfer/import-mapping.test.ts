@@ -84,6 +84,12 @@ describe('readStartDate', () => {
     ['an ISO timestamp', '2021-03-04T23:30:00.000Z', '2021-03-04'],
     ['a Date string', 'Thu, 04 Mar 2021 12:00:00 GMT', '2021-03-04'],
     ['a JavaScript Date string', 'Thu Mar 04 2021 13:00:00 GMT+0100 (CET)', '2021-03-04'],
+    // A text with its zone is read as the date it writes, as an ISO timestamp with an offset is,
+    // not as the date in UTC (the 5th for the first three, the 3rd for the last).
+    ['an ISO timestamp with an offset', '2021-03-04T23:30:00-05:00', '2021-03-04'],
+    ['a Date string west of UTC', 'Thu, 04 Mar 2021 23:30:00 -0500', '2021-03-04'],
+    ['a JavaScript Date string west', 'Thu Mar 04 2021 23:30:00 GMT-0500 (EST)', '2021-03-04'],
+    ['a Date string east of UTC', 'Thu, 04 Mar 2021 00:30:00 +0530', '2021-03-04'],
     ['Timestamp JSON', { seconds: 1_614_859_200, nanoseconds: 5 }, '2021-03-04'],
     ['the Admin SDK form', { _seconds: 1_614_859_200, _nanoseconds: 0 }, '2021-03-04'],
     [

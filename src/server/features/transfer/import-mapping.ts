@@ -164,11 +164,19 @@ function isoDate(date: Date): string | undefined {
   return Number.isNaN(date.getTime()) ? undefined : date.toISOString().slice(0, 10);
 }
 
+/** The date a text with its zone writes (as an ISO timestamp's first ten characters are). */
+function writtenDate(text: string): string | undefined {
+  const zone = /([+-])(\d{2})(\d{2})\b/.exec(text);
+  const minutes = zone ? (zone[1] === '-' ? -1 : 1) * (Number(zone[2]) * 60 + Number(zone[3])) : 0;
+  return isoDate(new Date(new Date(text).getTime() + minutes * 60_000));
+}
+
 /**
- * A start date as Firestore exports write it, as a calendar date (UTC): an ISO string, a
+ * A start date as Firestore exports write it, as a calendar date: an ISO string, a
  * Timestamp as JSON (`{ seconds, nanoseconds }`, the Admin SDK's `{ _seconds, _nanoseconds }`,
  * node-firestore-import-export's `{ __datatype__: "timestamp", value: {...} }`), or a number of
- * milliseconds since 1970. `null` or absent: undefined (the default applies).
+ * milliseconds since 1970. A text is read as the date it writes; a timestamp, which has no
+ * zone, as its date in UTC. `null` or absent: undefined (the default applies).
  */
 export function readStartDate(value: unknown): { date: string | undefined } | { problem: string } {
   // The tool wraps a timestamp once: unwrapped here, not by recursing, so a wrapper within a
@@ -179,7 +187,7 @@ export function readStartDate(value: unknown): { date: string | undefined } | { 
   if (typeof inner === 'string') {
     const trimmed = inner.trim();
     if (/^\d{4}-\d{2}-\d{2}/.test(trimmed)) date = trimmed.slice(0, 10);
-    else if (zonedDateText(trimmed)) date = isoDate(new Date(trimmed));
+    else if (zonedDateText(trimmed)) date = writtenDate(trimmed);
   } else if (typeof inner === 'number') {
     date = isoDate(new Date(inner));
   } else if (isPlain(inner)) {
