@@ -27,7 +27,11 @@ export async function backupDatabase(from: DatabaseTarget, file: string): Promis
   const partial = `${out}.partial`;
   removeSqliteFiles(partial);
   try {
-    const report = await copyDatabase(from, { kind: 'sqlite', file: partial }, { sessions: true });
+    const report = await copyDatabase(
+      from,
+      { kind: 'sqlite', file: partial },
+      { sessions: true, purpose: 'backup' },
+    );
     // One self-contained file (no -wal beside it), readable without write access.
     const sqlite = new SQLite(partial);
     sqlite.pragma('journal_mode = DELETE');
@@ -47,6 +51,9 @@ export async function backupDatabase(from: DatabaseTarget, file: string): Promis
 export async function restoreDatabase(file: string, to: DatabaseTarget): Promise<CopyReport> {
   const source = path.resolve(file);
   if (!fs.existsSync(source)) throw new CopyRefused(`There is no backup at ${source}.`);
+  if (fs.statSync(source).isDirectory()) {
+    throw new CopyRefused(`${source} is a folder: name the backup file in it.`);
+  }
   const check = new SQLite(source, { readonly: true, fileMustExist: true });
   try {
     const result = check.pragma('quick_check', { simple: true });
@@ -57,7 +64,7 @@ export async function restoreDatabase(file: string, to: DatabaseTarget): Promise
   } finally {
     check.close();
   }
-  return copyDatabase({ kind: 'sqlite', file: source }, to, { sessions: true });
+  return copyDatabase({ kind: 'sqlite', file: source }, to, { sessions: true, purpose: 'restore' });
 }
 
 function removeSqliteFiles(file: string): void {

@@ -31,6 +31,11 @@ export async function openBoth(
   } catch (error) {
     throw new CopyRefused(`Cannot open the source: ${(error as Error).message}`);
   }
+  const notAFolder = to.kind === 'sqlite' ? fileOnTheWay(path.dirname(to.file)) : null;
+  if (notAFolder) {
+    await source.close();
+    throw new CopyRefused(`${notAFolder} is a file, not a folder: name a new data folder.`);
+  }
   const created =
     to.kind === 'sqlite' && to.file !== ':memory:' && !fs.existsSync(to.file)
       ? {
@@ -46,16 +51,48 @@ export async function openBoth(
   }
 }
 
+/** The nearest of `folder` and the folders above it that exists, when it is not a folder. */
+function fileOnTheWay(folder: string): string | null {
+  for (let at = folder; ; at = path.dirname(at)) {
+    if (fs.existsSync(at)) return fs.statSync(at).isDirectory() ? null : at;
+    if (path.dirname(at) === at) return null;
+  }
+}
+
+/** What a copy is for, which its refusals name: `npm run db:copy`, `backup` or `restore`. */
+export type CopyPurpose = 'copy' | 'backup' | 'restore';
+
+const VERSION_ADVICE: Record<CopyPurpose, { older: string; newer: string }> = {
+  copy: {
+    older:
+      'The source database is from an older version ({missing}): start this version of Clients Manager on it once, then copy.',
+    newer:
+      'The source database is from a newer version of Clients Manager: copy with that version.',
+  },
+  backup: {
+    older:
+      'The source database is from an older version ({missing}): back up with the version that runs on it, or start this version on it once.',
+    newer:
+      'The source database is from a newer version of Clients Manager: back up with that version.',
+  },
+  restore: {
+    older:
+      'The backup is from an older version of Clients Manager ({missing}): restore it with the version that made it; this version migrates it when it starts on it.',
+    newer: 'The backup is from a newer version of Clients Manager: restore it with that version.',
+  },
+};
+
 /** Refuses a source that this version's migrations did not all reach, or that a newer one did. */
-export async function checkSourceVersion(source: Db): Promise<void> {
+export async function checkSourceVersion(source: Db, purpose: CopyPurpose): Promise<void> {
   const applied = await appliedMigrations(source, 'source');
   const ours = migrationNames();
   if (applied.join() === ours.join()) return;
   const missing = ours.filter((m) => !applied.includes(m));
+  const advice = VERSION_ADVICE[purpose];
   throw new CopyRefused(
     missing.length > 0
-      ? `The source database is from an older version (missing ${missing.join(', ')}): start this version of Clients Manager on it once, then copy.`
-      : 'The source database is from a newer version of Clients Manager: copy with that version.',
+      ? advice.older.replace('{missing}', `missing ${missing.join(', ')}`)
+      : advice.newer,
   );
 }
 

@@ -5,6 +5,7 @@ import type { Database } from './schema.ts';
 import {
   checkEmpty,
   checkSourceVersion,
+  type CopyPurpose,
   checkTargetUnused,
   migrateTarget,
   openBoth,
@@ -41,13 +42,13 @@ interface Sides {
 export async function copyDatabase(
   from: DatabaseTarget,
   to: DatabaseTarget,
-  options: { sessions: boolean; batchSize?: number },
+  options: { sessions: boolean; batchSize?: number; purpose?: CopyPurpose },
 ): Promise<CopyReport> {
   const batchSize = options.batchSize ?? 500;
   const { source, target, created } = await openBoth(from, to);
   let completed = false;
   try {
-    await checkSourceVersion(source);
+    await checkSourceVersion(source, options.purpose ?? 'copy');
     await checkTargetUnused(target);
     await migrateTarget(target);
     const plan = await planCopy(source, target);

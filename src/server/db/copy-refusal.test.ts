@@ -92,7 +92,7 @@ it('a copy refused for its source creates no target database', async () => {
   const empty = await target();
   await expect(copyDatabase(older, empty.to, { sessions: false })).rejects.toMatchObject({
     name: 'CopyRefused',
-    message: expect.stringMatching(/older version \(missing 0018-/),
+    message: expect.stringMatching(/^The source database is from an older version \(missing 0018-/),
   });
   expect(await empty.tables()).toEqual([]);
   if (empty.to.kind === 'sqlite') {
@@ -108,14 +108,18 @@ it('a refused restore leaves the new data folder without a database', async () =
   fs.copyFileSync((older as { file: string }).file, backup);
   if (testDialect() === 'postgres') {
     const empty = await target();
-    await expect(restoreDatabase(backup, empty.to)).rejects.toThrow(/older version/);
+    await expect(restoreDatabase(backup, empty.to)).rejects.toThrow(
+      /^The backup is from an older version/,
+    );
     expect(await empty.tables()).toEqual([]);
     return;
   }
   const dataDir = path.join(dir, 'data-restored');
   const restore = await runScript('src/server/cli/restore.ts', [backup, '--data-dir', dataDir]);
   expect(restore.code).toBe(1);
-  expect(restore.err).toMatch(/^Not restored: The source database is from an older version/m);
+  expect(restore.err).toMatch(
+    /^Not restored: The backup is from an older version of Clients Manager \(missing 0018-[^)]*\): restore it with the version that made it/m,
+  );
   expect(fs.existsSync(dataDir) ? fs.readdirSync(dataDir) : []).toEqual([]);
 }, 60_000);
 
@@ -138,3 +142,21 @@ it('a backup into a folder that cannot be made is refused in a line, without han
     ),
   );
 });
+
+it('a restore names a folder given for the backup, and a file given for the data folder', async () => {
+  const backup = path.join(dir, 'current.backup.db');
+  fs.copyFileSync((current as { file: string }).file, backup);
+  const empty = await target();
+  await expect(restoreDatabase(dir, empty.to)).rejects.toThrow(
+    new CopyRefused(`${dir} is a folder: name the backup file in it.`),
+  );
+  if (testDialect() === 'postgres') return;
+  const file = path.join(dir, 'a-file');
+  fs.writeFileSync(file, 'not a folder');
+  const restore = await runScript('src/server/cli/restore.ts', [backup, '--data-dir', file]);
+  expect(restore.code).toBe(1);
+  expect(restore.err).toBe(
+    `Not restored: ${file} is a file, not a folder: name a new data folder.\n`,
+  );
+  expect(fs.readFileSync(file, 'utf8')).toBe('not a folder');
+}, 60_000);
