@@ -8,6 +8,7 @@ import { awaitsFirstAdmin } from '#server/auth/first-admin.ts';
 import { changeRole, lastAdminError, RoleChangeRefused } from '#server/auth/role-change.ts';
 import { PeopleRepository } from '#server/features/people/people-repository.ts';
 import { roleSchema, type Role } from '#shared/people.ts';
+import { passwordSchema } from '#shared/account.ts';
 import { EMAIL_MAX_LENGTH, EMAIL_TOO_LONG_MESSAGE } from '#shared/people-admin.ts';
 
 export class UserAdminError extends Error {
@@ -73,8 +74,9 @@ export class UserAdmin {
       throw new UserAdminError(`--email: ${EMAIL_TOO_LONG_MESSAGE}.`);
     if (await this.#find(email))
       throw new UserAdminError(`A user with the email ${email} exists already.`);
-    if (password.length < 8)
-      throw new UserAdminError('The password must be at least 8 characters.');
+    // The sign-up page's rule, checked here to say the limit (Better Auth's refusal names none).
+    const passwordProblem = passwordSchema.safeParse(password).error?.issues[0]?.message;
+    if (passwordProblem) throw new UserAdminError(`The password: ${passwordProblem}.`);
     // Better Auth and its plugins are most of what this command loads: loaded for `create` alone.
     const { signUpWithPassword } = await import('./user-sign-up.ts');
     const parts = { db: this.#db, config: this.#config, secretKey: this.#secretKey };

@@ -133,6 +133,26 @@ describe('npm run user', { timeout: 60_000 }, () => {
     }
   });
 
+  it('refuses a password the sign-up page would refuse, naming the limit, and no email as a usage error', async () => {
+    for (const [password, limit] of [
+      ['a'.repeat(129), 'Must be at most 128 characters'],
+      ['short', 'Must be at least 8 characters'],
+    ] as const) {
+      const result = await userCommand(['create', '--email', 'limits@example.test'], password);
+      expect(result).toMatchObject({ code: 1, out: '' });
+      expect(result.err).toBe(`The password: ${limit}.\n`);
+    }
+    const rows = await t.server.app.parts.db.kysely
+      .selectFrom('user')
+      .select('id')
+      .where('email', '=', 'limits@example.test')
+      .execute();
+    expect(rows).toEqual([]);
+    const noEmail = await userCommand(['create'], 'a fine password');
+    expect(noEmail.code).toBe(2);
+    expect(noEmail.err).toMatch(/^--email is required for this command\.\n\nUsage: npm run user/);
+  });
+
   it('refuses an address with a pending invitation, and says what to do', async () => {
     const email = 'invited.first@example.test';
     const admin = await signUpVerified(t.server, { email: 'inviter@example.test' });

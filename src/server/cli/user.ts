@@ -1,7 +1,7 @@
 import { roleSchema } from '#shared/people.ts';
 import { configFromEnvOrExit } from '#server/config-from-env.ts';
 import { UserAdmin, UserAdminError } from './user-admin.ts';
-import { parseCommandLine, runCommand } from './run-command.ts';
+import { UsageError, parseCommandLine, runCommand } from './run-command.ts';
 import { commandLineActor } from './command-line-actor.ts';
 import { terminalText } from './terminal-text.ts';
 
@@ -39,7 +39,7 @@ async function main(): Promise<number> {
     return command || values.help ? 0 : 2;
   }
   const needEmail = () => {
-    if (!values.email) throw new UserAdminError('--email is required for this command.');
+    if (!values.email) throw new UsageError('--email is required for this command.');
     return values.email;
   };
 
