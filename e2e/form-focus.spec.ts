@@ -1,4 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
+import { setAccess } from '../src/server/testing/access.ts';
+import { uniqueEmail } from '../src/server/testing/test-server.ts';
 import { test, expect, seedClient } from './fixtures.ts';
 import { expectNoAxeViolations } from './axe.ts';
 import { saveScreen } from './screens.ts';
@@ -6,12 +8,18 @@ import { saveScreen } from './screens.ts';
 /**
  * A form's own checks failing puts focus on the first field in error, as a refused save does
  * (docs/accessibility.md, "Fields and their messages"): a screen reader then reads the field
- * and its message, where focus left on the submit button says nothing.
+ * and its message, where focus left on the submit button says nothing. `refusal`: the server's
+ * message the field is marked with, for a form its own checks let through.
  */
-async function expectFocusOnError(submit: Locator, field: Locator): Promise<void> {
-  // Enter on the button, as a keyboard user sends the form with its fields left empty.
+async function expectFocusOnError(
+  submit: Locator,
+  field: Locator,
+  refusal?: RegExp,
+): Promise<void> {
+  // Enter on the button, as a keyboard user sends the form.
   await submit.press('Enter');
   await expect(field).toHaveAttribute('aria-invalid', 'true');
+  if (refusal !== undefined) await expect(field).toHaveAccessibleDescription(refusal);
   // Soft: one run names every form that leaves focus behind, not only the first.
   await expect.soft(field).toBeFocused();
 }
@@ -32,7 +40,19 @@ async function checkAtBothSizes(page: Page, field: Locator, name: string): Promi
   }
 }
 
-test('signed-out forms put focus on the first field in error', async ({ page }) => {
+test('signed-out forms put focus on the first field in error', async ({ page, server, staff }) => {
+  // An address with a pending invitation, which the server refuses to sign up without its link;
+  // then the page is signed out.
+  await setAccess(server, staff, { role: 'admin' });
+  const invited = uniqueEmail('invited');
+  const invitation = await staff.json('POST', '/api/people/invitations', {
+    email: invited,
+    role: 'viewer',
+    tags: null,
+  });
+  expect(invitation.status).toBe(201);
+  await page.context().clearCookies();
+
   await page.goto('/sign-in');
   await expectFocusOnError(
     page.getByRole('button', { name: 'Sign in', exact: true }),
@@ -45,6 +65,13 @@ test('signed-out forms put focus on the first field in error', async ({ page }) 
   await expectFocusOnError(page.getByRole('button', { name: 'Sign up' }), signUpEmail);
   await checkAtBothSizes(page, signUpEmail, 'sign-up');
   await page.setViewportSize({ width: 1440, height: 900 });
+  await signUpEmail.fill(invited);
+  await page.getByLabel('Password').fill('typed without the link');
+  await expectFocusOnError(
+    page.getByRole('button', { name: 'Sign up' }),
+    signUpEmail,
+    /This address has an invitation/,
+  );
 
   await page.goto('/forgot-password');
   await expectFocusOnError(
@@ -72,8 +99,15 @@ test('settings forms put focus on the first field in error', async ({ page, staf
 
   const password = page.getByRole('region', { name: 'Password', exact: true });
   const current = password.getByLabel('Current password');
-  await expectFocusOnError(password.getByRole('button', { name: 'Change password' }), current);
+  const changePassword = password.getByRole('button', { name: 'Change password' });
+  await expectFocusOnError(changePassword, current);
   await checkAtBothSizes(page, current, 'settings-password');
+  await page.setViewportSize({ width: 1440, height: 900 });
+  // The server's refusals too: a wrong current password…
+  await current.fill('not the password');
+  await password.getByLabel('New password').fill('a new long password');
+  await expectFocusOnError(changePassword, current, /That is not your current password/);
+  await checkAtBothSizes(page, current, 'settings-password-refused');
   await page.setViewportSize({ width: 1440, height: 900 });
 
   await expectFocusOnError(
@@ -100,7 +134,20 @@ test('settings forms put focus on the first field in error', async ({ page, staf
   await setUp.press('Enter');
   const twoFactorPassword = twoFactor.getByLabel('Current password');
   await expect.soft(twoFactorPassword).toBeFocused();
-  await expectFocusOnError(twoFactor.getByRole('button', { name: 'Continue' }), twoFactorPassword);
+  const proceed = twoFactor.getByRole('button', { name: 'Continue' });
+  await expectFocusOnError(proceed, twoFactorPassword);
+  // …a wrong password, and a wrong first code from the app.
+  await twoFactorPassword.fill('not the password');
+  await expectFocusOnError(proceed, twoFactorPassword, /invalid password/i);
+  await twoFactorPassword.fill('correct horse battery');
+  await proceed.press('Enter');
+  const code = twoFactor.getByLabel('Code from the app');
+  await code.fill('000000');
+  await expectFocusOnError(
+    twoFactor.getByRole('button', { name: 'Turn on' }),
+    code,
+    /That code is not right/,
+  );
   await twoFactor.getByRole('button', { name: 'Cancel' }).press('Enter');
   await expect.soft(setUp).toBeFocused();
 });

@@ -75,6 +75,21 @@ export function focusFirstError(formId: string): void {
 }
 
 /**
+ * The server's refusal of one field, said as the form's own checks say theirs: next to the
+ * field, with focus on it once it is shown. The form's checks passed before it was sent, so
+ * the refused field is the one in error.
+ */
+export function showFieldRefusal<F extends string>(
+  form: { setFieldError: (field: F, message: string) => void },
+  formId: string,
+  field: F,
+  message: string,
+): void {
+  form.setFieldError(field, message);
+  focusFirstError(formId);
+}
+
+/**
  * Says why a form's request failed: the field errors of a refusal (a 400, or a 409 naming the
  * field it conflicts on) next to their fields (`place` says where), focus on the first of them,
  * and what no field holds above the form; any other failure above the form. A form closed while

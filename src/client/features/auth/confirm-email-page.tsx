@@ -7,7 +7,7 @@ import { authClient, authErrorMessage } from '#client/lib/auth-client.ts';
 import { FormErrorAlert } from '#client/components/form-error-alert.tsx';
 import { PasswordField } from '#client/components/password-field.tsx';
 import { AuthLayout } from './components/auth-layout.tsx';
-import { focusFirstError } from '#client/lib/form-errors.ts';
+import { focusFirstError, showFieldRefusal } from '#client/lib/form-errors.ts';
 
 const passwordSchema = confirmEmailSchema.pick({ password: true });
 
@@ -56,7 +56,7 @@ export function ConfirmEmailPage() {
       const message = authErrorMessage(refused);
       // Better Auth's answer carries its code beside the message.
       const { code } = refused as { code?: string };
-      if (code === 'NOT_THE_SIGN_UP_PASSWORD') form.setFieldError('password', message);
+      if (code === 'NOT_THE_SIGN_UP_PASSWORD') showFieldRefusal(form, formId, 'password', message);
       else if (code === 'INVALID_TOKEN' || code === 'EMAIL_ALREADY_CONFIRMED')
         setLinkError(message);
       else setError(message);

@@ -13,7 +13,7 @@ import { NewPasswordField } from './components/new-password-field.tsx';
 import { signUpSchema } from './auth-schemas.ts';
 import { invitationQuery } from './invitation-query.ts';
 import { errorMessage } from '#client/lib/api-client.ts';
-import { focusFirstError } from '#client/lib/form-errors.ts';
+import { focusFirstError, showFieldRefusal } from '#client/lib/form-errors.ts';
 
 export function SignUpPage() {
   const session = useQuery(meQuery());
@@ -52,7 +52,7 @@ export function SignUpPage() {
       if (result.error) {
         // A refusal of the name or the address ("email: This address has an invitation: …").
         const refused = authFieldError(result.error.message, ['name', 'email', 'password']);
-        if (refused) form.setFieldError(refused.field, refused.message);
+        if (refused) showFieldRefusal(form, formId, refused.field, refused.message);
         else setError(authErrorMessage(result.error));
         return;
       }

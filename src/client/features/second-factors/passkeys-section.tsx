@@ -23,7 +23,7 @@ import {
   type PasskeyRow,
 } from './passkey-queries.ts';
 import { confirmAction } from '#client/lib/confirm-action.tsx';
-import { focusFirstError } from '#client/lib/form-errors.ts';
+import { focusFirstError, showFieldRefusal } from '#client/lib/form-errors.ts';
 
 const when = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 const MAX_NAME = 100;
@@ -163,7 +163,7 @@ function RenameForm({ passkey, onDone }: { passkey: PasskeyRow; onDone: () => vo
         await rename.mutateAsync({ id: passkey.id, name: name.trim() });
         onDone();
       } catch (error) {
-        form.setFieldError('name', errorMessage(error));
+        showFieldRefusal(form, formId, 'name', errorMessage(error));
       }
     },
     () => focusFirstError(formId),
@@ -205,7 +205,7 @@ export function AddPasskey({ onAdded }: { onAdded?: () => void }) {
         notifications.show({ color: 'green', message: 'Passkey added.' });
         onAdded?.();
       } catch (error) {
-        form.setFieldError('name', errorMessage(error));
+        showFieldRefusal(form, formId, 'name', errorMessage(error));
       }
     },
     () => focusFirstError(formId),

@@ -5,7 +5,7 @@ import { renderSVG } from 'uqr';
 import { authClient, authErrorMessage } from '#client/lib/auth-client.ts';
 import { PasswordField } from '#client/components/password-field.tsx';
 import { codeErrorMessage, plainCode } from '#client/lib/second-factor-errors.ts';
-import { focusFirstError } from '#client/lib/form-errors.ts';
+import { focusFirstError, showFieldRefusal } from '#client/lib/form-errors.ts';
 
 type Step =
   | { name: 'password' }
@@ -73,7 +73,7 @@ function PasswordStep({
     async ({ password }) => {
       const { data, error } = await authClient.twoFactor.enable({ password });
       if (error) {
-        form.setFieldError('password', authErrorMessage(error));
+        showFieldRefusal(form, formId, 'password', authErrorMessage(error));
         return;
       }
       if ('totpURI' in data) onEnabled(data.totpURI, data.backupCodes);
@@ -131,7 +131,7 @@ function ScanStep({
     async ({ code }) => {
       const { error } = await authClient.twoFactor.verifyTotp({ code: plainCode(code) });
       if (error) {
-        form.setFieldError('code', codeErrorMessage(error) ?? authErrorMessage(error));
+        showFieldRefusal(form, formId, 'code', codeErrorMessage(error) ?? authErrorMessage(error));
         return;
       }
       onConfirmed();

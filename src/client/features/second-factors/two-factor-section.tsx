@@ -6,7 +6,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { authClient, authErrorMessage } from '#client/lib/auth-client.ts';
 import { meKey, useMe } from '#client/lib/session.ts';
 import { PasswordField } from '#client/components/password-field.tsx';
-import { focusFirstError } from '#client/lib/form-errors.ts';
+import { focusFirstError, showFieldRefusal } from '#client/lib/form-errors.ts';
 import { focusWhenShown } from '#client/lib/focus-when-shown.ts';
 import { TotpSetUp } from './totp-set-up.tsx';
 
@@ -82,7 +82,7 @@ function TurnOff({ onDone, onCancel }: { onDone: () => void; onCancel: () => voi
     async ({ password }) => {
       const { error } = await authClient.twoFactor.disable({ password });
       if (error) {
-        form.setFieldError('password', authErrorMessage(error));
+        showFieldRefusal(form, formId, 'password', authErrorMessage(error));
         return;
       }
       notifications.show({ color: 'green', message: 'Two-factor sign-in is off.' });

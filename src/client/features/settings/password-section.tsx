@@ -8,7 +8,7 @@ import { FormErrorAlert } from '#client/components/form-error-alert.tsx';
 import { PasswordField } from '#client/components/password-field.tsx';
 import { sessionsKey } from './api/sessions.ts';
 import { passwordChangeSchema } from './profile-schemas.ts';
-import { focusFirstError } from '#client/lib/form-errors.ts';
+import { focusFirstError, showFieldRefusal } from '#client/lib/form-errors.ts';
 
 /**
  * Settings → Password: a new one for the current one. Every other device is signed out (a
@@ -33,13 +33,13 @@ export function PasswordSection() {
       });
       if (result.error) {
         if (result.error.code === 'INVALID_PASSWORD') {
-          form.setFieldError('currentPassword', 'That is not your current password');
+          showFieldRefusal(form, formId, 'currentPassword', 'That is not your current password');
         } else if (result.error.code === 'CREDENTIAL_ACCOUNT_NOT_FOUND') {
           setProblem(
             'You sign in through a provider, so this account has no password here to change.',
           );
         } else if (result.error.message?.startsWith('newPassword')) {
-          form.setFieldError('newPassword', result.error.message);
+          showFieldRefusal(form, formId, 'newPassword', result.error.message);
         } else {
           setProblem(authErrorMessage(result.error));
         }

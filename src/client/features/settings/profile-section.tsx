@@ -10,7 +10,7 @@ import { meKey, useMe } from '#client/lib/session.ts';
 import { FormErrorAlert } from '#client/components/form-error-alert.tsx';
 import { VisibleText } from '#client/components/visible-text.tsx';
 import { displayNameSchema } from './profile-schemas.ts';
-import { focusFirstError } from '#client/lib/form-errors.ts';
+import { focusFirstError, showFieldRefusal } from '#client/lib/form-errors.ts';
 
 /** What each role may do, in a sentence a person reads about themselves. */
 const ROLE_TEXT: Record<Role, { name: string; may: string }> = {
@@ -98,7 +98,7 @@ function DisplayNameForm({ current }: { current: string }) {
       if (result.error) {
         // The server's own refusal of the name ("name: Must be at most …") goes by the field.
         const refused = authFieldError(result.error.message, ['name']);
-        if (refused) form.setFieldError(refused.field, refused.message);
+        if (refused) showFieldRefusal(form, formId, refused.field, refused.message);
         else setProblem(authErrorMessage(result.error));
         return;
       }

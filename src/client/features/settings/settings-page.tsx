@@ -12,7 +12,7 @@ import { SessionsSection } from './sessions-section.tsx';
 import { ProfileSection } from './profile-section.tsx';
 import { PasswordSection } from './password-section.tsx';
 import { TokensSection } from './tokens-section.tsx';
-import { focusFirstError } from '#client/lib/form-errors.ts';
+import { focusFirstError, showFieldRefusal } from '#client/lib/form-errors.ts';
 import { usePageTitle } from '#client/components/page-title.ts';
 
 /** The account's own sections; the app adds the sections other features bring (`children`). */
@@ -82,7 +82,7 @@ function AccessTokenSection() {
       notifications.show({ color: 'green', message: done });
     } catch (error) {
       const field = isApiError(error, 400) ? error.fields.accessToken : undefined;
-      if (field) form.setFieldError('accessToken', field);
+      if (field) showFieldRefusal(form, formId, 'accessToken', field);
       else setProblem(errorMessage(error));
     }
   }

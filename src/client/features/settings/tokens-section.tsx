@@ -31,7 +31,7 @@ import { useIsMounted } from '#client/lib/is-mounted.ts';
 import { FormErrorAlert } from '#client/components/form-error-alert.tsx';
 import { tokensQuery, useCreateToken, useRevokeToken } from './api/tokens.ts';
 import { confirmAction } from '#client/lib/confirm-action.tsx';
-import { focusFirstError } from '#client/lib/form-errors.ts';
+import { focusFirstError, showFieldRefusal } from '#client/lib/form-errors.ts';
 
 const when = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 const day = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
@@ -150,7 +150,7 @@ function CreateTokenForm({ onCreated }: { onCreated: (created: CreatedToken) => 
         }
       } catch (error) {
         const fields = isApiError(error, 400) ? error.fields : {};
-        if (fields.name) form.setFieldError('name', fields.name);
+        if (fields.name) showFieldRefusal(form, formId, 'name', fields.name);
         else setProblem(errorMessage(error));
       }
     },

@@ -4,7 +4,7 @@ import { useForm } from '@mantine/form';
 import { authClient, authErrorMessage } from '#client/lib/auth-client.ts';
 import { TRUST_DEVICE_DAYS } from '#shared/second-factors.ts';
 import { codeErrorMessage, mustSignInAgain, plainCode } from '#client/lib/second-factor-errors.ts';
-import { focusFirstError } from '#client/lib/form-errors.ts';
+import { focusFirstError, showFieldRefusal } from '#client/lib/form-errors.ts';
 
 /**
  * The sign-in's second step when Better Auth answers `twoFactorRedirect`: a code from the
@@ -41,7 +41,7 @@ export function CodeStep({
       if (error) {
         const message = codeErrorMessage(error) ?? authErrorMessage(error);
         if (mustSignInAgain(error)) onStartOver(message);
-        else form.setFieldError('code', message);
+        else showFieldRefusal(form, formId, 'code', message);
         return;
       }
       onSignedIn();

@@ -11,7 +11,7 @@ import { LoadSavedVersion } from '#client/components/load-saved-version.tsx';
 import { useRenameCredential } from '../api/credential-mutations.ts';
 import { credentialQuery } from '../api/credential-queries.ts';
 import { FormActions } from '#client/components/form-actions.tsx';
-import { focusFirstError } from '#client/lib/form-errors.ts';
+import { focusFirstError, showFieldRefusal } from '#client/lib/form-errors.ts';
 
 /**
  * A new name for a credential, at the version it was opened or loaded since (a stale one is a
@@ -53,7 +53,7 @@ export function RenameCredentialForm({
         if (isMounted()) onSaved();
       } catch (error) {
         const field = isApiError(error, 400) ? error.fields.name : undefined;
-        if (field) form.setFieldError('name', field);
+        if (field) showFieldRefusal(form, formId, 'name', field);
         else setProblem(errorMessage(error));
       }
     },

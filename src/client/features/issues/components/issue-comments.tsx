@@ -11,7 +11,7 @@ import { useAddComment } from '../api/issue-mutations.ts';
 import { issueCommentsQuery } from '../api/issue-queries.ts';
 import { PersonName } from './person-name.tsx';
 import { BareList } from '#client/components/bare-list.tsx';
-import { focusFirstError } from '#client/lib/form-errors.ts';
+import { focusFirstError, showFieldRefusal } from '#client/lib/form-errors.ts';
 
 /** An issue's comments, oldest first, and (for those who may write) a form to add one. */
 export function IssueComments({ issueId, mayWrite }: { issueId: string; mayWrite: boolean }) {
@@ -85,7 +85,7 @@ function AddCommentForm({ issueId }: { issueId: string }) {
         form.reset();
       } catch (error) {
         if (isApiError(error, 400) && error.fields.text) {
-          form.setFieldError('text', error.fields.text);
+          showFieldRefusal(form, formId, 'text', error.fields.text);
           return;
         }
         setProblem(errorMessage(error));
