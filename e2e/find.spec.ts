@@ -1,5 +1,7 @@
 import type { Page } from '@playwright/test';
 import { test, expect, seedClient } from './fixtures.ts';
+import { expectNoAxeViolations } from './axe.ts';
+import { saveScreen } from './screens.ts';
 
 const search = (page: Page) => page.getByRole('searchbox', { name: 'Search clients' });
 const rows = (page: Page) => page.getByRole('navigation', { name: 'Clients' }).getByRole('link');
@@ -68,7 +70,10 @@ test('slash focuses, arrows move, Enter opens, Escape clears', async ({ page, st
   await expect(page).not.toHaveURL(/q=/);
 });
 
-test('a screen reader hears the hint and the row the arrows point at', async ({ page, staff }) => {
+test('a screen reader hears the hint and the row the arrows point at, in the list and the table', async ({
+  page,
+  staff,
+}) => {
   const tag = await seedThree(staff);
   await page.goto('/');
   await search(page).fill(tag);
@@ -104,6 +109,39 @@ test('a screen reader hears the hint and the row the arrows point at', async ({ 
   await expect(marked).toHaveCount(0);
   await expect(search(page)).not.toHaveAttribute('aria-activedescendant');
   await expect(search(page)).not.toHaveAttribute('aria-controls');
+
+  // The table view names its marked row the same way: a row of the table aria-controls names.
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await page.getByRole('radiogroup', { name: 'View' }).getByText('Table', { exact: true }).click();
+  const table = page.getByRole('table', { name: 'Clients' });
+  await expect(table).toBeVisible();
+  const markedRow = table.locator('[role="row"][data-cursor]');
+  const pointedAtRow = () =>
+    search(page).evaluate((input) => {
+      const id = input.getAttribute('aria-activedescendant');
+      const row = id ? document.getElementById(id) : null;
+      if (!row) return null;
+      const owner = document.getElementById(input.getAttribute('aria-controls') ?? '');
+      return {
+        text: row.querySelector('a')?.textContent,
+        marked: row.hasAttribute('data-cursor'),
+        inTable: owner?.getAttribute('role') === 'table' && owner.contains(row),
+      };
+    });
+  await search(page).focus();
+  await page.keyboard.press('ArrowDown');
+  await expect(markedRow).toHaveCount(1);
+  const tableSecond = await markedRow.locator('a').textContent();
+  await expect.poll(pointedAtRow).toEqual({ text: tableSecond, marked: true, inTable: true });
+  await page.keyboard.press('ArrowDown');
+  await expect(markedRow.locator('a')).not.toHaveText(tableSecond ?? '');
+  const tableThird = await markedRow.locator('a').textContent();
+  await expect.poll(pointedAtRow).toEqual({ text: tableThird, marked: true, inTable: true });
+  await saveScreen(page, 'find/table-marked-row-1366');
+  await expectNoAxeViolations(page, 'the table view while searching');
+  await page.keyboard.press('Tab');
+  await expect(markedRow).toHaveCount(0);
+  await expect(search(page)).not.toHaveAttribute('aria-activedescendant');
 });
 
 test('keys typed while the URL catches up are all kept', async ({ page, staff }) => {

@@ -92,6 +92,7 @@ export function ClientList({
   const { view, choosable, setView } = useListView();
   const goToClient = useGoToClient();
   const inputRef = useRef<HTMLInputElement>(null);
+  // The list's (or the table's) id; each row's adds its client's id.
   const rowId = useId();
   // The row the arrow keys point at; Enter opens it. Back on the first match for a new query.
   const [cursor, setCursor] = useState({ query, sortKey, index: 0 });
@@ -159,10 +160,11 @@ export function ClientList({
     getItemKey: (index) => `${view}:${matches[index]?.id ?? index}`,
   });
   // The row the arrows mark, while it is drawn: what aria-activedescendant names.
-  const cursorRow =
-    searching && view === 'list' && virtualizer.getVirtualItems().some((i) => i.index === active)
-      ? `${rowId}-${active}`
+  const cursorClient =
+    searching && virtualizer.getVirtualItems().some((i) => i.index === active)
+      ? matches[active]
       : undefined;
+  const cursorRow = cursorClient && `${rowId}-${cursorClient.id}`;
   const selectedIndex = useMemo(
     () => (selectedId === undefined ? -1 : matches.findIndex((c) => c.id === selectedId)),
     [matches, selectedId],
@@ -259,7 +261,7 @@ export function ClientList({
         }
         inputWrapperOrder={['input', 'description']}
         styles={{ wrapper: { marginBottom: 0 } }}
-        // The marked row (the list's; the table's rows have no ids) for screen readers.
+        // The marked row, in the list or the table, for screen readers.
         aria-activedescendant={cursorRow}
         aria-controls={cursorRow && rowId}
         placeholder="Search name, code, tag, host…"
@@ -331,6 +333,7 @@ export function ClientList({
               <>
                 {countLine}
                 <ClientTable
+                  id={rowId}
                   matches={matches}
                   virtualizer={virtualizer}
                   scrollMargin={scrollMargin}
@@ -374,7 +377,7 @@ export function ClientList({
                       >
                         <RowCheckbox client={client} selection={selection} />
                         <NavLink
-                          id={`${rowId}-${index}`}
+                          id={`${rowId}-${client.id}`}
                           component={Link}
                           to={{
                             pathname: `/clients/${encodeURIComponent(client.id)}`,

@@ -46,6 +46,7 @@ function SortArrow({ direction }: { direction: 'ascending' | 'descending' | 'non
  * else on the row opens it too.
  */
 export function ClientTable({
+  id,
   matches,
   virtualizer,
   scrollMargin,
@@ -59,6 +60,8 @@ export function ClientTable({
   onLinkClick,
   rowStart,
 }: {
+  /** The table's id; each row's adds its client's id (what the search box's marked row names). */
+  id: string;
   matches: readonly ClientSummary[];
   virtualizer: Virtualizer<Window, Element>;
   scrollMargin: number;
@@ -81,6 +84,7 @@ export function ClientTable({
     <div className={classes.scroll} tabIndex={0}>
       <div
         role="table"
+        id={id}
         aria-label="Clients"
         aria-rowcount={matches.length + 1}
         className={classes.table}
@@ -134,6 +138,7 @@ export function ClientTable({
             return (
               <div
                 role="row"
+                id={`${id}-${client.id}`}
                 key={item.key}
                 data-index={index}
                 ref={virtualizer.measureElement}
