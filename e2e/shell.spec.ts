@@ -1,5 +1,7 @@
 import type { Client } from '../src/shared/clients.ts';
 import { test, expect, seedClient } from './fixtures.ts';
+import { expectNoAxeViolations } from './axe.ts';
+import { saveScreen } from './screens.ts';
 
 test('navigation: Issues, Servers, Credentials and Apps open', async ({ page, staff }) => {
   void staff;
@@ -210,4 +212,39 @@ test('at 320 px wide the header keeps Sign out on screen; the skip link hides at
   const skip = page.getByRole('link', { name: 'Skip to main content' });
   const hidden = (await skip.boundingBox())!;
   expect(hidden.y + hidden.height).toBeLessThanOrEqual(0);
+});
+
+test('on a 390 px phone with text at 200%, the header keeps its buttons whole and no page scrolls sideways', async ({
+  page,
+  staff,
+}) => {
+  void staff;
+  await page.setViewportSize({ width: 390, height: 844 });
+  // Text at 200% (WCAG 1.4.4) on a phone, where the page must still reflow (WCAG 1.4.10).
+  const biggerText = () => page.addStyleTag({ content: 'html { font-size: 200% !important; }' });
+  for (const [path, heading, screen] of [
+    ['/', 'Clients', 'dashboard'],
+    ['/settings', 'Settings', 'settings'],
+  ] as const) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { name: heading, level: 1 })).toBeVisible();
+    await biggerText();
+    const header = page.getByRole('banner');
+    const bar = (await header.boundingBox())!;
+    const buttons = header.locator('a, button');
+    await expect(buttons.filter({ visible: true })).not.toHaveCount(0);
+    for (const button of await buttons.filter({ visible: true }).all()) {
+      const name = (await button.getAttribute('aria-label')) ?? (await button.innerText());
+      const box = (await button.boundingBox())!;
+      // Whole: inside the viewport's width and inside the header's bar.
+      expect.soft(box.x, `${path}: ${name}`).toBeGreaterThanOrEqual(0);
+      expect.soft(box.x + box.width, `${path}: ${name}`).toBeLessThanOrEqual(390);
+      expect.soft(box.y, `${path}: ${name}`).toBeGreaterThanOrEqual(bar.y);
+      expect.soft(box.y + box.height, `${path}: ${name}`).toBeLessThanOrEqual(bar.y + bar.height);
+    }
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect.soft(width, `${path} is as wide as the phone`).toBeLessThanOrEqual(390);
+    await expectNoAxeViolations(page, `${path} at 390 px with text at 200%`);
+    await saveScreen(page, `shell/text-200-390-${screen}`, { fullPage: true });
+  }
 });

@@ -4,6 +4,7 @@ import '@mantine/notifications/styles.css';
 import './app/focus.css';
 import './app/selected-links.css';
 import './app/light-variants.css';
+import './app/button-labels.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { AppProviders } from './app/providers.tsx';

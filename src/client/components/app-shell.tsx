@@ -75,7 +75,7 @@ export function SignedInShell({ children }: { children: ReactNode }) {
       padding="md"
     >
       <SkipLink />
-      <AppShell.Header>
+      <AppShell.Header className={classes.header}>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
             <Burger
@@ -91,7 +91,7 @@ export function SignedInShell({ children }: { children: ReactNode }) {
             <UnstyledButton component={Link} to="/" onClick={closeNav} aria-label="Clients Manager">
               <Group gap={8} wrap="nowrap">
                 <BrandMark />
-                <Text fw={700} size="lg" visibleFrom="xs">
+                <Text fw={700} size="lg" className={classes.brandName}>
                   Clients Manager
                 </Text>
               </Group>
@@ -171,7 +171,7 @@ function UserArea() {
             {initials(name)}
           </Avatar>
         )}
-        <Text size="sm" fw={500} visibleFrom="md" maw={180} truncate="end">
+        <Text size="sm" fw={500} maw={180} truncate="end" className={classes.name}>
           {name}
         </Text>
       </Group>
@@ -181,7 +181,7 @@ function UserArea() {
         variant="subtle"
         size="compact-sm"
         leftSection={<SettingsIcon size={16} />}
-        visibleFrom="sm"
+        className={classes.settingsWord}
       >
         Settings
       </Button>
@@ -190,7 +190,7 @@ function UserArea() {
         to="/settings"
         variant="subtle"
         size="lg"
-        hiddenFrom="sm"
+        className={classes.settingsIcon}
         aria-label="Settings"
       >
         <SettingsIcon />
@@ -199,6 +199,7 @@ function UserArea() {
         variant="default"
         size="compact-sm"
         leftSection={<LogoutIcon size={16} />}
+        classNames={{ label: classes.signOutLabel, section: classes.signOutIcon }}
         loading={signingOut}
         onClick={() => void signOut()}
       >
