@@ -2,11 +2,14 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config.ts';
 import { startFailureMessage } from './start-failure.ts';
 import { closedPort, serverPort } from './testing/free-port.ts';
-import { startScript, type ScriptResult } from './testing/run-script.ts';
+import { runScript, startScript, type ScriptResult } from './testing/run-script.ts';
+import { openDatabase } from './db/database.ts';
+import { migrateToLatest } from './db/migrate.ts';
 
 /**
  * The real entry point on a machine that does not let it start: it says so in one line that
@@ -38,6 +41,10 @@ function start(env: Record<string, string>): Promise<ScriptResult> {
       resolve({ code, out, err });
     });
   });
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 function expectOneLineRefusal(result: ScriptResult, line: RegExp): void {
@@ -105,6 +112,27 @@ describe('a start the machine does not allow', { timeout: 60_000 }, () => {
       result,
       /^Cannot start: the SQLite database in DATA_DIR cannot be used: .*not-a-db\/clients-manager\.db is not a SQLite database \(SQLITE_NOTADB\)\.$/,
     );
+  });
+
+  // An upgrade rolled back, or an older instance restarted beside one that has migrated.
+  it('names a database a newer version migrated, for the server and a command alike', async () => {
+    const data = path.join(dir, 'newer');
+    const file = path.join(data, 'clients-manager.db');
+    const db = openDatabase({ kind: 'sqlite', file });
+    await migrateToLatest(db);
+    await sql`insert into kysely_migration (name, timestamp) values ('0099-future', ${new Date().toISOString()})`.execute(
+      db.kysely,
+    );
+    await db.close();
+    const said =
+      'the database was migrated by a newer version of Clients Manager (0099-future): run that version, or restore a backup this version made before the upgrade.';
+    const result = await start({ DATA_DIR: data, PORT: String(await serverPort()) });
+    expectOneLineRefusal(result, new RegExp(`^Cannot start: ${escapeRegExp(said)}$`));
+    const command = await runScript('src/server/cli/user.ts', ['list'], {
+      env: { DATA_DIR: data },
+    });
+    expect(command.code, command.err).toBe(1);
+    expect(command.err).toBe(`Cannot run: ${said}\n`);
   });
 
   it('names DATABASE_URL when its SQLite file is a folder', async () => {

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { ConfigError, dataDirDatabase, type Config } from './config.ts';
+import { NewerDatabaseError } from './db/migrate.ts';
 
 /** PostgreSQL's SQLSTATEs a start meets when its URL names the wrong thing. */
 const POSTGRES_REFUSALS: Record<string, (where: string) => string> = {
@@ -67,6 +68,7 @@ export function startFailureMessage(
   prefix = 'Cannot start',
 ): string | null {
   if (error instanceof ConfigError) return error.message;
+  if (error instanceof NewerDatabaseError) return `${prefix}: ${error.message}`;
   const { code, syscall, hostname, path: file } = (error ?? {}) as SystemError;
   if (typeof code !== 'string') return null;
   // Before PostgreSQL's: a HOST that cannot be looked up fails with one of its codes too.

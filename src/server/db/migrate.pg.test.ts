@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createTestPostgresDatabase } from '#server/testing/test-database.ts';
 import { startTestServer } from '#server/testing/test-server.ts';
 import { openDatabase } from './database.ts';
-import { migrateToLatest } from './migrate.ts';
+import { migrateToLatest, NewerDatabaseError } from './migrate.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -36,6 +36,16 @@ describe('migrations on PostgreSQL', () => {
       name: string;
     }>`select name from kysely_migration order by name`.execute(dbs[0]!.kysely);
     expect(recorded.rows.map((r) => r.name)).toEqual(ran[0]);
+  });
+
+  it('refuse a database a newer version migrated, naming its migration', async () => {
+    const db = openDatabase({ kind: 'postgres', url: await freshDatabase(), poolSize: 2 });
+    cleanups.push(() => db.close());
+    await migrateToLatest(db);
+    await sql`insert into kysely_migration (name, timestamp) values ('0099-future', ${new Date().toISOString()})`.execute(
+      db.kysely,
+    );
+    await expect(migrateToLatest(db)).rejects.toThrow(new NewerDatabaseError('0099-future'));
   });
 
   it('let two app instances start together on a fresh database, both serving', async () => {

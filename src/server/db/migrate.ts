@@ -58,7 +58,29 @@ export function migrationNames(): string[] {
   return Object.keys(migrations('sqlite'));
 }
 
+/**
+ * The database has run a migration this version does not have: a newer version migrated it (an
+ * upgrade rolled back, or an older instance restarted beside one that had migrated). Starting
+ * would find tables and columns it does not know.
+ */
+export class NewerDatabaseError extends Error {
+  override name = 'NewerDatabaseError';
+  readonly migration: string;
+
+  constructor(migration: string) {
+    super(
+      `the database was migrated by a newer version of Clients Manager (${migration}): run that version, or restore a backup this version made before the upgrade.`,
+    );
+    this.migration = migration;
+  }
+}
+
 function applied({ error, results }: MigrationResultSet): string[] {
+  // Kysely's words for a migration it finds run but not listed.
+  const unknown = /^corrupted migrations: previously executed migration (.+) is missing$/.exec(
+    (error as Error | undefined)?.message ?? '',
+  );
+  if (unknown) throw new NewerDatabaseError(unknown[1]!);
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
