@@ -1,6 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Client, ClientCommand } from '#shared/clients.ts';
 import type { Credential, CredentialSecret } from '#shared/credentials.ts';
@@ -12,7 +14,10 @@ import {
   webhookSecretPlace,
   type SealedPlace,
 } from './secrets.ts';
+import type { Database } from './db/schema.ts';
+import { openDatabase } from './db/database.ts';
 import { sshKeygen } from './testing/sshd.ts';
+import { createTestPostgresDatabase, testDialect } from './testing/test-database.ts';
 import { openStoredSecrets, rotateSecretKey } from './secret-key-rotation.ts';
 import { runScript } from './testing/run-script.ts';
 import { enrolTotp, signInWithPassword, type Enrolled } from './testing/second-factor-steps.ts';
@@ -39,8 +44,25 @@ let lockedKey: Credential;
 let lockedKeyText: string;
 const KEY_PASSPHRASE = 'key passphrase 4';
 
+/** The data outlives `before`: the tests stop it, as the command asks, and look at the data. */
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cm-rotate-data-'));
+let dropDatabase = async () => {};
+let stopped = false;
+
+async function stopBefore(): Promise<void> {
+  if (stopped) return;
+  stopped = true;
+  await before.close();
+}
+
 beforeAll(async () => {
-  before = await startTestServer({ SECRET_KEY: OLD_KEY });
+  const databaseEnv: Record<string, string> = {};
+  if (testDialect() === 'postgres') {
+    const database = await createTestPostgresDatabase();
+    dropDatabase = database.drop;
+    databaseEnv.DATABASE_URL = database.url;
+  }
+  before = await startTestServer({ SECRET_KEY: OLD_KEY, ...databaseEnv }, { dataDir });
   email = uniqueEmail('rotate');
   const staff = await signUpVerified(before, { email, password: PASSWORD, name: 'Rota' });
   kept = (
@@ -89,7 +111,11 @@ beforeAll(async () => {
   });
   enrolled = await enrolTotp(twoFactor, PASSWORD);
 });
-afterAll(async () => before.close());
+afterAll(async () => {
+  await stopBefore();
+  await dropDatabase();
+  rmSync(dataDir, { recursive: true, force: true });
+});
 
 async function rotateCli(env: Record<string, string>): Promise<{ code: number; out: string }> {
   const { code, out, err } = await runScript('src/server/cli/rotate-secret-key.ts', [], {
@@ -105,8 +131,7 @@ async function rotateCli(env: Record<string, string>): Promise<{ code: number; o
   return { code: code ?? -1, out: out + err };
 }
 
-async function sealedSecrets() {
-  const db = before.app.parts.db.kysely;
+async function sealedSecrets(db: Kysely<Database>) {
   return [
     // The passwords of the kept client and of the deleted one (its credential stays for undo).
     ...(await db.selectFrom('credential').select(['id', 'secret as s']).execute()).map((row) => ({
@@ -128,9 +153,10 @@ async function sealedSecrets() {
 }
 
 it('a wrong previous key changes nothing and says which secret it could not open', async () => {
-  const sealed = await sealedSecrets();
+  const db = before.app.parts.db.kysely;
+  const sealed = await sealedSecrets(db);
   await expect(
-    rotateSecretKey(before.app.parts.db.kysely, {
+    rotateSecretKey(db, {
       previous: 'not-the-key-0000000000000000000000000000',
       // Neither key has sealed anything here, before the rotation below or after it.
       next: 'nor-this-key-111111111111111111111111111',
@@ -138,44 +164,111 @@ it('a wrong previous key changes nothing and says which secret it could not open
   ).rejects.toThrow(
     /^Neither SECRET_KEY_PREVIOUS nor SECRET_KEY opens the secret of credential [\w-]+: nothing was changed/,
   );
-  expect(await sealedSecrets()).toEqual(sealed);
+  expect(await sealedSecrets(db)).toEqual(sealed);
   const missing = await rotateCli({ SECRET_KEY: NEW_KEY });
   expect(missing.code).toBe(2);
   expect(missing.out).toContain('Set both SECRET_KEY_PREVIOUS');
 });
 
-it('npm run rotate-secret-key re-seals everything, authenticator codes too; the app reads it with the new key, the old key opens nothing', async () => {
+// A server left running through a rotation seals what it writes next under the old key.
+it('npm run rotate-secret-key refuses while a server runs on the database, and changes nothing', async () => {
+  const db = before.app.parts.db.kysely;
+  const sealed = await sealedSecrets(db);
   const { code, out } = await rotateCli({ SECRET_KEY: NEW_KEY, SECRET_KEY_PREVIOUS: OLD_KEY });
-  expect(out).toContain(
-    'Re-encrypted 3 credential(s), 1 deploy token(s), 1 webhook secret(s) and the authenticator secret and backup codes of 1 person(s)',
+  expect(code).toBe(1);
+  expect(out.trim()).toBe(
+    `Nothing was changed: ${
+      before.config.database.kind === 'postgres'
+        ? '1 Clients Manager server(s) are running on this database: stop every instance first.'
+        : `${before.config.database.file} is open in another process (a Clients Manager server running on it?): stop it first.`
+    }`,
   );
-  expect(out).toMatch(/Ended [1-9]\d* session\(s\)/);
-  expect(code).toBe(0);
+  expect(await sealedSecrets(db)).toEqual(sealed);
+});
 
-  // Sessions made under the old key, whose cookies the new one does not verify, are deleted.
-  const sessions = await before.app.parts.db.kysely
-    .selectFrom('session')
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .executeTakeFirstOrThrow();
-  expect(Number(sessions.n)).toBe(0);
+// Should a rotation still run beside a server (on PostgreSQL, one whose listening connection
+// was down at that moment), what that server seals next is found at the next start, not when
+// someone needs the secret after the previous key is gone; running the rotation again mends it.
+it('a secret sealed by a server left running with the previous key stops the next start, until the rotation runs again', async () => {
+  const db = before.app.parts.db.kysely;
+  const report = await rotateSecretKey(db, { previous: OLD_KEY, next: NEW_KEY });
+  // Three credentials' secrets and the key's passphrase, the deploy token, the webhook's secret,
+  // and the authenticator secret and backup codes of the person who has them.
+  expect(report.resealed).toEqual({ credentials: 3, deployTokens: 1, webhooks: 1, twoFactors: 1 });
+  const refusal = (what: string) =>
+    new RegExp(
+      `^SECRET_KEY does not open ${what} where it is stored\\. .*npm run rotate-secret-key.*SECRET_KEY_PREVIOUS`,
+    );
+  // Someone sets up an authenticator there...
+  const lateEmail = uniqueEmail('rotate-late');
+  const codes = await signUpVerified(before, { email: lateEmail, password: PASSWORD });
+  await enrolTotp(codes, PASSWORD);
+  const { id: lateUser } = (await codes.json<{ id: string }>('GET', '/api/me')).body;
+  await expect(openStoredSecrets(db, NEW_KEY)).rejects.toThrow(
+    refusal(`the authenticator secret of user ${lateUser}`),
+  );
+  // ...and someone else adds a token to the vault.
+  const staff = new Session(before);
+  const signIn = await staff.request('POST', '/api/auth/sign-in/email', {
+    email,
+    password: PASSWORD,
+  });
+  expect(signIn.status).toBe(200);
+  const late = await staff.json<Credential>('POST', '/api/credentials', {
+    name: 'Made after the rotation',
+    kind: 'token',
+    secret: 'late-token-6',
+  });
+  expect(late.status).toBe(201);
+  const sealed = await sealedSecrets(db);
+  await expect(openStoredSecrets(db, NEW_KEY)).rejects.toThrow(
+    refusal(`the secret of credential ${late.body.id}`),
+  );
+  expect(await sealedSecrets(db)).toEqual(sealed);
+  await stopBefore();
 
-  const sealed = await sealedSecrets();
-  // Three credentials' secrets, the key's passphrase, the deploy token, the webhook's secret.
-  expect(sealed).toHaveLength(6);
-  const oldBox = new SecretBox(OLD_KEY);
-  const newBox = new SecretBox(NEW_KEY);
-  for (const { s, place } of sealed) {
-    expect(() => oldBox.open(s, place)).toThrow();
-    expect(() => newBox.open(s, place)).not.toThrow();
-  }
-
-  // A second run finds everything under the new key already and changes nothing.
   const again = await rotateCli({ SECRET_KEY: NEW_KEY, SECRET_KEY_PREVIOUS: OLD_KEY });
+  expect(again.out).toContain(
+    'Re-encrypted 1 credential(s), 0 deploy token(s), 0 webhook secret(s) and the authenticator secret and backup codes of 1 person(s)',
+  );
   expect(again.code).toBe(0);
-  // And the authenticator secret and the backup codes.
-  expect(again.out).toContain('8 secret(s) were under the new key already.');
-  expect(again.out).toContain('Ended 0 session(s)');
-  expect(await sealedSecrets()).toEqual(sealed);
+  const stopped = openDatabase(before.config.database);
+  try {
+    expect(await openStoredSecrets(stopped.kysely, NEW_KEY)).toBe(0);
+  } finally {
+    await stopped.close();
+  }
+});
+
+it('npm run rotate-secret-key leaves everything under the new key, authenticator codes too; the app reads it with the new key, the old key opens nothing', async () => {
+  const { code, out } = await rotateCli({ SECRET_KEY: NEW_KEY, SECRET_KEY_PREVIOUS: OLD_KEY });
+  expect(code).toBe(0);
+  // Everything was moved above: a run again changes nothing.
+  expect(out).toContain(
+    'Re-encrypted 0 credential(s), 0 deploy token(s), 0 webhook secret(s) and the authenticator secret and backup codes of 0 person(s)',
+  );
+  expect(out).toContain('Ended 0 session(s)');
+
+  const stopped = openDatabase(before.config.database);
+  try {
+    // Sessions made under the old key, whose cookies the new one does not verify, are deleted.
+    const sessions = await stopped.kysely
+      .selectFrom('session')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirstOrThrow();
+    expect(Number(sessions.n)).toBe(0);
+    const sealed = await sealedSecrets(stopped.kysely);
+    // Four credentials' secrets, the key's passphrase, the deploy token, the webhook's secret.
+    expect(sealed).toHaveLength(7);
+    const oldBox = new SecretBox(OLD_KEY);
+    const newBox = new SecretBox(NEW_KEY);
+    for (const { s, place } of sealed) {
+      expect(() => oldBox.open(s, place)).toThrow();
+      expect(() => newBox.open(s, place)).not.toThrow();
+    }
+  } finally {
+    await stopped.close();
+  }
 
   const after = await startTestServer({
     SECRET_KEY: NEW_KEY,
@@ -234,48 +327,4 @@ it('npm run rotate-secret-key re-seals everything, authenticator codes too; the 
   } finally {
     await after.close();
   }
-});
-
-// The command says to stop every instance first; one left running seals what it writes under
-// the previous key, beside values only the new key opens. Found at the next start, not when
-// someone needs the secret after the previous key is gone.
-it('a secret sealed by a server left running with the previous key stops the next start, until the rotation runs again', async () => {
-  const db = before.app.parts.db.kysely;
-  const refusal = (what: string) =>
-    new RegExp(
-      `^SECRET_KEY does not open ${what} where it is stored\\. .*npm run rotate-secret-key.*SECRET_KEY_PREVIOUS`,
-    );
-  // Someone sets up an authenticator there...
-  const lateEmail = uniqueEmail('rotate-late');
-  const codes = await signUpVerified(before, { email: lateEmail, password: PASSWORD });
-  await enrolTotp(codes, PASSWORD);
-  const { id: lateUser } = (await codes.json<{ id: string }>('GET', '/api/me')).body;
-  await expect(openStoredSecrets(db, NEW_KEY)).rejects.toThrow(
-    refusal(`the authenticator secret of user ${lateUser}`),
-  );
-  // ...and someone else adds a token to the vault.
-  const staff = new Session(before);
-  const signIn = await staff.request('POST', '/api/auth/sign-in/email', {
-    email,
-    password: PASSWORD,
-  });
-  expect(signIn.status).toBe(200);
-  const late = await staff.json<Credential>('POST', '/api/credentials', {
-    name: 'Made after the rotation',
-    kind: 'token',
-    secret: 'late-token-6',
-  });
-  expect(late.status).toBe(201);
-  const sealed = await sealedSecrets();
-  await expect(openStoredSecrets(db, NEW_KEY)).rejects.toThrow(
-    refusal(`the secret of credential ${late.body.id}`),
-  );
-  expect(await sealedSecrets()).toEqual(sealed);
-
-  const again = await rotateCli({ SECRET_KEY: NEW_KEY, SECRET_KEY_PREVIOUS: OLD_KEY });
-  expect(again.out).toContain(
-    'Re-encrypted 1 credential(s), 0 deploy token(s), 0 webhook secret(s) and the authenticator secret and backup codes of 1 person(s)',
-  );
-  expect(again.code).toBe(0);
-  expect(await openStoredSecrets(db, NEW_KEY)).toBe(0);
 });

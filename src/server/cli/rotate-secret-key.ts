@@ -3,6 +3,7 @@ import path from 'node:path';
 import { configFromEnvOrExit } from '#server/config-from-env.ts';
 import { openDatabase } from '#server/db/database.ts';
 import { migrateToLatest } from '#server/db/migrate.ts';
+import { serversRunningOn } from '#server/db/servers-running.ts';
 import { RotationError, rotateSecretKey } from '#server/secret-key-rotation.ts';
 import { parseCommandLine, runCommand } from './run-command.ts';
 
@@ -14,9 +15,11 @@ signing secrets, and people's authenticator secrets and backup codes) from
 SECRET_KEY_PREVIOUS to SECRET_KEY, in one transaction: all or nothing. Running it again
 after it finished changes nothing.
 
-Stop the server (every instance) first and start it again with the new SECRET_KEY, and keep
-the previous key until it has started: an instance left running seals what it writes next with
-the previous key, and the next start refuses, naming it; run this again with both keys. Session
+Stop the server (every instance) first and start it again with the new SECRET_KEY: it refuses
+to run while one has the database open (a PostgreSQL instance's listening connection, the SQLite
+file's lock). Keep the previous key until the servers have started: one left running unseen
+seals what it writes next with the previous key, and the next start refuses, naming it; run
+this again with both keys. Session
 cookies are signed with a key derived from SECRET_KEY: the same transaction deletes every
 session, and everyone signs in again (with their second factor as before). If the old key
 lived in DATA_DIR/secret.key, keep SECRET_KEY set from now on (or put the new key in that
@@ -39,6 +42,8 @@ async function main(): Promise<number> {
     console.error(USAGE);
     return 2;
   }
+  const running = await serversRunningOn(config.database);
+  if (running) throw new RotationError(`Nothing was changed: ${running}`);
   const db = openDatabase(config.database);
   try {
     await migrateToLatest(db);

@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import type { DatabaseTarget } from '#server/config.ts';
 import { postgresFailure } from '#server/start-failure.ts';
 import { openDatabase, type Db } from './database.ts';
+import { serversRunningOn } from './servers-running.ts';
 import { migrateToLatest, migrationNames } from './migrate.ts';
 import { CopyRefused } from './copy-database-result.ts';
 import type { Side, TablePlan } from './copy-database-plan.ts';
@@ -32,9 +33,12 @@ export async function openBoth(
     throw new CopyRefused(`Cannot open the source: ${(error as Error).message}`);
   }
   const notAFolder = to.kind === 'sqlite' ? fileOnTheWay(path.dirname(to.file)) : null;
-  if (notAFolder) {
+  const running = notAFolder ? null : await serversRunningOn(to);
+  if (notAFolder || running) {
     await source.close();
-    throw new CopyRefused(`${notAFolder} is a file, not a folder: name a new data folder.`);
+    throw new CopyRefused(
+      running ?? `${notAFolder} is a file, not a folder: name a new data folder.`,
+    );
   }
   const created =
     to.kind === 'sqlite' && to.file !== ':memory:' && !fs.existsSync(to.file)

@@ -232,7 +232,13 @@ describe('npm run db:copy', () => {
     });
     expect(signIn.status).toBe(200);
 
-    // Copying into it again is refused: it is not empty any more.
+    // Copying into it again is refused: a server runs on it, and stopped, it is not empty.
+    const running = await dbCopy(['--from', `sqlite:${sourceFile}`, '--to', url]);
+    expect(running.code).toBe(1);
+    expect(running.err).toBe(
+      'Not copied: 1 Clients Manager server(s) are running on this database: stop every instance first.\n',
+    );
+    await target.app.close();
     const again = await dbCopy(['--from', `sqlite:${sourceFile}`, '--to', url]);
     expect(again.code).toBe(1);
     expect(again.err).toMatch(/^Not copied: The target database is not empty \(user: 3, /m);

@@ -6,6 +6,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { DatabaseTarget } from '#server/config.ts';
 import { createTestPostgresDatabase, testDialect } from '#server/testing/test-database.ts';
 import { runScript } from '#server/testing/run-script.ts';
+import { startTestServer, type TestServer } from '#server/testing/test-server.ts';
+import { dataDirDatabase } from '#server/config.ts';
 import { backupDatabase, restoreDatabase } from './backup.ts';
 import { CopyRefused } from './copy-database-result.ts';
 import { copyDatabase } from './copy-database.ts';
@@ -160,3 +162,43 @@ it('a restore names a folder given for the backup, and a file given for the data
   );
   expect(fs.readFileSync(file, 'utf8')).toBe('not a folder');
 }, 60_000);
+
+it('a restore into a database a server runs on is refused, and changes nothing', async () => {
+  const backup = path.join(dir, 'current.backup-2.db');
+  fs.copyFileSync((current as { file: string }).file, backup);
+  const empty = await target();
+  const dataDir = fs.mkdtempSync(path.join(dir, 'running-'));
+  const server = await startTestServer(
+    empty.to.kind === 'postgres' ? { DATABASE_URL: empty.url } : {},
+    { dataDir },
+  );
+  try {
+    const to = server.config.database;
+    const tables = (await empty.tables()).sort();
+    await expect(restoreDatabase(backup, to)).rejects.toThrow(
+      new CopyRefused(
+        to.kind === 'postgres'
+          ? '1 Clients Manager server(s) are running on this database: stop every instance first.'
+          : `${to.file} is open in another process (a Clients Manager server running on it?): stop it first.`,
+      ),
+    );
+    expect(await countRows(server, 'user')).toBe(0);
+    if (empty.to.kind === 'postgres') expect((await empty.tables()).sort()).toEqual(tables);
+  } finally {
+    await server.close();
+  }
+  // Stopped, the same restore goes ahead.
+  const to =
+    empty.to.kind === 'postgres'
+      ? empty.to
+      : { kind: 'sqlite' as const, file: dataDirDatabase(dataDir) };
+  expect((await restoreDatabase(backup, to)).verified).toBe(true);
+}, 60_000);
+
+async function countRows(server: TestServer, table: 'user'): Promise<number> {
+  const row = await server.app.parts.db.kysely
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

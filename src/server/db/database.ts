@@ -28,6 +28,9 @@ export interface DbLog {
  */
 export const CONNECT_TIMEOUT_MS = 5000;
 
+/** The application name of each server's one LISTEN connection on PostgreSQL (pg-wakeup.ts). */
+export const LISTEN_APPLICATION_NAME = 'clients-manager-listen';
+
 /**
  * Opens the database that DATABASE_URL names: an embedded SQLite file or PostgreSQL.
  * `readOnly` (SQLite): open an existing file without writing to it (the source of a copy).

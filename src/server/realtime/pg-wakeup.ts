@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
-import { CONNECT_TIMEOUT_MS } from '#server/db/database.ts';
+import { CONNECT_TIMEOUT_MS, LISTEN_APPLICATION_NAME } from '#server/db/database.ts';
 import { EVENT_CHANNEL } from './event-log.ts';
 
 const RETRY_FIRST_MS = 250;
@@ -51,7 +51,7 @@ export class PgWakeup {
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
       keepAlive: true,
       keepAliveInitialDelayMillis: 10_000,
-      application_name: 'clients-manager-listen',
+      application_name: LISTEN_APPLICATION_NAME,
     });
     let lost = false;
     const onLost = (error?: unknown) => {
