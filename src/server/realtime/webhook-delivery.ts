@@ -57,7 +57,8 @@ function pinnedLookup(pinned: ResolvedAddress): LookupFunction {
  * One delivery attempt: a JSON POST to the endpoint, on its own connection to the address that
  * the guard checked (webhook-address.ts). A 2xx is delivered; a redirect is not followed (it
  * could lead anywhere the guard would refuse) and counts as a failure naming it; a receiver
- * that does not answer within `timeoutMs` is cut off.
+ * that does not answer within `timeoutMs` is cut off. The connection is closed once the status
+ * line is read: the body, however long, is not read.
  */
 export async function attemptDelivery(request: AttemptRequest): Promise<AttemptResult> {
   const failed = (error: string, responseCode: number | null = null): AttemptResult => ({
@@ -98,9 +99,11 @@ export async function attemptDelivery(request: AttemptRequest): Promise<AttemptR
     });
     req.on('response', (response) => {
       const status = response.statusCode ?? 0;
-      // The status is the answer; the body is read and dropped (the deadline still bounds it).
-      response.resume();
+      // The status is the whole answer: the exchange ends here, so a body without end is never
+      // read (reading it until the deadline would hold this server's CPU and sockets for it).
       response.on('error', () => undefined);
+      response.destroy();
+      req.destroy();
       if (status >= 200 && status < 300) {
         resolve({ delivered: true, responseCode: status, error: null });
       } else if (status >= 300 && status < 400) {

@@ -1,4 +1,6 @@
 import { createHmac } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Client } from '#shared/clients.ts';
 import {
@@ -491,5 +493,73 @@ describe('the address guard (WEBHOOK_ALLOW_PRIVATE unset)', () => {
     );
     expect(delivery.responseCode).toBeNull();
     expect(r.received).toHaveLength(0);
+  });
+});
+
+describe('a receiver that answers 2xx and then streams a body without end', () => {
+  const slow = { server: undefined as Awaited<ReturnType<typeof startTestServer>> | undefined };
+  const endless = http.createServer();
+  afterAll(async () => {
+    endless.closeAllConnections();
+    await new Promise<void>((resolve) => endless.close(() => resolve()));
+    await slow.server?.close();
+  });
+
+  it('is delivered at the status, and the exchange ends there: the body is not drained', async () => {
+    // The attempt's timeout is far away: only the status ending the exchange closes it soon.
+    slow.server = await startTestServer(
+      { WEBHOOK_ALLOW_PRIVATE: 'true' },
+      { webhooks: { retryDelayMs: 40, maxRetryDelayMs: 80, timeoutMs: 60_000, pollMs: 100 } },
+    );
+    const admin = await signUpVerified(slow.server);
+    const closed = new Promise<void>((resolve) => {
+      endless.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+        req.resume();
+        req.on('end', () => {
+          // A first chunk and then nothing, never ending: as a receiver streaming for ever.
+          res.writeHead(200, { 'content-type': 'application/octet-stream' });
+          res.write(Buffer.alloc(16 * 1024, 'x'));
+          req.socket.on('close', () => resolve());
+        });
+      });
+    });
+    await new Promise<void>((resolve) => endless.listen(0, '127.0.0.1', resolve));
+    const { port } = endless.address() as AddressInfo;
+    const made = await admin.json<WebhookCreated>('POST', '/api/webhooks', {
+      url: `http://127.0.0.1:${port}/hook`,
+      events: ['client.created'],
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    expect((await admin.json('POST', '/api/clients', { name: 'Endless Ltd' })).status).toBe(201);
+
+    // A bound for a hang, not a target: the connection closes as soon as the status is read.
+    let bound: NodeJS.Timeout | undefined;
+    const hung = new Promise<never>((_, reject) => {
+      bound = setTimeout(
+        () => reject(new Error('the receiver’s connection was still open after 20 s')),
+        20_000,
+      );
+    });
+    try {
+      await Promise.race([closed, hung]);
+    } finally {
+      clearTimeout(bound);
+    }
+    let delivery: WebhookDelivery | undefined;
+    for (;;) {
+      const page = await admin.json<WebhookDeliveryPage>(
+        'GET',
+        `/api/webhooks/${made.body.webhook.id}/deliveries`,
+      );
+      delivery = page.body.deliveries[0];
+      if (delivery && delivery.attempts >= 1) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(delivery).toMatchObject({
+      status: 'delivered',
+      attempts: 1,
+      responseCode: 200,
+      error: null,
+    });
   });
 });
