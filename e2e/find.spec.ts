@@ -81,29 +81,33 @@ test('a screen reader hears the hint and the row the arrows point at, in the lis
   await expect(search(page)).toHaveAccessibleDescription(
     'Up and down arrows move through the matches, Enter opens one, Escape clears.',
   );
-  // The row aria-activedescendant names: its text, whether it is the one marked, and whether it
-  // is in the list aria-controls names.
-  const pointedAt = () =>
-    search(page).evaluate((input) => {
-      const id = input.getAttribute('aria-activedescendant');
-      const row = id ? document.getElementById(id) : null;
-      if (!row) return null;
-      const list = document.getElementById(input.getAttribute('aria-controls') ?? '');
-      return {
-        text: row.querySelector('.mantine-NavLink-label')?.textContent,
-        marked: row.hasAttribute('data-cursor'),
-        inList: list?.tagName === 'OL' && list.contains(row),
-      };
-    });
+  // The row aria-activedescendant names: its text (in `label`), whether it is the one marked,
+  // and whether it is inside the element aria-controls names, which has the tag `owner`.
+  const pointedAt = (label: string, owner: string) =>
+    search(page).evaluate(
+      (input, { label, owner }) => {
+        const id = input.getAttribute('aria-activedescendant');
+        const row = id ? document.getElementById(id) : null;
+        if (!row) return null;
+        const controlled = document.getElementById(input.getAttribute('aria-controls') ?? '');
+        return {
+          text: row.querySelector(label)?.textContent,
+          marked: row.hasAttribute('data-cursor'),
+          inside: controlled?.matches(owner) === true && controlled.contains(row),
+        };
+      },
+      { label, owner },
+    );
+  const pointedAtListRow = () => pointedAt('.mantine-NavLink-label', 'ol');
   const marked = page.locator('[data-cursor] .mantine-NavLink-label');
   await page.keyboard.press('ArrowDown');
   await expect(marked).toHaveCount(1);
   const second = await marked.textContent();
-  await expect.poll(pointedAt).toEqual({ text: second, marked: true, inList: true });
+  await expect.poll(pointedAtListRow).toEqual({ text: second, marked: true, inside: true });
   await page.keyboard.press('ArrowDown');
   await expect(marked).not.toHaveText(second ?? '');
   const third = await marked.textContent();
-  await expect.poll(pointedAt).toEqual({ text: third, marked: true, inList: true });
+  await expect.poll(pointedAtListRow).toEqual({ text: third, marked: true, inside: true });
   // Out of the box, no row is marked and none is pointed at.
   await page.keyboard.press('Tab');
   await expect(marked).toHaveCount(0);
@@ -116,27 +120,16 @@ test('a screen reader hears the hint and the row the arrows point at, in the lis
   const table = page.getByRole('table', { name: 'Clients' });
   await expect(table).toBeVisible();
   const markedRow = table.locator('[role="row"][data-cursor]');
-  const pointedAtRow = () =>
-    search(page).evaluate((input) => {
-      const id = input.getAttribute('aria-activedescendant');
-      const row = id ? document.getElementById(id) : null;
-      if (!row) return null;
-      const owner = document.getElementById(input.getAttribute('aria-controls') ?? '');
-      return {
-        text: row.querySelector('a')?.textContent,
-        marked: row.hasAttribute('data-cursor'),
-        inTable: owner?.getAttribute('role') === 'table' && owner.contains(row),
-      };
-    });
+  const pointedAtRow = () => pointedAt('a', '[role="table"]');
   await search(page).focus();
   await page.keyboard.press('ArrowDown');
   await expect(markedRow).toHaveCount(1);
   const tableSecond = await markedRow.locator('a').textContent();
-  await expect.poll(pointedAtRow).toEqual({ text: tableSecond, marked: true, inTable: true });
+  await expect.poll(pointedAtRow).toEqual({ text: tableSecond, marked: true, inside: true });
   await page.keyboard.press('ArrowDown');
   await expect(markedRow.locator('a')).not.toHaveText(tableSecond ?? '');
   const tableThird = await markedRow.locator('a').textContent();
-  await expect.poll(pointedAtRow).toEqual({ text: tableThird, marked: true, inTable: true });
+  await expect.poll(pointedAtRow).toEqual({ text: tableThird, marked: true, inside: true });
   await saveScreen(page, 'find/table-marked-row-1366');
   await expectNoAxeViolations(page, 'the table view while searching');
   await page.keyboard.press('Tab');

@@ -478,16 +478,7 @@ describe('the address guard (WEBHOOK_ALLOW_PRIVATE unset)', () => {
       .set({ url: `http://localhost:${r.port}/hook` })
       .execute();
     await admin.json('POST', '/api/clients', { name: 'Guarded Ltd' });
-    let delivery: WebhookDelivery | undefined;
-    for (;;) {
-      const page = await admin.json<WebhookDeliveryPage>(
-        'GET',
-        `/api/webhooks/${made.body.webhook.id}/deliveries`,
-      );
-      delivery = page.body.deliveries[0];
-      if (delivery && delivery.attempts >= 1) break;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    const delivery = await firstAttempt(admin, made.body.webhook.id);
     expect(delivery.error).toMatch(
       /^localhost resolves to a private address \((127\.0\.0\.1|::1)\)/,
     );
@@ -545,16 +536,7 @@ describe('a receiver that answers 2xx and then streams a body without end', () =
     } finally {
       clearTimeout(bound);
     }
-    let delivery: WebhookDelivery | undefined;
-    for (;;) {
-      const page = await admin.json<WebhookDeliveryPage>(
-        'GET',
-        `/api/webhooks/${made.body.webhook.id}/deliveries`,
-      );
-      delivery = page.body.deliveries[0];
-      if (delivery && delivery.attempts >= 1) break;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    const delivery = await firstAttempt(admin, made.body.webhook.id);
     expect(delivery).toMatchObject({
       status: 'delivered',
       attempts: 1,
@@ -563,3 +545,16 @@ describe('a receiver that answers 2xx and then streams a body without end', () =
     });
   });
 });
+
+/** The endpoint's latest delivery, once it has been attempted. */
+async function firstAttempt(admin: Session, webhookId: string): Promise<WebhookDelivery> {
+  for (;;) {
+    const page = await admin.json<WebhookDeliveryPage>(
+      'GET',
+      `/api/webhooks/${webhookId}/deliveries`,
+    );
+    const delivery = page.body.deliveries[0];
+    if (delivery && delivery.attempts >= 1) return delivery;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
