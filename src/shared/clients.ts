@@ -87,7 +87,6 @@ export const startDateSchema = z
   .transform((value) => value.slice(0, 10));
 
 export const domainSchema = trimmedText(2048)
-  .refine((value) => !hasHiddenCharacters(value), HIDDEN_IN_ADDRESS_MESSAGE)
   .refine((value) => {
     try {
       const url = new URL(value);
@@ -95,7 +94,8 @@ export const domainSchema = trimmedText(2048)
     } catch {
       return false;
     }
-  }, 'Must be an http:// or https:// URL');
+  }, 'Must be an http:// or https:// URL')
+  .refine((value) => !hasHiddenCharacters(value), HIDDEN_IN_ADDRESS_MESSAGE);
 
 /**
  * Tags as given ("a, b" text or a list), without the rule for tags that reach a command: to
