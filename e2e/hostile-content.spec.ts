@@ -186,7 +186,7 @@ test('a disabled user with a session left is sent to sign-in and told why', asyn
   await saveScreen(page, 'hostile-content/disabled');
 });
 
-test('a stored tag with a control character is shown as U+0003 and withholds the deploy command', async ({
+test('a stored tag with a control character is shown as U+0003 and withholds the deploy command; a stored domain shows its bidi character', async ({
   page,
   server,
   staff,
@@ -201,7 +201,12 @@ test('a stored tag with a control character is shown as U+0003 and withholds the
   const { kysely } = server.app.parts.db;
   await kysely
     .updateTable('client')
-    .set({ tags: JSON.stringify(['x\u0003    touch /tmp/pwned\nz']), version: client.version + 1 })
+    .set({
+      tags: JSON.stringify(['x\u0003    touch /tmp/pwned\nz']),
+      // Reads "https://example.com/exe.jpg"; opens the .exe.
+      domains: JSON.stringify(['https://example.com/\u202egpj.exe']),
+      version: client.version + 1,
+    })
     .where('id', '=', client.id)
     .execute();
   await kysely
@@ -220,6 +225,9 @@ test('a stored tag with a control character is shown as U+0003 and withholds the
     ),
   ).toBeVisible();
   await expect(panel.getByText('"uiDir": "/srv/\\u202eiu"')).toBeVisible();
+  const domain = panel.getByRole('link', { name: /^https:\/\/example\.com\// });
+  await expect(domain.getByLabel('hidden character U+202E')).toBeVisible();
+  await expect(domain).toHaveAttribute('href', 'https://example.com/\u202egpj.exe');
   await expect(panel.getByRole('button', { name: 'Copy Deploy command' })).toHaveCount(0);
   await expect(panel.getByRole('button', { name: 'Copy SSH command' })).toBeVisible();
   await saveScreen(page, 'hostile-content/hidden-tag-desktop');

@@ -119,7 +119,7 @@ function AppDetails({ app }: { app: App }) {
                     rel="noopener noreferrer"
                     size="sm"
                   >
-                    {domain}
+                    <VisibleText text={domain} />
                   </Anchor>
                 ))}
               </Stack>

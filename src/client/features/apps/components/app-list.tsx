@@ -6,6 +6,7 @@ import { formatDateTime } from '#client/lib/history-text.ts';
 import { RunStateBadge } from './run-state-badge.tsx';
 import { clientLabel } from '#shared/clients.ts';
 import { CardList } from '#client/components/card-list.tsx';
+import { VisibleText } from '#client/components/visible-text.tsx';
 
 export const appPath = (id: string) => `/apps/${encodeURIComponent(id)}`;
 
@@ -57,7 +58,7 @@ function Domains({ app }: { app: App }) {
           size="sm"
           style={wrap}
         >
-          {domain}
+          <VisibleText text={domain} />
         </Anchor>
       ))}
     </Stack>

@@ -161,7 +161,7 @@ function ClientDetails({ client }: { client: Client }) {
                   size="sm"
                   style={{ overflowWrap: 'anywhere' }}
                 >
-                  {domain}
+                  <VisibleText text={domain} />
                 </Anchor>
               </li>
             ))}

@@ -23,6 +23,7 @@ import { useResendDelivery } from '../api/webhook-mutations.ts';
 import { EVENT_LABELS, attemptsText } from '../webhook-text.ts';
 import { DeliveryStatusBadge, When } from './delivery-status.tsx';
 import { CardList } from '#client/components/card-list.tsx';
+import { VisibleText } from '#client/components/visible-text.tsx';
 
 const wrap = { overflowWrap: 'anywhere' } as const;
 
@@ -82,7 +83,7 @@ function Deliveries({ webhook }: { webhook: Webhook }) {
       <Text size="sm" style={wrap}>
         {'To '}
         <Text span fw={600} size="sm">
-          {webhook.url}
+          <VisibleText text={webhook.url} />
         </Text>
         . A failed delivery is tried again for up to 24 hours from when it was queued, waiting
         longer each time. Each is listed for 30 days after its last attempt.

@@ -12,6 +12,7 @@ import {
 import { LastDelivery } from './delivery-status.tsx';
 import { WebhookActions, type WebhookActionHandlers } from './webhook-actions.tsx';
 import { CardList } from '#client/components/card-list.tsx';
+import { VisibleText } from '#client/components/visible-text.tsx';
 
 const wrap = { overflowWrap: 'anywhere' } as const;
 
@@ -93,7 +94,7 @@ function Address({ webhook }: { webhook: Webhook }) {
   return (
     <Stack gap={0}>
       <Text size="sm" fw={600} style={wrap}>
-        {webhook.url}
+        <VisibleText text={webhook.url} />
       </Text>
       <Text size="xs" c="dimmed">
         {FORMAT_LABELS[webhook.format]}
