@@ -60,6 +60,19 @@ const DEFAULT_CLIENT_DIR = path.resolve(
   '../../dist/client',
 );
 
+/**
+ * Milliseconds a connection may go without a byte read or written before the server closes it
+ * (Node's server.timeout). Without it a client that stops reading keeps its socket, and the
+ * whole answer waiting on it (a list or an export of tens of MB), for ever; with it, such a
+ * reader is let go one to two timeouts after the last byte it took (Node looks again once when
+ * the pending write moved). It must outlast every silence of a legitimate connection: the live
+ * and run-log streams' keep-alive comments (event-hub.ts), an upload's pauses, and the longest
+ * a request works before it answers, an import opening its keys' passphrases
+ * (OPEN_TIME_LIMIT_MS in locked-key.ts). Idle kept-alive connections between requests follow
+ * Fastify's keepAliveTimeout instead.
+ */
+export const CONNECTION_TIMEOUT_MS = 120_000;
+
 export interface AppParts {
   db: Db;
   auth: Auth;
@@ -100,6 +113,9 @@ export async function buildApp(
     runs?: RunTimings;
     /** Password hashing instead of Better Auth's own (tests make it cheaper). */
     passwordHashing?: PasswordHashing;
+    /** Instead of CONNECTION_TIMEOUT_MS, and the streams' keep-alive (tests shorten both). */
+    connectionTimeoutMs?: number;
+    streamKeepAliveMs?: number;
   } = {},
 ): Promise<FastifyInstance> {
   const stream = options.logStream ?? (await terminalLogStream());
@@ -111,6 +127,7 @@ export async function buildApp(
     childLoggerFactory: requestLoggerFactory,
     logController: new RequestLogLines(config.requestLogLevel),
     bodyLimit: 1024 * 1024,
+    connectionTimeout: options.connectionTimeoutMs ?? CONNECTION_TIMEOUT_MS,
     // request.ip is the client's address (rate limits, sessions, logs): behind a reverse proxy
     // it comes from X-Forwarded-For, but only when the socket is one of the named proxies.
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
@@ -166,7 +183,9 @@ export async function buildApp(
     );
   }
 
-  const hub = new EventHub(db.kysely, app.log);
+  const hub = new EventHub(db.kysely, app.log, {
+    ...(options.streamKeepAliveMs !== undefined ? { keepAliveMs: options.streamKeepAliveMs } : {}),
+  });
   await hub.start();
   const stopAccessCheck = startStreamAccessCheck(hub, db.kysely, db.dialect, app.log);
   if (config.database.kind === 'postgres') {

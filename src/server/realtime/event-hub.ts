@@ -73,6 +73,12 @@ const DEFAULT_RING_SIZE = 4096;
 const RELOAD_FRAME = `event: ${STREAM_RESET_EVENT}\ndata: {}\n\n`;
 /** Events read from the table at a time, live or for a replay. */
 const PAGE = 500;
+/**
+ * Between keep-alive comments on a stream (the live one, a run's log): well inside a proxy's
+ * usual idle timeout and the server's own (CONNECTION_TIMEOUT_MS in app.ts), which would
+ * otherwise close a quiet one.
+ */
+export const STREAM_KEEP_ALIVE_MS = 25_000;
 const MAX_PENDING_BYTES = 4 * 1024 * 1024;
 
 /**
@@ -127,6 +133,7 @@ export class EventHub {
   readonly #ring: Sendable[] = [];
   readonly #ringSize: number;
   readonly #pageSize: number;
+  readonly #keepAliveMs: number;
   #cursor = 0;
   #reading: Promise<void> | null = null;
   #readAgain = false;
@@ -138,12 +145,13 @@ export class EventHub {
   constructor(
     db: Kysely<Database>,
     log: FastifyBaseLogger,
-    options: { ringSize?: number; pageSize?: number } = {},
+    options: { ringSize?: number; pageSize?: number; keepAliveMs?: number } = {},
   ) {
     this.#db = db;
     this.#log = log;
     this.#ringSize = options.ringSize ?? DEFAULT_RING_SIZE;
     this.#pageSize = options.pageSize ?? PAGE;
+    this.#keepAliveMs = options.keepAliveMs ?? STREAM_KEEP_ALIVE_MS;
   }
 
   get cursor(): number {
@@ -160,7 +168,10 @@ export class EventHub {
     // same SQLite file, a NOTIFY lost while reconnecting); local writes and, on PostgreSQL,
     // other instances' notifications wake it at once.
     this.#timer = setInterval(() => void this.wake(), pollMs).unref();
-    this.#heartbeat = setInterval(() => this.#broadcast(': keep-alive\n\n'), 25_000).unref();
+    this.#heartbeat = setInterval(
+      () => this.#broadcast(': keep-alive\n\n'),
+      this.#keepAliveMs,
+    ).unref();
   }
 
   /**

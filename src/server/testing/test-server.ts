@@ -60,6 +60,8 @@ export async function startTestServer(
     webhooks?: WebhookTimings;
     /** Run heartbeat, cancel grace and SSH timeout (tests shorten them). */
     runs?: RunTimings;
+    /** A connection's inactivity before the server closes it, and the streams' keep-alive. */
+    connection?: { timeoutMs: number; streamKeepAliveMs: number };
   } = {},
 ): Promise<TestServer> {
   const own =
@@ -85,6 +87,12 @@ export async function startTestServer(
       ...(options.serverChecks ? { serverChecks: options.serverChecks } : {}),
       ...(options.webhooks ? { webhooks: options.webhooks } : {}),
       ...(options.runs ? { runs: options.runs } : {}),
+      ...(options.connection
+        ? {
+            connectionTimeoutMs: options.connection.timeoutMs,
+            streamKeepAliveMs: options.connection.streamKeepAliveMs,
+          }
+        : {}),
       // A test's servers are checked only when it asks: a schedule must not disturb the others.
       checkIntervalMs: options.checkIntervalMs ?? 0,
       passwordHashing: quickPasswordHashing,

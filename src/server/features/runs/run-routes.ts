@@ -20,12 +20,12 @@ import { streamMayGoOn } from '#server/realtime/stream-access.ts';
 import type { RunManager } from './run-manager.ts';
 import { presentRun, presentRunLogLine } from './run-presenter.ts';
 import { spelledOutLog } from './terminal-text.ts';
+import { STREAM_KEEP_ALIVE_MS } from '#server/realtime/event-hub.ts';
 
 const params = z.object({ id: runIdSchema });
 const PAGE = 1000;
 /** How often a stream of a run owned by another instance looks for new pieces (PostgreSQL). */
 const POLL_MS = 1000;
-const KEEP_ALIVE_MS = 25_000;
 
 function notFound(): HttpError {
   return new HttpError(404, 'No run with that id: it may have been removed');
@@ -218,7 +218,7 @@ export function registerRunRoutes(
         const poll = setInterval(pump, POLL_MS);
         cleanups.push(() => clearInterval(poll));
       }
-      const keepAlive = setInterval(() => void write(': keep-alive\n\n'), KEEP_ALIVE_MS);
+      const keepAlive = setInterval(() => void write(': keep-alive\n\n'), STREAM_KEEP_ALIVE_MS);
       cleanups.push(() => clearInterval(keepAlive));
       pump();
     },

@@ -31,6 +31,7 @@ import {
 } from '#server/features/clients/client-repository.ts';
 import { nameIds } from '#server/features/clients/client-bulk-routes.ts';
 import { ClientsNotFoundError, exportClients } from './client-export.ts';
+import { EXPORT_BUSY_MESSAGE, EXPORT_RETRY_AFTER_SECONDS, ExportGate } from './export-gate.ts';
 import { importMapped } from './client-import.ts';
 import { ImportFileError, mapImportFile } from './import-mapping.ts';
 
@@ -42,6 +43,11 @@ const exportFile = {
   description: 'The export file, as an attachment (`clients-<day>.json`).',
   content: { 'application/json': { schema: clientExportSchema } },
 };
+
+/** The answer to an export asked for while another is under way (export-gate.ts). */
+const exportBusy = apiErrorSchema.describe(
+  'Another export is under way on this instance (one at a time): `Retry-After` says when to try again.',
+);
 
 /** The clients a person's export holds: all, or those carrying one of their tags. */
 function visibleTo(user: SignedInUser): ((client: Client) => boolean) | undefined {
@@ -58,6 +64,24 @@ export function registerTransferRoutes(
   deps: { db: Db; box: SecretBox; clients: ClientRepository; onCommitted: () => void },
 ): void {
   const { db, box, clients, onCommitted } = deps;
+  const gate = new ExportGate();
+
+  /**
+   * Takes the export gate for this request, released when its response closes (sent, or the
+   * connection gone, whatever the answer was); false once a 429 is on its way instead.
+   */
+  function takeExportGate(reply: FastifyReply): boolean {
+    const release = gate.enter();
+    if (!release) {
+      void reply
+        .status(429)
+        .header('retry-after', String(EXPORT_RETRY_AFTER_SECONDS))
+        .send({ error: EXPORT_BUSY_MESSAGE });
+      return false;
+    }
+    reply.raw.once('close', release);
+    return true;
+  }
 
   const api = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['transfer'];
@@ -74,7 +98,7 @@ export function registerTransferRoutes(
           'With `?secrets=1` the passwords and keys are in it (the `secret` permission).',
         tags,
         querystring: exportQuerySchema,
-        response: { 200: exportFile, ...refusals },
+        response: { 200: exportFile, ...refusals, 429: exportBusy },
       },
     },
     async (request, reply) => {
@@ -82,6 +106,7 @@ export function registerTransferRoutes(
       const actor = actorOf(user);
       const { secrets } = request.query;
       if (secrets) requireSecretPermission(user);
+      if (!takeExportGate(reply)) return reply;
       const visible = visibleTo(user);
       const exported = await exportClients(db, box, clients, { secrets, actor, visible });
       return sendExport(reply, exported, secrets);
@@ -98,7 +123,7 @@ export function registerTransferRoutes(
         summary: 'Export the selected clients as a file',
         tags,
         body: exportSelectionSchema,
-        response: { 200: exportFile, ...refusals },
+        response: { 200: exportFile, ...refusals, 429: exportBusy },
       },
     },
     async (request, reply) => {
@@ -106,6 +131,7 @@ export function registerTransferRoutes(
       const actor = actorOf(user);
       const { ids, secrets } = request.body;
       if (secrets) requireSecretPermission(user);
+      if (!takeExportGate(reply)) return reply;
       try {
         const visible = visibleTo(user);
         const exported = await exportClients(db, box, clients, { secrets, actor, ids, visible });
