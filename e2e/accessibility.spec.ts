@@ -441,7 +441,7 @@ for (const size of SIZES) {
         page.getByText('Nothing recorded.').or(page.getByRole('list', { name: 'Audit trail' })),
       ).toBeVisible();
       await axe.scan('people');
-      await page.getByRole('button', { name: 'Invite' }).click();
+      await page.getByRole('button', { name: 'Invite', exact: true }).click();
       const invite = page.getByRole('dialog', { name: 'Invite someone' });
       await expect(invite).toBeVisible();
       await axe.scan('people, invite');

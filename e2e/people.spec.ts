@@ -25,7 +25,7 @@ test('an administrator invites someone, changes their role and tags, disables th
   // Invite: the mail carries a sign-up link with the address fixed.
   const email = uniqueEmail('invitee');
   const before = server.mail.mails.length;
-  await page.getByRole('button', { name: 'Invite' }).click();
+  await page.getByRole('button', { name: 'Invite', exact: true }).click();
   const invite = page.getByRole('dialog', { name: 'Invite someone' });
   await invite.getByLabel('Email').fill(email);
   await invite.getByRole('combobox', { name: 'Role' }).click();
