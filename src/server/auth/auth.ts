@@ -44,6 +44,7 @@ import { passkeyCredentialOnce } from './passkey-credential-once.ts';
 import { withoutProviderTokens } from './provider-tokens.ts';
 import { refuseOffAppRedirects } from './redirect-targets.ts';
 import { signUpWillCreateUser } from './sign-up-check.ts';
+import { mayMailAddress } from './mail-per-address.ts';
 
 /**
  * The bridge (auth-routes.ts) sets this header from the socket's address, replacing anything a
@@ -134,11 +135,15 @@ export function createAuth({ db, config, secretKey, mailer, log, passwordHashing
       // Not awaited: the answer must take as long for an unknown address (no mail) as for a
       // known one, or its timing tells who has an account.
       sendResetPassword({ user, url }) {
-        mailer
-          .send(resetPasswordMail(user.email, url))
-          .catch((error: unknown) =>
-            log.error({ err: error, to: user.email }, 'password-reset mail not sent'),
-          );
+        void (async () => {
+          if (!(await mayMailAddress(db.kysely, user.email))) {
+            log.warn({ to: user.email }, 'password-reset mail not sent: too many to this address');
+            return;
+          }
+          await mailer.send(resetPasswordMail(user.email, url));
+        })().catch((error: unknown) =>
+          log.error({ err: error, to: user.email }, 'password-reset mail not sent'),
+        );
         return Promise.resolve();
       },
     },
@@ -156,6 +161,10 @@ export function createAuth({ db, config, secretKey, mailer, log, passwordHashing
         // person of a new installation has no other way in, and later, whoever reads the log
         // could verify an account that someone else is signing up. The outbox file has it.
         const firstUser = (await countVerifiedUsers(db)) === 0;
+        if (!(await mayMailAddress(db.kysely, user.email))) {
+          log.warn({ to: user.email }, 'verification mail not sent: too many to this address');
+          return;
+        }
         await mailer.send({ ...verifyEmailMail(user.email, url), linkInLog: firstUser });
       },
     },
