@@ -163,6 +163,29 @@ describe('a start the machine does not allow', { timeout: 60_000 }, () => {
     expect(result.out + result.err).not.toContain('Secret-Pw-4411');
   });
 
+  // A port that takes the connection and says nothing: a firewall that drops, a wrong service.
+  it('names DATABASE_URL when PostgreSQL does not answer in time, and not its password', async () => {
+    const held: net.Socket[] = [];
+    const silent = net.createServer((socket) => held.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as net.AddressInfo;
+    try {
+      const result = await start({
+        DATA_DIR: path.join(dir, 'pg-silent'),
+        PORT: String(await serverPort()),
+        DATABASE_URL: `postgres://cm:Secret-Pw-4412@127.0.0.1:${port}/cm`,
+      });
+      expectOneLineRefusal(
+        result,
+        /^Cannot start: the PostgreSQL server in DATABASE_URL did not answer within 5 s \(timeout\)\.$/,
+      );
+      expect(result.out + result.err).not.toContain('Secret-Pw-4412');
+    } finally {
+      for (const socket of held) socket.destroy();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+  });
+
   it('names the port when another program has it', async () => {
     const taken = net.createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));

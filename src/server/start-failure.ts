@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { ConfigError, dataDirDatabase, type Config } from './config.ts';
+import { CONNECT_TIMEOUT_MS } from './db/database.ts';
 import { NewerDatabaseError } from './db/migrate.ts';
 
 /** PostgreSQL's SQLSTATEs a start meets when its URL names the wrong thing. */
@@ -16,6 +17,16 @@ const UNREACHABLE = new Set([
   'EAI_AGAIN',
   'ETIMEDOUT',
   'EHOSTUNREACH',
+]);
+
+/**
+ * pg's words, without a code, for a server that took the connection and said nothing within
+ * its connectionTimeoutMillis (CONNECT_TIMEOUT_MS): the pool's, and a lone client's.
+ */
+const POSTGRES_TIMEOUTS = new Set([
+  'Connection terminated due to connection timeout',
+  'timeout exceeded when trying to connect',
+  'timeout expired',
 ]);
 
 /** Node's codes for a folder or file that cannot be made, read or written, in words. */
@@ -50,7 +61,11 @@ interface SystemError {
  */
 export function postgresFailure(error: unknown, where: string): string | null {
   const code = (error as SystemError | null)?.code;
-  if (typeof code !== 'string') return null;
+  if (typeof code !== 'string') {
+    return error instanceof Error && POSTGRES_TIMEOUTS.has(error.message)
+      ? `the PostgreSQL server in ${where} did not answer within ${CONNECT_TIMEOUT_MS / 1000} s (timeout)`
+      : null;
+  }
   if (code in POSTGRES_REFUSALS) return `${POSTGRES_REFUSALS[code]!(where)} (${code})`;
   if (UNREACHABLE.has(code)) return `the PostgreSQL server in ${where} cannot be reached (${code})`;
   return null;
@@ -70,7 +85,11 @@ export function startFailureMessage(
   if (error instanceof ConfigError) return error.message;
   if (error instanceof NewerDatabaseError) return `${prefix}: ${error.message}`;
   const { code, syscall, hostname, path: file } = (error ?? {}) as SystemError;
-  if (typeof code !== 'string') return null;
+  if (typeof code !== 'string') {
+    const timeout =
+      config.database.kind === 'postgres' ? postgresFailure(error, 'DATABASE_URL') : null;
+    return timeout && `${prefix}: ${timeout}.`;
+  }
   // Before PostgreSQL's: a HOST that cannot be looked up fails with one of its codes too.
   if (syscall === 'getaddrinfo' && hostname === config.host) {
     return `${prefix}: HOST ${config.host} is a name this machine cannot look up (${code}).`;
