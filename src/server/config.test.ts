@@ -80,6 +80,8 @@ describe('loadConfig', () => {
     // connection, a stack trace instead of this line.
     ['postgres://cm:S3cr#t/pw@db:5432/cm', /must not contain #, which ends a URL: percent-encode/],
     ['postgres://cm:S3cr/t@db:5432/cm', /cannot be read as a URL: percent-encode/],
+    // Read as a URL it fails too, but the password has nothing to do with it.
+    ['postgres://cm:S3cret@db:99999/cm', /: its port is not a number from 1 to 65535$/],
   ])('refuses DATABASE_URL %s with one line that names it and not the password', (url, why) => {
     let message = '';
     try {

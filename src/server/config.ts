@@ -365,8 +365,13 @@ export function databaseUrlProblem(url: string): string | undefined {
   const encode =
     'percent-encode special characters in the user name and password (# as %23, / as %2F, @ as %40)';
   if (url.includes('#')) return `must not contain #, which ends a URL: ${encode}`;
-  if (!readPostgresUrl(url)) return `cannot be read as a URL: ${encode}`;
-  return undefined;
+  if (readPostgresUrl(url)) return undefined;
+  // Not quoted: with no user part, the digits after a colon may be meant as a password.
+  const port = /^postgres(?:ql)?:\/\/(?:[^@/]*@)?[^/:?]*:(\d+)(?=[/?]|$)/.exec(url)?.[1];
+  if (port !== undefined && (Number(port) < 1 || Number(port) > 65535)) {
+    return 'its port is not a number from 1 to 65535';
+  }
+  return `cannot be read as a URL: ${encode}`;
 }
 
 /** The SQLite file of DATA_DIR, the database when DATABASE_URL is unset. */
