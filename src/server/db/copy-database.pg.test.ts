@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '#shared/clients.ts';
@@ -15,6 +16,7 @@ import {
   type TestServer,
 } from '#server/testing/test-server.ts';
 import { openEventStream, type SseMessage } from '#server/testing/sse-reader.ts';
+import { backupDatabase } from './backup.ts';
 import { CopyRefused, copyDatabase } from './copy-database.ts';
 import { openDatabase } from './database.ts';
 import { migrateToLatest } from './migrate.ts';
@@ -278,6 +280,29 @@ describe('npm run db:copy', () => {
     expect(back.tables.map((t) => [t.table, t.target])).toEqual(
       there.tables.map((t) => [t.table, t.target]),
     );
+  });
+
+  // SQLite keeps NUL in text, PostgreSQL refuses it: data written past the API's checks.
+  it('names the table whose row the target refuses, and copies nothing', async () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'cm-nul-')), 'source.db');
+    await backupDatabase({ kind: 'sqlite', file: sourceFile }, file);
+    const sqlite = new SQLite(file);
+    sqlite.prepare('update client set description = ? where id = ?').run('a\u0000b', clientIds[0]);
+    sqlite.close();
+    const url = await freshPostgres();
+    const copy = await dbCopy(['--from', `sqlite:${file}`, '--to', url]);
+    expect(copy.code).toBe(1);
+    expect(copy.err).toMatch(/^Not copied: The target refused a row of client: .+$/m);
+    const target = openDatabase({ kind: 'postgres', url, poolSize: 1 });
+    try {
+      const tables = await target.kysely.introspection.getTables();
+      const clients = tables.some((t) => t.name === 'client')
+        ? await target.kysely.selectFrom('client').select('id').execute()
+        : [];
+      expect(clients).toEqual([]);
+    } finally {
+      await target.close();
+    }
   });
 
   it('refuses a source that is not there, and says why', async () => {

@@ -12,7 +12,12 @@ import {
   removeCreated,
 } from './copy-database-checks.ts';
 import { planCopy, type TablePlan } from './copy-database-plan.ts';
-import { CopyUnverified, type CopyReport, type TableReport } from './copy-database-result.ts';
+import {
+  CopyRefused,
+  CopyUnverified,
+  type CopyReport,
+  type TableReport,
+} from './copy-database-result.ts';
 import { countRows, Digest, readPages, writePage } from './copy-database-rows.ts';
 import { inSnapshot } from './snapshot.ts';
 
@@ -113,7 +118,16 @@ async function copyTable(
       digest.add(table.name, values);
       all.add(table.name, values);
     }
-    await writePage(trx, table, page);
+    try {
+      await writePage(trx, table, page);
+    } catch (error) {
+      if (refusesData(error)) {
+        throw new CopyRefused(
+          `The target refused a row of ${table.name}: ${(error as Error).message}`,
+        );
+      }
+      throw error;
+    }
   }
   if (identity) await setIdentity(trx, table, identity, 'always');
   return {
@@ -125,6 +139,16 @@ async function copyTable(
     sourceChecksum: digest.hex(),
     targetChecksum: '',
   };
+}
+
+/**
+ * Whether the target refused what a row holds (PostgreSQL's data exceptions and integrity
+ * violations, SQLite's constraints), as text NUL that SQLite keeps and PostgreSQL does not:
+ * a fault of the data, named with its table, where a lost connection is not.
+ */
+function refusesData(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (/^2[23]/.test(code) || code.startsWith('SQLITE_CONSTRAINT'));
 }
 
 /** A PostgreSQL identity column: whether it takes given numbers, and its next one. */
