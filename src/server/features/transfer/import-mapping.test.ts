@@ -194,6 +194,11 @@ describe('mapDocument', () => {
     ['a host with a space', { server: { host: 'a b' } }, /^server\.host: /],
     ['a bad date', { startDate: 'someday' }, /^startDate: /],
     ['a name that is an object', { name: { first: 'A' } }, /^name: /],
+    [
+      'a bad date beside other faults, naming each',
+      { startDate: 'someday', domains: ['ftp://x'], server: { port: 70000 } },
+      /^startDate: .*; server\.port: Must be between 1 and 65535; domains\.0: Must be an http/,
+    ],
   ])('rejects %s, naming the field', (_what, doc, reason) => {
     expect(mapDocument(doc, 'id1')).toEqual({
       ...(typeof doc === 'object' ? { id: 'id1' } : {}),

@@ -234,8 +234,9 @@ export function mapDocument(
       ? sourceId
       : undefined;
   const named = sourceId === undefined ? {} : { id: sourceId };
+  // A bad start date is said beside the document's other faults, not instead of them.
   const start = readStartDate(doc.startDate);
-  if ('problem' in start) return { ...named, reason: start.problem };
+  const startProblem = 'problem' in start ? start.problem : undefined;
   let servers: ImportedServer[] | undefined;
   let server = doc.server;
   if (credentials !== undefined && doc.servers !== undefined) {
@@ -250,7 +251,7 @@ export function mapDocument(
     code: text(doc.code),
     description: text(doc.description),
     tags: doc.tags === null ? undefined : doc.tags,
-    startDate: start.date,
+    startDate: 'date' in start ? start.date : undefined,
     server:
       server === null || server === undefined
         ? undefined
@@ -267,9 +268,12 @@ export function mapDocument(
     domains: domains(doc.domains),
   };
   const result = clientInputSchema.safeParse(input);
-  if (result.success) return { id, values: result.data, ...(servers ? { servers } : {}) };
+  if (result.success && startProblem === undefined) {
+    return { id, values: result.data, ...(servers ? { servers } : {}) };
+  }
   const reasons = new Map<string, string>();
-  for (const issue of result.error.issues) {
+  if (startProblem !== undefined) reasons.set('startDate', startProblem);
+  for (const issue of result.error?.issues ?? []) {
     const field = issue.path.map(String).join('.') || 'document';
     if (!reasons.has(field)) reasons.set(field, `${field}: ${issue.message}`);
   }
