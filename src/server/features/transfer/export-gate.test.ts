@@ -46,12 +46,17 @@ describe('one export at a time', () => {
   });
 
   it('is free again once the first export’s reader has gone away', async () => {
-    const first = await stalledRequest(t.staff.viola, '/api/clients/export');
+    const first = await stalledRequest(t.staff.viola, '/api/clients/export', {
+      server: t.server.app.server,
+    });
     expect(first.status).toBe(200);
     await expectBusy(await t.staff.alice.request('GET', '/api/clients/export'));
 
+    // Gone once the server has seen it go: its end of the connection closed (the client's end
+    // closes first, and the next request could otherwise reach the server before that news).
+    const gone = new Promise((resolve) => first.serverSocket!.once('close', resolve));
     first.socket.destroy();
-    await first.closed;
+    await gone;
     const next = await t.staff.alice.request('GET', '/api/clients/export');
     expect(next.status).toBe(200);
     await next.arrayBuffer();
