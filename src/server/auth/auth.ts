@@ -16,7 +16,7 @@ import { betterAuthSecret } from '#server/secrets.ts';
 import { unstorablePaths } from '#server/http/storable-input.ts';
 import type { Db } from '#server/db/database.ts';
 import { fromBool, toBool } from '#server/db/codec.ts';
-import type { Mailer } from '#server/mail/mailer.ts';
+import type { Mail, Mailer } from '#server/mail/mailer.ts';
 import { resetPasswordMail, verifyEmailMail } from '#server/mail/templates.ts';
 import { isEmailAllowed, notAllowedMessage, type Allowlist } from './allowlist.ts';
 import {
@@ -90,6 +90,14 @@ export interface PasswordHashing {
  * returning email sign-ins and disabled users.
  */
 export function createAuth({ db, config, secretKey, mailer, log, passwordHashing }: AuthOptions) {
+  /** Sends a sign-in screen's mail unless its address has had its share (mail-per-address.ts). */
+  async function sendWithinLimit(mail: Mail, what: string): Promise<void> {
+    if (!(await mayMailAddress(db.kysely, mail.to))) {
+      log.warn({ to: mail.to }, `${what} not sent: too many to this address`);
+      return;
+    }
+    await mailer.send(mail);
+  }
   const { publicUrl, providers } = config;
   // Per client address. Staff behind one office NAT share it: raise it there.
   const perMinute = config.authRateLimitPerMinute;
@@ -135,14 +143,9 @@ export function createAuth({ db, config, secretKey, mailer, log, passwordHashing
       // Not awaited: the answer must take as long for an unknown address (no mail) as for a
       // known one, or its timing tells who has an account.
       sendResetPassword({ user, url }) {
-        void (async () => {
-          if (!(await mayMailAddress(db.kysely, user.email))) {
-            log.warn({ to: user.email }, 'password-reset mail not sent: too many to this address');
-            return;
-          }
-          await mailer.send(resetPasswordMail(user.email, url));
-        })().catch((error: unknown) =>
-          log.error({ err: error, to: user.email }, 'password-reset mail not sent'),
+        sendWithinLimit(resetPasswordMail(user.email, url), 'password-reset mail').catch(
+          (error: unknown) =>
+            log.error({ err: error, to: user.email }, 'password-reset mail not sent'),
         );
         return Promise.resolve();
       },
@@ -161,11 +164,10 @@ export function createAuth({ db, config, secretKey, mailer, log, passwordHashing
         // person of a new installation has no other way in, and later, whoever reads the log
         // could verify an account that someone else is signing up. The outbox file has it.
         const firstUser = (await countVerifiedUsers(db)) === 0;
-        if (!(await mayMailAddress(db.kysely, user.email))) {
-          log.warn({ to: user.email }, 'verification mail not sent: too many to this address');
-          return;
-        }
-        await mailer.send({ ...verifyEmailMail(user.email, url), linkInLog: firstUser });
+        await sendWithinLimit(
+          { ...verifyEmailMail(user.email, url), linkInLog: firstUser },
+          'verification mail',
+        );
       },
     },
     user: {
